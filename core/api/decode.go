@@ -1,0 +1,448 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Object is any API object: it carries TypeMeta and ObjectMeta.
+type Object interface {
+	GetTypeMeta() *TypeMeta
+	GetObjectMeta() *ObjectMeta
+}
+
+// GetTypeMeta returns the object's type metadata.
+func (t *TypeMeta) GetTypeMeta() *TypeMeta { return t }
+
+// GetObjectMeta returns the object's metadata.
+func (m *ObjectMeta) GetObjectMeta() *ObjectMeta { return m }
+
+// Kind describes one kind DaemonLab serves.
+type Kind struct {
+	Group      string // "" for the core group
+	Version    string
+	Kind       string
+	Resource   string // plural, lower case: "daemonsets"
+	Namespaced bool
+	New        func() Object
+}
+
+// APIVersion returns "v1" or "apps/v1".
+func (k Kind) APIVersion() string {
+	if k.Group == "" {
+		return k.Version
+	}
+	return k.Group + "/" + k.Version
+}
+
+// GroupResource returns "daemonsets.apps" or "pods", as API errors name a resource.
+func (k Kind) GroupResource() string {
+	if k.Group == "" {
+		return k.Resource
+	}
+	return k.Resource + "." + k.Group
+}
+
+// Kinds lists the kinds DaemonLab serves, in kubectl api-resources order.
+var Kinds = []Kind{
+	{"", "v1", "Event", "events", true, func() Object { return &Event{} }},
+	{"", "v1", "Namespace", "namespaces", false, func() Object { return &Namespace{} }},
+	{"", "v1", "Node", "nodes", false, func() Object { return &Node{} }},
+	{"", "v1", "Pod", "pods", true, func() Object { return &Pod{} }},
+	{"apps", "v1", "ControllerRevision", "controllerrevisions", true, func() Object { return &ControllerRevision{} }},
+	{"apps", "v1", "DaemonSet", "daemonsets", true, func() Object { return &DaemonSet{} }},
+	{"apps", "v1", "Deployment", "deployments", true, func() Object { return &Deployment{} }},
+	{"apps", "v1", "ReplicaSet", "replicasets", true, func() Object { return &ReplicaSet{} }},
+}
+
+// KindFor returns the kind served at apiVersion, if any.
+func KindFor(apiVersion, kind string) (Kind, bool) {
+	for _, k := range Kinds {
+		if k.APIVersion() == apiVersion && k.Kind == kind {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// Manifest is one decoded document of a YAML stream.
+type Manifest struct {
+	Kind   Kind
+	Object Object
+	Line   int // the line the document starts on
+	tree   *value
+}
+
+// LineOf returns the line of the value at a field path such as
+// "spec.template.spec.tolerations[0].operator", or of its nearest existing parent.
+func (m Manifest) LineOf(path string) int {
+	v, line := m.tree, m.Line
+	for _, step := range splitPath(path) {
+		var next *value
+		if v != nil && v.kind == kindMap {
+			next = v.get(step)
+		} else if i, err := strconv.Atoi(step); err == nil && v != nil && v.kind == kindList && i < len(v.vals) {
+			next = v.vals[i]
+		}
+		if next == nil {
+			break
+		}
+		v, line = next, next.line
+	}
+	return line
+}
+
+func splitPath(path string) []string {
+	path = strings.NewReplacer("[", ".", "]", "").Replace(path)
+	return strings.FieldsFunc(path, func(r rune) bool { return r == '.' })
+}
+
+// DecodeError is a document that is YAML but not a valid object of its kind: the API server's
+// "cannot be handled as" errors.
+type DecodeError struct {
+	Kind     Kind
+	Name     string
+	Message  string // "json: cannot unmarshal …" or "strict decoding error: unknown field …"
+	Problems []Problem
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", e.Kind.Kind, e.Kind.Version, e.Kind.Kind, e.Message)
+}
+
+// MissingKindError is a document without apiVersion or kind.
+type MissingKindError struct {
+	Field string // "Kind" or "APIVersion"... as kubectl names it
+	JSON  string // the document as JSON, as kubectl quotes it
+	Line  int
+}
+
+func (e *MissingKindError) Error() string {
+	return fmt.Sprintf("Object '%s' is missing in '%s'", e.Field, e.JSON)
+}
+
+// NoKindMatchError is a document of a kind DaemonLab does not serve.
+type NoKindMatchError struct {
+	Name, Namespace, Kind, APIVersion string
+	Line                              int
+}
+
+func (e *NoKindMatchError) Error() string {
+	return fmt.Sprintf("no matches for kind %q in version %q", e.Kind, e.APIVersion)
+}
+
+// Problem is one thing wrong with a manifest, as data for the editor: where, and the message.
+type Problem struct {
+	Line    int    // 1-based; 0 when unknown
+	Column  int    // 1-based; 0 when unknown
+	Path    string // field path, "" when the problem is not about one field
+	Message string
+}
+
+// Decode reads a YAML stream of manifests (comments, "---" separators, anchors) and decodes every
+// document strictly into its kind, as `kubectl apply` with server-side strict field validation:
+//
+//  1. The stream must parse (see parseDocuments for the size, depth and alias guards).
+//  2. Every document needs apiVersion and kind, and the kind must be served.
+//  3. A value of the wrong JSON type is an error naming the Go struct field, as encoding/json.
+//  4. Otherwise every unknown field is reported, with its full path.
+//
+// It stops at the first document that fails.
+func Decode(data []byte) ([]Manifest, error) {
+	docs, err := parseDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []Manifest
+	for _, doc := range docs {
+		m, err := decodeDocument(doc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func decodeDocument(doc *value) (Manifest, error) {
+	if doc.kind != kindMap {
+		return Manifest{}, &SyntaxError{Line: doc.line, Msg: fmt.Sprintf("cannot unmarshal %s into Go value of type map[string]interface {}", doc.jsonKind())}
+	}
+	str := func(key string) string {
+		if v := doc.get(key); v != nil && v.kind == kindString {
+			return v.str
+		}
+		return ""
+	}
+	apiVersion, kind := str("apiVersion"), str("kind")
+	if kind == "" {
+		return Manifest{}, &MissingKindError{Field: "Kind", JSON: doc.json(), Line: doc.line}
+	}
+	if apiVersion == "" {
+		return Manifest{}, &MissingKindError{Field: "APIVersion", JSON: doc.json(), Line: doc.line}
+	}
+	k, ok := KindFor(apiVersion, kind)
+	if !ok {
+		e := &NoKindMatchError{Kind: kind, APIVersion: apiVersion, Line: doc.line}
+		if md := doc.get("metadata"); md != nil && md.kind == kindMap {
+			for _, f := range []struct {
+				key string
+				dst *string
+			}{{"name", &e.Name}, {"namespace", &e.Namespace}} {
+				if v := md.get(f.key); v != nil && v.kind == kindString {
+					*f.dst = v.str
+				}
+			}
+		}
+		return Manifest{}, e
+	}
+	obj := k.New()
+	d := decoder{}
+	d.decode(doc, reflect.ValueOf(obj).Elem(), "", "", "")
+	name := obj.GetObjectMeta().Name
+	if d.typeErr != nil {
+		return Manifest{}, &DecodeError{Kind: k, Name: name, Message: d.typeErr.Message, Problems: []Problem{*d.typeErr}}
+	}
+	if len(d.unknown) > 0 {
+		msgs := make([]string, len(d.unknown))
+		for i, p := range d.unknown {
+			msgs[i] = fmt.Sprintf("unknown field %q", p.Path)
+		}
+		return Manifest{}, &DecodeError{Kind: k, Name: name, Message: "strict decoding error: " + strings.Join(msgs, ", "), Problems: d.unknown}
+	}
+	return Manifest{Kind: k, Object: obj, Line: doc.line, tree: doc}, nil
+}
+
+// decoder decodes values into Go values by their json tags, collecting the first type error and
+// every unknown field.
+type decoder struct {
+	typeErr *Problem
+	unknown []Problem
+}
+
+// decode decodes v into rv. strictPath carries list indices (for unknown fields, as the API
+// server's strict decoder prints them); fieldPath does not (for type errors, as encoding/json).
+func (d *decoder) decode(v *value, rv reflect.Value, strictPath, fieldPath, structName string) {
+	if v.kind == kindNull {
+		if rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Map || rv.Kind() == reflect.Slice {
+			rv.Set(reflect.Zero(rv.Type()))
+		}
+		return
+	}
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			rv.Set(reflect.New(rv.Type().Elem()))
+		}
+		d.decode(v, rv.Elem(), strictPath, fieldPath, structName)
+		return
+	}
+	if u, ok := rv.Addr().Interface().(json.Unmarshaler); ok {
+		if v.kind == kindMap || v.kind == kindList {
+			if _, raw := u.(*json.RawMessage); !raw {
+				d.typeError(v, rv, fieldPath, structName, "")
+				return
+			}
+		}
+		if err := u.UnmarshalJSON([]byte(v.json())); err != nil {
+			d.fail(v, fieldPath, err.Error())
+		}
+		return
+	}
+	switch rv.Kind() {
+	case reflect.Struct:
+		if v.kind != kindMap {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		fields := jsonFields(rv.Type())
+		for i, key := range v.keys {
+			index, ok := fields[key]
+			child := join(strictPath, key)
+			if !ok {
+				d.unknown = append(d.unknown, Problem{Line: v.vals[i].line, Column: v.vals[i].col, Path: child, Message: fmt.Sprintf("unknown field %q", child)})
+				continue
+			}
+			d.decode(v.vals[i], rv.FieldByIndex(index), child, join(fieldPath, key), rv.Type().Name())
+		}
+	case reflect.Map:
+		if v.kind != kindMap {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		if rv.IsNil() {
+			rv.Set(reflect.MakeMap(rv.Type()))
+		}
+		for i, key := range v.keys {
+			elem := reflect.New(rv.Type().Elem()).Elem()
+			d.decode(v.vals[i], elem, join(strictPath, key), fieldPath, structName)
+			rv.SetMapIndex(reflect.ValueOf(key).Convert(rv.Type().Key()), elem)
+		}
+	case reflect.Slice:
+		if v.kind != kindList {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		s := reflect.MakeSlice(rv.Type(), len(v.vals), len(v.vals))
+		for i, item := range v.vals {
+			d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", strictPath, i), fieldPath, structName)
+		}
+		rv.Set(s)
+	case reflect.String:
+		if v.kind != kindString {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		rv.SetString(v.str)
+	case reflect.Bool:
+		if v.kind != kindBool {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		rv.SetBool(v.b)
+	case reflect.Int32, reflect.Int64:
+		if v.kind != kindInt && v.kind != kindFloat {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		n, err := strconv.ParseInt(v.str, 10, 64)
+		if err != nil || rv.OverflowInt(n) {
+			d.typeError(v, rv, fieldPath, structName, " "+v.str)
+			return
+		}
+		rv.SetInt(n)
+	default:
+		d.fail(v, fieldPath, fmt.Sprintf("cannot decode into %s", rv.Type()))
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// typeError records encoding/json's UnmarshalTypeError:
+// "json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds of type int32".
+func (d *decoder) typeError(v *value, rv reflect.Value, fieldPath, structName, number string) {
+	msg := fmt.Sprintf("json: cannot unmarshal %s%s into Go struct field %s.%s of type %s", v.jsonKind(), number, structName, fieldPath, goTypeName(rv.Type()))
+	d.fail(v, fieldPath, msg)
+}
+
+func (d *decoder) fail(v *value, fieldPath, msg string) {
+	if d.typeErr == nil {
+		d.typeErr = &Problem{Line: v.line, Column: v.col, Path: fieldPath, Message: msg}
+	}
+}
+
+// goTypeName names a type as Kubernetes' Go types print: v1.Container, []v1.Toleration,
+// resource.Quantity, intstr.IntOrString, map[string]string.
+func goTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice:
+		return "[]" + goTypeName(t.Elem())
+	case reflect.Map:
+		if t.Name() == "" {
+			return "map[" + goTypeName(t.Key()) + "]" + goTypeName(t.Elem())
+		}
+	case reflect.Pointer:
+		return "*" + goTypeName(t.Elem())
+	}
+	switch {
+	case t.PkgPath() == "":
+		return t.String()
+	case t == reflect.TypeFor[Quantity]():
+		return "resource.Quantity"
+	case t == reflect.TypeFor[IntOrString]():
+		return "intstr.IntOrString"
+	}
+	return "v1." + t.Name()
+}
+
+var fieldCache sync.Map // reflect.Type → map[string][]int
+
+// jsonFields maps the JSON names of a struct's fields to their indexes, inlining embedded
+// structs without a name (TypeMeta).
+func jsonFields(t reflect.Type) map[string][]int {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string][]int)
+	}
+	fields := map[string][]int{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" && sf.Anonymous {
+			for k, idx := range jsonFields(sf.Type) {
+				fields[k] = append([]int{i}, idx...)
+			}
+			continue
+		}
+		fields[name] = []int{i}
+	}
+	fieldCache.Store(t, fields)
+	return fields
+}
+
+// json renders the value as JSON with object keys sorted, as kubectl's YAML-to-JSON step does.
+func (v *value) json() string {
+	var b strings.Builder
+	v.writeJSON(&b)
+	return b.String()
+}
+
+func (v *value) writeJSON(b *strings.Builder) {
+	switch v.kind {
+	case kindNull:
+		b.WriteString("null")
+	case kindBool:
+		b.WriteString(strconv.FormatBool(v.b))
+	case kindInt:
+		b.WriteString(v.str)
+	case kindFloat:
+		f, err := strconv.ParseFloat(v.str, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			b.WriteString("null")
+			return
+		}
+		out, _ := json.Marshal(f)
+		b.Write(out)
+	case kindString:
+		out, _ := json.Marshal(v.str)
+		b.Write(out)
+	case kindList:
+		b.WriteByte('[')
+		for i, item := range v.vals {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			item.writeJSON(b)
+		}
+		b.WriteByte(']')
+	case kindMap:
+		order := make([]int, len(v.keys))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(i, j int) bool { return v.keys[order[i]] < v.keys[order[j]] })
+		b.WriteByte('{')
+		for n, i := range order {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			key, _ := json.Marshal(v.keys[i])
+			b.Write(key)
+			b.WriteByte(':')
+			v.vals[i].writeJSON(b)
+		}
+		b.WriteByte('}')
+	}
+}

@@ -1,0 +1,78 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// TypeMeta names the kind and API version of an object.
+type TypeMeta struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+}
+
+// ObjectMeta is the metadata every object carries.
+type ObjectMeta struct {
+	Name                       string            `json:"name,omitempty"`
+	GenerateName               string            `json:"generateName,omitempty"`
+	Namespace                  string            `json:"namespace,omitempty"`
+	SelfLink                   string            `json:"selfLink,omitempty"`
+	UID                        string            `json:"uid,omitempty"`
+	ResourceVersion            string            `json:"resourceVersion,omitempty"`
+	Generation                 int64             `json:"generation,omitempty"`
+	CreationTimestamp          Time              `json:"creationTimestamp,omitzero"`
+	DeletionTimestamp          *Time             `json:"deletionTimestamp,omitempty"`
+	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string `json:"labels,omitempty"`
+	Annotations                map[string]string `json:"annotations,omitempty"`
+	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
+	Finalizers                 []string          `json:"finalizers,omitempty"`
+	// ManagedFields is accepted so that `kubectl get -o yaml` output from a real cluster applies
+	// unchanged; DaemonLab neither keeps nor prints it.
+	ManagedFields []json.RawMessage `json:"managedFields,omitempty"`
+}
+
+// OwnerReference points from a dependent to its owner (a pod to its DaemonSet).
+type OwnerReference struct {
+	APIVersion         string `json:"apiVersion"`
+	Kind               string `json:"kind"`
+	Name               string `json:"name"`
+	UID                string `json:"uid"`
+	Controller         *bool  `json:"controller,omitempty"`
+	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
+}
+
+// Time is a timestamp with second precision, written as RFC 3339 in UTC; the zero Time is null.
+type Time struct {
+	time.Time
+}
+
+// NewTime wraps t.
+func NewTime(t time.Time) Time { return Time{t} }
+
+// MarshalJSON writes RFC 3339, or null for the zero time.
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + t.UTC().Format(time.RFC3339) + `"`), nil
+}
+
+// UnmarshalJSON reads RFC 3339 or null.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		*t = Time{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	parsed, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return err
+	}
+	*t = Time{parsed.UTC()}
+	return nil
+}

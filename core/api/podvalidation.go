@@ -1,0 +1,355 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+)
+
+var (
+	supportedPullPolicies  = []string{"Always", "IfNotPresent", "Never"}
+	supportedPortProtocols = []string{"SCTP", "TCP", "UDP"}
+	supportedDNSPolicies   = []string{"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"}
+	supportedTaintEffects  = []TaintEffect{TaintEffectNoSchedule, TaintEffectPreferNoSchedule, TaintEffectNoExecute}
+)
+
+// validatePodSpec follows ValidatePodSpec, in its order: volumes, containers, init containers,
+// restartPolicy, dnsPolicy, nodeSelector, affinity, nodeName, activeDeadlineSeconds, tolerations.
+func validatePodSpec(s *PodSpec, p *Path) ErrorList {
+	volumes, errs := validateVolumes(s.Volumes, p.Child("volumes"))
+	errs = append(errs, validateContainers(s.Containers, volumes, p.Child("containers"))...)
+	names := map[string]bool{}
+	for _, c := range s.Containers {
+		names[c.Name] = true
+	}
+	for i, c := range s.InitContainers {
+		cp := p.Child("initContainers").Index(i)
+		errs = append(errs, validateContainer(&c, volumes, cp)...)
+		if names[c.Name] {
+			errs = append(errs, Duplicate(cp.Child("name"), c.Name))
+		}
+		names[c.Name] = true
+	}
+	switch s.RestartPolicy {
+	case RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever:
+	case "":
+		errs = append(errs, Required(p.Child("restartPolicy"), ""))
+	default:
+		errs = append(errs, NotSupported(p.Child("restartPolicy"), string(s.RestartPolicy), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever}))
+	}
+	switch s.DNSPolicy {
+	case "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None":
+	case "":
+		errs = append(errs, Required(p.Child("dnsPolicy"), ""))
+	default:
+		errs = append(errs, NotSupported(p.Child("dnsPolicy"), s.DNSPolicy, supportedDNSPolicies))
+	}
+	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
+	if a := s.Affinity; a != nil && a.NodeAffinity != nil {
+		errs = append(errs, validateNodeAffinity(a.NodeAffinity, p.Child("affinity", "nodeAffinity"))...)
+	}
+	if s.NodeName != "" {
+		for _, msg := range IsDNS1123Subdomain(s.NodeName) {
+			errs = append(errs, Invalid(p.Child("nodeName"), s.NodeName, msg))
+		}
+	}
+	if d := s.ActiveDeadlineSeconds; d != nil && *d < 1 {
+		errs = append(errs, Invalid(p.Child("activeDeadlineSeconds"), *d, "must be between 1 and 2147483647, inclusive"))
+	}
+	return append(errs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
+}
+
+// validateVolumes checks names (required, DNS-1123 labels, unique) and that a hostPath has a path;
+// it returns the volume names for the volume mounts to refer to.
+func validateVolumes(vols []Volume, p *Path) (map[string]bool, ErrorList) {
+	var errs ErrorList
+	names := map[string]bool{}
+	for i, v := range vols {
+		vp := p.Index(i)
+		switch {
+		case v.Name == "":
+			errs = append(errs, Required(vp.Child("name"), ""))
+		case names[v.Name]:
+			errs = append(errs, Duplicate(vp.Child("name"), v.Name))
+		default:
+			for _, msg := range IsDNS1123Label(v.Name) {
+				errs = append(errs, Invalid(vp.Child("name"), v.Name, msg))
+			}
+		}
+		if v.HostPath != nil && v.HostPath.Path == "" {
+			errs = append(errs, Required(vp.Child("hostPath", "path"), ""))
+		}
+		names[v.Name] = true
+	}
+	return names, errs
+}
+
+// validateContainers requires at least one container and unique names, then checks each.
+func validateContainers(cs []Container, volumes map[string]bool, p *Path) ErrorList {
+	if len(cs) == 0 {
+		return ErrorList{Required(p, "")}
+	}
+	var errs ErrorList
+	names := map[string]bool{}
+	for i := range cs {
+		cp := p.Index(i)
+		errs = append(errs, validateContainer(&cs[i], volumes, cp)...)
+		if cs[i].Name != "" && names[cs[i].Name] {
+			errs = append(errs, Duplicate(cp.Child("name"), cs[i].Name))
+		}
+		names[cs[i].Name] = true
+	}
+	return errs
+}
+
+// validateContainer follows validateContainerCommon: name, image, terminationMessagePolicy,
+// ports, volume mounts, imagePullPolicy and resources.
+func validateContainer(c *Container, volumes map[string]bool, p *Path) ErrorList {
+	var errs ErrorList
+	if c.Name == "" {
+		errs = append(errs, Required(p.Child("name"), ""))
+	} else {
+		for _, msg := range IsDNS1123Label(c.Name) {
+			errs = append(errs, Invalid(p.Child("name"), c.Name, msg))
+		}
+	}
+	if c.Image == "" {
+		errs = append(errs, Required(p.Child("image"), ""))
+	}
+	switch c.TerminationMessagePolicy {
+	case "File", "FallbackToLogsOnError":
+	case "":
+		errs = append(errs, Required(p.Child("terminationMessagePolicy"), ""))
+	default:
+		errs = append(errs, NotSupported(p.Child("terminationMessagePolicy"), c.TerminationMessagePolicy, []string{"File", "FallbackToLogsOnError"}))
+	}
+	errs = append(errs, validateContainerPorts(c.Ports, p.Child("ports"))...)
+	for i, m := range c.VolumeMounts {
+		mp := p.Child("volumeMounts").Index(i)
+		if m.Name == "" {
+			errs = append(errs, Required(mp.Child("name"), ""))
+		} else if !volumes[m.Name] {
+			errs = append(errs, &FieldError{ErrorTypeNotFound, mp.Child("name").String(), m.Name, ""})
+		}
+		if m.MountPath == "" {
+			errs = append(errs, Required(mp.Child("mountPath"), ""))
+		}
+	}
+	switch c.ImagePullPolicy {
+	case "Always", "IfNotPresent", "Never":
+	case "":
+		errs = append(errs, Required(p.Child("imagePullPolicy"), ""))
+	default:
+		errs = append(errs, NotSupported(p.Child("imagePullPolicy"), c.ImagePullPolicy, supportedPullPolicies))
+	}
+	return append(errs, validateResources(&c.Resources, p.Child("resources"))...)
+}
+
+func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
+	var errs ErrorList
+	names := map[string]bool{}
+	const portRange = "must be between 1 and 65535, inclusive"
+	for i, port := range ports {
+		ip := p.Index(i)
+		if port.Name != "" {
+			if names[port.Name] {
+				errs = append(errs, Duplicate(ip.Child("name"), port.Name))
+			}
+			names[port.Name] = true
+		}
+		if port.ContainerPort == 0 {
+			errs = append(errs, Required(ip.Child("containerPort"), ""))
+		} else if port.ContainerPort < 1 || port.ContainerPort > 65535 {
+			errs = append(errs, Invalid(ip.Child("containerPort"), port.ContainerPort, portRange))
+		}
+		if port.HostPort != 0 && (port.HostPort < 1 || port.HostPort > 65535) {
+			errs = append(errs, Invalid(ip.Child("hostPort"), port.HostPort, portRange))
+		}
+		switch port.Protocol {
+		case "TCP", "UDP", "SCTP":
+		case "":
+			errs = append(errs, Required(ip.Child("protocol"), ""))
+		default:
+			errs = append(errs, NotSupported(ip.Child("protocol"), port.Protocol, supportedPortProtocols))
+		}
+	}
+	return errs
+}
+
+// validateResources follows ValidateContainerResourceRequirements for the resources DaemonLab
+// models:
+//
+//  1. No quantity may be negative; pods must be an integer.
+//  2. A request may not exceed the limit of the same resource (reported on requests).
+func validateResources(r *ResourceRequirements, p *Path) ErrorList {
+	var errs ErrorList
+	check := func(list ResourceList, lp *Path) {
+		for _, k := range sortedKeys(list) {
+			q := list[k]
+			if q.Sign() < 0 {
+				errs = append(errs, Invalid(lp.Key(string(k)), q.String(), "must be greater than or equal to 0"))
+			}
+			if k == ResourcePods && q.MilliValue()%1000 != 0 {
+				errs = append(errs, Invalid(lp.Key(string(k)), q, "must be an integer"))
+			}
+		}
+	}
+	check(r.Limits, p.Child("limits"))
+	check(r.Requests, p.Child("requests"))
+	for _, k := range sortedKeys(r.Requests) {
+		req := r.Requests[k]
+		if lim, ok := r.Limits[k]; ok && req.Cmp(lim) > 0 {
+			errs = append(errs, Invalid(p.Child("requests"), req.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+		}
+	}
+	return errs
+}
+
+// validateTolerations follows ValidateTolerations (reference taints §1.3):
+//
+//  1. A non-empty key must be a label name.
+//  2. An empty key requires the Exists operator.
+//  3. tolerationSeconds requires the NoExecute effect.
+//  4. Equal (or empty) needs a label value; Exists needs no value; other operators are
+//     unsupported (Lt and Gt sit behind an alpha gate that is off).
+//  5. A non-empty effect must be NoSchedule, PreferNoSchedule or NoExecute.
+func validateTolerations(tols []Toleration, p *Path) ErrorList {
+	var errs ErrorList
+	for i, t := range tols {
+		ip := p.Index(i)
+		if t.Key != "" {
+			errs = append(errs, validateLabelName(t.Key, ip.Child("key"))...)
+		}
+		if t.Key == "" && t.Operator != TolerationOpExists {
+			errs = append(errs, Invalid(ip.Child("operator"), string(t.Operator), "operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
+		}
+		if t.TolerationSeconds != nil && t.Effect != TaintEffectNoExecute {
+			errs = append(errs, Invalid(ip.Child("effect"), string(t.Effect), "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+		}
+		switch t.Operator {
+		case TolerationOpEqual, "":
+			if msgs := IsLabelValue(t.Value); len(msgs) > 0 {
+				errs = append(errs, Invalid(ip.Child("operator"), t.Value, strings.Join(msgs, ";")))
+			}
+		case TolerationOpExists:
+			if t.Value != "" {
+				errs = append(errs, Invalid(ip.Child("operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
+			}
+		case "Lt", "Gt":
+			errs = append(errs, NotSupported(ip.Child("operator"), string(t.Operator), []string{"Equal", "Exists", "Lt", "Gt"}))
+		default:
+			errs = append(errs, NotSupported(ip.Child("operator"), string(t.Operator), []TolerationOperator{TolerationOpEqual, TolerationOpExists}))
+		}
+		if t.Effect != "" {
+			errs = append(errs, validateTaintEffect(t.Effect, ip.Child("effect"))...)
+		}
+	}
+	return errs
+}
+
+func validateTaintEffect(e TaintEffect, p *Path) ErrorList {
+	switch e {
+	case TaintEffectNoSchedule, TaintEffectPreferNoSchedule, TaintEffectNoExecute:
+		return nil
+	case "":
+		return ErrorList{Required(p, "")}
+	}
+	return ErrorList{NotSupported(p, string(e), supportedTaintEffects)}
+}
+
+// validateNodeTaints follows validateNodeTaints: keys are label names, values label values, the
+// effect is required, and taints are unique by (key, effect).
+func validateNodeTaints(taints []Taint, p *Path) ErrorList {
+	var errs ErrorList
+	seen := map[[2]string]bool{}
+	for i, t := range taints {
+		ip := p.Index(i)
+		errs = append(errs, validateLabelName(t.Key, ip.Child("key"))...)
+		if msgs := IsLabelValue(t.Value); len(msgs) > 0 {
+			errs = append(errs, Invalid(ip.Child("value"), t.Value, strings.Join(msgs, ";")))
+		}
+		errs = append(errs, validateTaintEffect(t.Effect, ip.Child("effect"))...)
+		id := [2]string{t.Key, string(t.Effect)}
+		if seen[id] {
+			d := Duplicate(ip, t)
+			d.Detail = "taints must be unique by key and effect pair"
+			errs = append(errs, d)
+			continue
+		}
+		seen[id] = true
+	}
+	return errs
+}
+
+// validateNodeAffinity follows ValidateNodeSelector for the required terms (at least one; each
+// expression's operator decides whether values are required; matchFields only on
+// metadata.name with In or NotIn and one value) and checks the preferred terms' weights.
+func validateNodeAffinity(a *NodeAffinity, p *Path) ErrorList {
+	var errs ErrorList
+	if req := a.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
+		tp := p.Child("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+		if len(req.NodeSelectorTerms) == 0 {
+			errs = append(errs, Required(tp, "must have at least one node selector term"))
+		}
+		for i, term := range req.NodeSelectorTerms {
+			errs = append(errs, validateNodeSelectorTerm(term, tp.Index(i))...)
+		}
+	}
+	for i, pref := range a.PreferredDuringSchedulingIgnoredDuringExecution {
+		pp := p.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
+		if pref.Weight <= 0 || pref.Weight > 100 {
+			errs = append(errs, Invalid(pp.Child("weight"), pref.Weight, "must be in the range 1-100"))
+		}
+		errs = append(errs, validateNodeSelectorTerm(pref.Preference, pp.Child("preference"))...)
+	}
+	return errs
+}
+
+func validateNodeSelectorTerm(term NodeSelectorTerm, p *Path) ErrorList {
+	var errs ErrorList
+	for j, r := range term.MatchExpressions {
+		rp := p.Child("matchExpressions").Index(j)
+		switch r.Operator {
+		case NodeSelectorOpIn, NodeSelectorOpNotIn:
+			if len(r.Values) == 0 {
+				errs = append(errs, Required(rp.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+			}
+		case NodeSelectorOpExists, NodeSelectorOpDoesNotExist:
+			if len(r.Values) > 0 {
+				errs = append(errs, Forbidden(rp.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+			}
+		case NodeSelectorOpGt, NodeSelectorOpLt:
+			if len(r.Values) != 1 {
+				errs = append(errs, Required(rp.Child("values"), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+			}
+		default:
+			errs = append(errs, Invalid(rp.Child("operator"), string(r.Operator), "not a valid selector operator"))
+		}
+		errs = append(errs, validateLabelName(r.Key, rp.Child("key"))...)
+		for k, v := range r.Values {
+			for _, msg := range IsLabelValue(v) {
+				errs = append(errs, Invalid(rp.Child("values").Index(k), v, msg))
+			}
+		}
+	}
+	for j, r := range term.MatchFields {
+		rp := p.Child("matchFields").Index(j)
+		switch r.Operator {
+		case NodeSelectorOpIn, NodeSelectorOpNotIn:
+			if len(r.Values) != 1 {
+				errs = append(errs, Required(rp.Child("values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+			}
+		default:
+			errs = append(errs, Invalid(rp.Child("operator"), string(r.Operator), "not a valid selector operator"))
+		}
+		if r.Key != "metadata.name" {
+			errs = append(errs, Invalid(rp.Child("key"), r.Key, "not a valid field selector key"))
+			continue
+		}
+		for k, v := range r.Values {
+			for _, msg := range IsDNS1123Subdomain(v) {
+				errs = append(errs, Invalid(rp.Child("values").Index(k), v, msg))
+			}
+		}
+	}
+	return errs
+}

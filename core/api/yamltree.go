@@ -1,0 +1,389 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+)
+
+// Limits that keep hostile YAML from taking the page down (checked before go-yaml parses).
+const (
+	MaxManifestBytes = 1 << 20 // a manifest larger than 1 MiB is refused
+	MaxDepth         = 100     // nesting deeper than this is refused; real manifests stay under 20
+	MaxNodes         = 100_000 // alias expansion may not produce more values than this
+)
+
+// kind of a tree value, as JSON sees it.
+type valueKind int
+
+const (
+	kindNull valueKind = iota
+	kindBool
+	kindInt
+	kindFloat
+	kindString
+	kindMap
+	kindList
+)
+
+// value is a decoded YAML value: what kubectl's YAML-to-JSON step produces, plus the position of
+// every value so that problems can point at a line.
+type value struct {
+	kind      valueKind
+	str       string // string; the literal text of a number
+	b         bool
+	keys      []string // map keys in document order, unique (the last duplicate wins)
+	vals      []*value // map values, parallel to keys; list items
+	line, col int
+}
+
+func (v *value) get(key string) *value {
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+func (v *value) set(key string, val *value) {
+	for i, k := range v.keys {
+		if k == key {
+			v.vals[i] = val
+			return
+		}
+	}
+	v.keys = append(v.keys, key)
+	v.vals = append(v.vals, val)
+}
+
+// jsonKind names the JSON type, as encoding/json's UnmarshalTypeError does.
+func (v *value) jsonKind() string {
+	switch v.kind {
+	case kindBool:
+		return "bool"
+	case kindInt, kindFloat:
+		return "number"
+	case kindString:
+		return "string"
+	case kindMap:
+		return "object"
+	case kindList:
+		return "array"
+	}
+	return "null"
+}
+
+// SyntaxError is a YAML document that does not parse.
+type SyntaxError struct {
+	Line, Column int
+	Msg          string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("yaml: line %d: %s", e.Line, e.Msg)
+	}
+	return "yaml: " + e.Msg
+}
+
+// parseDocuments parses a multi-document YAML stream into trees, one per non-empty document.
+//
+// Guards, in order:
+//  1. The stream may be at most MaxManifestBytes long.
+//  2. A scan before the parser bounds flow and block nesting by MaxDepth (go-yaml alone runs out
+//     of memory on 100,000 nested '[').
+//  3. Alias expansion is counted and stops at MaxNodes values (a "billion laughs" bomb).
+func parseDocuments(data []byte) ([]*value, error) {
+	if len(data) > MaxManifestBytes {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("the manifest is %d bytes; DaemonLab reads at most %d (1 MiB)", len(data), MaxManifestBytes)}
+	}
+	if err := checkNesting(data); err != nil {
+		return nil, err
+	}
+	file, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) && se.Token != nil {
+			return nil, &SyntaxError{Line: se.Token.Position.Line, Column: se.Token.Position.Column, Msg: se.Message}
+		}
+		return nil, &SyntaxError{Msg: err.Error()}
+	}
+	var docs []*value
+	for _, doc := range file.Docs {
+		if doc == nil || doc.Body == nil {
+			continue
+		}
+		c := converter{anchors: map[string]ast.Node{}}
+		v, err := c.convert(doc.Body, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v.kind == kindNull {
+			continue
+		}
+		docs = append(docs, v)
+	}
+	return docs, nil
+}
+
+// checkNesting estimates, line by line and without parsing, how deep the stream nests: open flow
+// brackets, plus indentation levels, plus "- " and "key: " indicators on the line. The estimate
+// is never below the real depth, so a stream it accepts cannot nest deeper than MaxDepth.
+func checkNesting(data []byte) error {
+	flow, quote := 0, byte(0)
+	var indents []int
+	blockScalarIndent := -1
+	for n, line := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		if blockScalarIndent >= 0 {
+			if strings.TrimSpace(line) == "" || indent > blockScalarIndent {
+				continue // content of a | or > block scalar
+			}
+			blockScalarIndent = -1
+		}
+		if quote == 0 && flow == 0 && trimmed != "" && trimmed[0] != '#' {
+			for len(indents) > 0 && indents[len(indents)-1] >= indent {
+				indents = indents[:len(indents)-1]
+			}
+			indents = append(indents, indent)
+		}
+		inline := 0
+		prev := byte(' ')
+		for i := 0; i < len(trimmed); i++ {
+			c := trimmed[i]
+			switch {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+			case c == '#' && (prev == ' ' || prev == '\t'):
+				i = len(trimmed)
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '[' || c == '{':
+				flow++
+			case c == ']' || c == '}':
+				flow = max(flow-1, 0)
+			case c == '-' && (prev == ' ' || prev == '\t') && (i+1 == len(trimmed) || trimmed[i+1] == ' '):
+				inline++
+			case c == ':' && (i+1 == len(trimmed) || trimmed[i+1] == ' '):
+				inline++
+			}
+			prev = c
+		}
+		if depth := flow + len(indents) + inline; depth > MaxDepth {
+			return &SyntaxError{Line: n + 1, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
+		}
+		if t := strings.TrimSpace(stripComment(trimmed)); quote == 0 && blockScalarHeader.MatchString(t) {
+			blockScalarIndent = indent
+		}
+	}
+	return nil
+}
+
+var blockScalarHeader = regexp.MustCompile(`(^|[:\-]\s*|\s)[|>][0-9+\-]*$`)
+
+func stripComment(s string) string {
+	if i := strings.Index(s, " #"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// converter turns go-yaml's syntax tree into values, resolving anchors, aliases, merge keys,
+// tags and YAML 1.1 scalars as kubectl's YAML-to-JSON conversion (go-yaml v2) does.
+type converter struct {
+	anchors map[string]ast.Node
+	nodes   int
+}
+
+func (c *converter) convert(n ast.Node, depth int) (*value, error) {
+	c.nodes++
+	if c.nodes > MaxNodes {
+		return nil, &SyntaxError{Line: n.GetToken().Position.Line, Msg: fmt.Sprintf("the document expands to more than %d values (aliases)", MaxNodes)}
+	}
+	if depth > MaxDepth {
+		return nil, &SyntaxError{Line: n.GetToken().Position.Line, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
+	}
+	tk := n.GetToken()
+	pos := value{line: tk.Position.Line, col: tk.Position.Column}
+	switch n := n.(type) {
+	case *ast.AnchorNode:
+		c.anchors[n.Name.GetToken().Value] = n.Value
+		return c.convert(n.Value, depth)
+	case *ast.AliasNode:
+		name := n.Value.GetToken().Value
+		target, ok := c.anchors[name]
+		if !ok {
+			return nil, &SyntaxError{Line: pos.line, Column: pos.col, Msg: fmt.Sprintf("unknown anchor '%s' referenced", name)}
+		}
+		return c.convert(target, depth+1)
+	case *ast.TagNode:
+		return c.convertTagged(n, depth)
+	case *ast.MappingNode:
+		return c.convertMap(n.Values, pos, depth)
+	case *ast.MappingValueNode:
+		return c.convertMap([]*ast.MappingValueNode{n}, pos, depth)
+	case *ast.SequenceNode:
+		pos.kind = kindList
+		for _, item := range n.Values {
+			v, err := c.convert(item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			pos.vals = append(pos.vals, v)
+		}
+		return &pos, nil
+	case *ast.LiteralNode:
+		pos.kind, pos.str = kindString, n.Value.Value
+		return &pos, nil
+	case *ast.StringNode:
+		if tk.Type == token.SingleQuoteType || tk.Type == token.DoubleQuoteType {
+			pos.kind, pos.str = kindString, n.Value
+			return &pos, nil
+		}
+		return resolvePlain(n.Value, pos), nil
+	case ast.ScalarNode:
+		return resolvePlain(tk.Value, pos), nil
+	}
+	return nil, &SyntaxError{Line: pos.line, Column: pos.col, Msg: fmt.Sprintf("unsupported YAML node %s", n.Type())}
+}
+
+func (c *converter) convertMap(entries []*ast.MappingValueNode, pos value, depth int) (*value, error) {
+	pos.kind = kindMap
+	var merges []*value
+	for _, e := range entries {
+		if _, ok := e.Key.(*ast.MergeKeyNode); ok {
+			m, err := c.convert(e.Value, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			merges = append(merges, m)
+			continue
+		}
+		k, err := c.convert(e.Key, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if k.kind == kindMap || k.kind == kindList {
+			return nil, &SyntaxError{Line: k.line, Column: k.col, Msg: "a mapping key must be a scalar"}
+		}
+		v, err := c.convert(e.Value, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		pos.set(k.text(), v)
+	}
+	for _, m := range merges { // merged keys never override keys of the mapping itself
+		sources := []*value{m}
+		if m.kind == kindList {
+			sources = m.vals
+		}
+		for _, src := range sources {
+			if src.kind != kindMap {
+				return nil, &SyntaxError{Line: src.line, Column: src.col, Msg: "map merge requires map or sequence of maps as the value"}
+			}
+			for i, key := range src.keys {
+				if pos.get(key) == nil {
+					pos.set(key, src.vals[i])
+				}
+			}
+		}
+	}
+	return &pos, nil
+}
+
+// text is the JSON object key a scalar becomes.
+func (v *value) text() string {
+	switch v.kind {
+	case kindNull:
+		return "null"
+	case kindBool:
+		return strconv.FormatBool(v.b)
+	}
+	return v.str
+}
+
+func (c *converter) convertTagged(n *ast.TagNode, depth int) (*value, error) {
+	v, err := c.convert(n.Value, depth)
+	if err != nil {
+		return nil, err
+	}
+	raw := n.Value.GetToken().Value
+	switch tag := n.Start.Value; tag {
+	case "!!str":
+		if v.kind != kindMap && v.kind != kindList {
+			v.kind, v.str = kindString, raw
+		}
+	case "!!int", "!!float", "!!bool", "!!null":
+		r := resolvePlain(raw, *v)
+		want := map[string]valueKind{"!!int": kindInt, "!!float": kindFloat, "!!bool": kindBool, "!!null": kindNull}[tag]
+		if r.kind != want && !(want == kindFloat && r.kind == kindInt) {
+			return nil, &SyntaxError{Line: v.line, Column: v.col, Msg: fmt.Sprintf("cannot decode %s `%s` as a %s", "!!str", raw, tag)}
+		}
+		return r, nil
+	}
+	return v, nil
+}
+
+var (
+	yamlInt   = regexp.MustCompile(`^[-+]?(0|[1-9][0-9_]*)$`)
+	yamlOct   = regexp.MustCompile(`^[-+]?0[0-7_]+$`)
+	yamlHex   = regexp.MustCompile(`^[-+]?0x[0-9a-fA-F_]+$`)
+	yamlBin   = regexp.MustCompile(`^[-+]?0b[01_]+$`)
+	yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$`)
+)
+
+// resolvePlain types an unquoted scalar by YAML 1.1 rules, as go-yaml v2 (kubectl) does:
+//
+//  1. "", ~, null, Null, NULL are null.
+//  2. y, yes, on, true and n, no, off, false (in lower, Title and UPPER case) are booleans.
+//  3. Decimal, 0-prefixed octal, 0x hexadecimal and 0b binary integers are integers.
+//  4. Decimals with a point or exponent, .inf and .nan are floats.
+//  5. Anything else is a string.
+func resolvePlain(s string, pos value) *value {
+	v := pos
+	v.kind, v.str = kindString, s
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		v.kind = kindNull
+		return &v
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
+		v.kind, v.b = kindBool, true
+		return &v
+	case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
+		v.kind, v.b = kindBool, false
+		return &v
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		v.kind = kindFloat
+		return &v
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	switch {
+	case yamlInt.MatchString(s):
+		if n, err := strconv.ParseInt(plain, 10, 64); err == nil {
+			v.kind, v.str = kindInt, strconv.FormatInt(n, 10)
+		} else if f, err := strconv.ParseFloat(plain, 64); err == nil && !math.IsInf(f, 0) {
+			v.kind, v.str = kindFloat, plain
+		}
+	case yamlHex.MatchString(s), yamlBin.MatchString(s), yamlOct.MatchString(s):
+		if n, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			v.kind, v.str = kindInt, strconv.FormatInt(n, 10)
+		}
+	case yamlFloat.MatchString(s):
+		if f, err := strconv.ParseFloat(plain, 64); err == nil && !math.IsInf(f, 0) {
+			v.kind, v.str = kindFloat, plain
+		}
+	}
+	return &v
+}
