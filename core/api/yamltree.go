@@ -109,28 +109,29 @@ func parseDocuments(data []byte) ([]*value, error) {
 	if err := checkNesting(data); err != nil {
 		return nil, err
 	}
-	file, err := parser.ParseBytes(data, 0)
-	if err != nil {
-		var se *yaml.SyntaxError
-		if errors.As(err, &se) && se.Token != nil {
-			return nil, &SyntaxError{Line: se.Token.Position.Line, Column: se.Token.Position.Column, Msg: se.Message}
-		}
-		return nil, &SyntaxError{Msg: err.Error()}
-	}
 	var docs []*value
-	for _, doc := range file.Docs {
-		if doc == nil || doc.Body == nil {
-			continue
-		}
-		c := converter{anchors: map[string]ast.Node{}}
-		v, err := c.convert(doc.Body, 0)
+	for _, chunk := range splitDocuments(string(data)) {
+		file, err := parser.ParseBytes([]byte(chunk.text), 0)
 		if err != nil {
-			return nil, err
+			var se *yaml.SyntaxError
+			if errors.As(err, &se) && se.Token != nil {
+				return nil, &SyntaxError{Line: se.Token.Position.Line + chunk.line, Column: se.Token.Position.Column, Msg: se.Message}
+			}
+			return nil, &SyntaxError{Msg: err.Error()}
 		}
-		if v.kind == kindNull {
-			continue
+		for _, doc := range file.Docs {
+			if doc == nil || doc.Body == nil {
+				continue
+			}
+			c := converter{anchors: map[string]ast.Node{}, lineOffset: chunk.line}
+			v, err := c.convert(doc.Body, 0)
+			if err != nil {
+				return nil, err
+			}
+			if v.kind != kindNull {
+				docs = append(docs, v)
+			}
 		}
-		docs = append(docs, v)
 	}
 	return docs, nil
 }
@@ -200,23 +201,63 @@ func stripComment(s string) string {
 	return s
 }
 
+// documentChunk is the text of one document and the number of lines before it.
+type documentChunk struct {
+	text string
+	line int
+}
+
+// splitDocuments cuts a stream at its "---" and "..." markers (a marker at the start of a line
+// ends any block scalar, so the cut is exact). go-yaml drops the document that follows an empty
+// one, so each document is parsed on its own; what follows "---" on its line stays, blanked to
+// keep its column.
+func splitDocuments(s string) []documentChunk {
+	var chunks []documentChunk
+	var cur strings.Builder
+	start := 0
+	lines := strings.SplitAfter(s, "\n")
+	for i, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		marker := ""
+		for _, m := range []string{"---", "..."} {
+			if body == m || strings.HasPrefix(body, m+" ") || strings.HasPrefix(body, m+"\t") {
+				marker = m
+			}
+		}
+		if marker == "" {
+			cur.WriteString(line)
+			continue
+		}
+		chunks = append(chunks, documentChunk{cur.String(), start})
+		cur.Reset()
+		start = i
+		if marker == "---" {
+			cur.WriteString("   " + line[3:])
+		} else {
+			cur.WriteString("\n")
+		}
+	}
+	return append(chunks, documentChunk{cur.String(), start})
+}
+
 // converter turns go-yaml's syntax tree into values, resolving anchors, aliases, merge keys,
 // tags and YAML 1.1 scalars as kubectl's YAML-to-JSON conversion (go-yaml v2) does.
 type converter struct {
-	anchors map[string]ast.Node
-	nodes   int
+	anchors    map[string]ast.Node
+	nodes      int
+	lineOffset int // lines of the stream before this document
 }
 
 func (c *converter) convert(n ast.Node, depth int) (*value, error) {
 	c.nodes++
 	if c.nodes > MaxNodes {
-		return nil, &SyntaxError{Line: n.GetToken().Position.Line, Msg: fmt.Sprintf("the document expands to more than %d values (aliases)", MaxNodes)}
+		return nil, &SyntaxError{Line: n.GetToken().Position.Line + c.lineOffset, Msg: fmt.Sprintf("the document expands to more than %d values (aliases)", MaxNodes)}
 	}
 	if depth > MaxDepth {
-		return nil, &SyntaxError{Line: n.GetToken().Position.Line, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
+		return nil, &SyntaxError{Line: n.GetToken().Position.Line + c.lineOffset, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
 	}
 	tk := n.GetToken()
-	pos := value{line: tk.Position.Line, col: tk.Position.Column}
+	pos := value{line: tk.Position.Line + c.lineOffset, col: tk.Position.Column}
 	switch n := n.(type) {
 	case *ast.AnchorNode:
 		c.anchors[n.Name.GetToken().Value] = n.Value

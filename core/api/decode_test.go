@@ -1,0 +1,159 @@
+package api
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDecodeSeedManifest loads the tutorial's fluentd-elasticsearch DaemonSet unchanged, comments
+// and all.
+func TestDecodeSeedManifest(t *testing.T) {
+	data, err := os.ReadFile("../../lessons/start/fluentd-elasticsearch.yaml")
+	require.NoError(t, err)
+	ms, err := Decode(data)
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	ds, ok := ms[0].Object.(*DaemonSet)
+	require.True(t, ok)
+	assert.Equal(t, "fluentd-elasticsearch", ds.Name)
+	assert.Equal(t, "kube-system", ds.Namespace)
+	assert.Equal(t, "node-role.kubernetes.io/control-plane", ds.Spec.Template.Spec.Tolerations[0].Key)
+	assert.Equal(t, "200Mi", ds.Spec.Template.Spec.Containers[0].Resources.Limits[ResourceMemory].String())
+	Default(ds)
+	assert.Empty(t, Validate(ds))
+}
+
+// TestDecodeErrors pins the API server's decoding errors: strict unknown fields with their full
+// path, encoding/json type errors naming the Go struct field, unknown kinds, missing kinds, YAML
+// syntax errors with their line.
+func TestDecodeErrors(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+		line           int
+	}{
+		{"unknown field", dsHead + "  templat: {}\n", `DaemonSet in version "v1" cannot be handled as a DaemonSet: strict decoding error: unknown field "spec.templat"`, 7},
+		{"unknown fields listed with indexes", dsHead + "  template:\n    spec:\n      containers:\n      - name: c\n        imagee: x\n  foo: 1\n",
+			`DaemonSet in version "v1" cannot be handled as a DaemonSet: strict decoding error: unknown field "spec.template.spec.containers[0].imagee", unknown field "spec.foo"`, 11},
+		{"wrong type", dsHead + "  minReadySeconds: soon\n", `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds of type int32`, 7},
+		{"number label value", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {version: 1.0}\n", `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string`, 5},
+		{"list where a map belongs", dsHead + "  template: [1]\n", `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal array into Go struct field DaemonSetSpec.spec.template of type v1.PodTemplateSpec`, 7},
+		{"bad quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {limits: {memory: 200MB}}\n", `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`, 7},
+		{"unknown kind", "apiVersion: apps/v1\nkind: DaemonSett\nmetadata: {name: x}\n", `no matches for kind "DaemonSett" in version "apps/v1"`, 1},
+		{"old apiVersion", "apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: x}\n", `no matches for kind "DaemonSet" in version "extensions/v1beta1"`, 1},
+		{"missing kind", "apiVersion: v1\nmetadata: {name: x}\n", `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`, 1},
+		{"syntax error", "a: 1\nb: [1,2\n", "yaml: line 2: sequence end token ']' not found", 2},
+		{"bad indentation", "a:\n  b: c\n d: e\n", "yaml: line 3: value is not allowed in this context", 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.in))
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.Equal(t, tc.line, problemLine(err))
+		})
+	}
+}
+
+func problemLine(err error) int {
+	var de *DecodeError
+	var se *SyntaxError
+	var nk *NoKindMatchError
+	var mk *MissingKindError
+	switch {
+	case errors.As(err, &de):
+		return de.Problems[0].Line
+	case errors.As(err, &se):
+		return se.Line
+	case errors.As(err, &nk):
+		return nk.Line
+	case errors.As(err, &mk):
+		return mk.Line
+	}
+	return -1
+}
+
+// TestDecodeMultiDocument reads "---"-separated streams, skipping empty documents, and resolves
+// anchors, aliases and merge keys.
+func TestDecodeMultiDocument(t *testing.T) {
+	in := "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n# only a comment\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: a\n  labels: &l {app: web}\nspec:\n  nodeSelector: *l\n  containers:\n  - &c {name: c, image: nginx}\n  - <<: *c\n    name: d\n"
+	ms, err := Decode([]byte(in))
+	require.NoError(t, err)
+	require.Len(t, ms, 2)
+	pod := ms[1].Object.(*Pod)
+	assert.Equal(t, map[string]string{"app": "web"}, pod.Spec.NodeSelector)
+	assert.Equal(t, "d", pod.Spec.Containers[1].Name)
+	assert.Equal(t, "nginx", pod.Spec.Containers[1].Image)
+	assert.Equal(t, 13, ms[1].LineOf("metadata.labels"))
+	assert.Equal(t, 17, ms[1].LineOf("spec.containers[0].image"))
+}
+
+func billionLaughs() string {
+	var b strings.Builder
+	b.WriteString("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		b.WriteString(n + ": &" + n + " [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]\n")
+		prev = n
+	}
+	return b.String()
+}
+
+// TestHostileYAMLIsRefusedQuickly pins the guards of parseDocuments: each hostile input is a
+// clear error in well under a second (go-yaml alone runs out of memory on the first two).
+func TestHostileYAMLIsRefusedQuickly(t *testing.T) {
+	cases := map[string]struct{ in, want string }{
+		"alias bomb":          {billionLaughs(), "the document expands to more than 100000 values (aliases)"},
+		"100,000 nested [":    {strings.Repeat("[", 100_000), "the document nests deeper than 100 levels"},
+		"500,000 nested - ":   {strings.Repeat("- ", 500_000), "the document nests deeper than 100 levels"},
+		"nested flow maps":    {strings.Repeat("{a: ", 5000), "the document nests deeper than 100 levels"},
+		"deep block mappings": {deepBlock(300), "the document nests deeper than 100 levels"},
+		"more than 1 MiB":     {strings.Repeat("# padding\n", 110_000), "the manifest is 1100000 bytes; DaemonLab reads at most 1048576 (1 MiB)"},
+		"alias to an unknown": {"a: *nowhere\n", "unknown anchor"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Decode([]byte(tc.in))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Less(t, time.Since(start), time.Second)
+		})
+	}
+}
+
+func deepBlock(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat(" ", i) + "a:\n")
+	}
+	return b.String()
+}
+
+func FuzzDecode(f *testing.F) {
+	seed, _ := os.ReadFile("../../lessons/start/fluentd-elasticsearch.yaml")
+	f.Add(string(seed))
+	f.Add(billionLaughs())
+	f.Add(dsWith(validTemplate))
+	f.Add("a: [1,2\n")
+	f.Add("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k, effect: NoSchedule}]}\n")
+	f.Add("x: !!str 5\ny: !!int '7'\nz: |\n  text\n  more\nw: >-\n  folded\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		ms, err := Decode([]byte(in))
+		if err != nil {
+			assert.NotEmpty(t, err.Error())
+			return
+		}
+		for _, m := range ms {
+			Default(m.Object)
+			for _, e := range Validate(m.Object) {
+				assert.NotEmpty(t, e.Error())
+			}
+		}
+	})
+}
