@@ -1,0 +1,57 @@
+package api
+
+// QOSClass is Guaranteed, Burstable or BestEffort.
+type QOSClass string
+
+const (
+	QOSGuaranteed QOSClass = "Guaranteed"
+	QOSBurstable  QOSClass = "Burstable"
+	QOSBestEffort QOSClass = "BestEffort"
+)
+
+// ComputeQOS classifies a pod spec as Kubernetes v1.37 does (qos.go requirementsQOS, reference
+// taints §4.1), on the spec after defaulting:
+//
+//  1. Only cpu and memory count; init containers count; a zero quantity counts as absent.
+//  2. Per container and resource: a request different from the limit is Burstable; neither is
+//     BestEffort-shaped; equal and non-zero is Guaranteed-shaped.
+//  3. A container is Burstable if either resource is, or if cpu and memory differ in shape.
+//  4. The pod is Burstable if any container is, or if BestEffort- and Guaranteed-shaped
+//     containers mix; otherwise it takes the shape all its containers share.
+//
+// So one container without resources beside a Guaranteed one makes the pod Burstable, not
+// BestEffort, whatever some tutorials say.
+func ComputeQOS(spec *PodSpec) QOSClass {
+	seen := map[QOSClass]bool{}
+	for _, cs := range [][]Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			seen[containerQOS(&cs[i].Resources)] = true
+		}
+	}
+	switch {
+	case seen[QOSBurstable], seen[QOSBestEffort] && seen[QOSGuaranteed]:
+		return QOSBurstable
+	case seen[QOSGuaranteed]:
+		return QOSGuaranteed
+	}
+	return QOSBestEffort
+}
+
+func containerQOS(r *ResourceRequirements) QOSClass {
+	var shapes [2]QOSClass
+	for i, name := range []ResourceName{ResourceCPU, ResourceMemory} {
+		req, lim := r.Requests[name], r.Limits[name]
+		switch {
+		case req.Cmp(lim) != 0:
+			return QOSBurstable
+		case req.IsZero():
+			shapes[i] = QOSBestEffort
+		default:
+			shapes[i] = QOSGuaranteed
+		}
+	}
+	if shapes[0] != shapes[1] {
+		return QOSBurstable
+	}
+	return shapes[0]
+}

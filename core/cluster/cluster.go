@@ -1,0 +1,200 @@
+// Package cluster is DaemonLab's object store: every API object of the simulated cluster, the
+// simulated clock and the one seeded random source. It plays the API server: it assigns uids,
+// resourceVersions, generations and creation timestamps, applies defaulting, and hands out
+// objects in a stable order. It never reads the wall clock and draws every random choice from
+// its own PRNG, so the same seed and the same calls give the same cluster.
+package cluster
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"time"
+
+	"daemonlab/core/api"
+)
+
+// Epoch is the instant a simulation starts at.
+var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Key identifies a namespaced object; Namespace is "" for cluster-scoped kinds.
+type Key struct {
+	Namespace, Name string
+}
+
+// Cluster is the world: the objects, the clock and the random source.
+type Cluster struct {
+	now     time.Time
+	seed    uint64
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	version int64                         // the last resourceVersion handed out
+	objects map[string]map[Key]api.Object // by kind
+}
+
+// New returns an empty cluster (no objects at all) at Epoch, drawing randomness from seed.
+func New(seed uint64) *Cluster {
+	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
+	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{}}
+}
+
+// Now returns the simulated time.
+func (c *Cluster) Now() time.Time { return c.now }
+
+// SetNow moves the clock; time never moves backwards.
+func (c *Cluster) SetNow(t time.Time) {
+	if t.After(c.now) {
+		c.now = t
+	}
+}
+
+// Seed returns the seed the cluster was created with.
+func (c *Cluster) Seed() uint64 { return c.seed }
+
+// nameAlphabet is the alphabet of apimachinery's rand.String: no vowels, no 0, 1 or 3.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// RandomString returns n characters from Kubernetes' name-suffix alphabet.
+func (c *Cluster) RandomString(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = nameAlphabet[c.rng.IntN(len(nameAlphabet))]
+	}
+	return string(b)
+}
+
+// RandomHex returns n random hexadecimal digits (container IDs).
+func (c *Cluster) RandomHex(n int) string {
+	const digits = "0123456789abcdef"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = digits[c.rng.IntN(16)]
+	}
+	return string(b)
+}
+
+// IntN returns a random int in [0, n).
+func (c *Cluster) IntN(n int) int { return c.rng.IntN(n) }
+
+func (c *Cluster) newUID() string {
+	hi, lo := c.rng.Uint64(), c.rng.Uint64()
+	hi = hi&^0xf000 | 0x4000     // version 4
+	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+}
+
+func kindOf(obj api.Object) string { return fmt.Sprintf("%T", obj)[5:] } // "*api.Pod" → "Pod"
+
+func keyOf(obj api.Object) Key {
+	m := obj.GetObjectMeta()
+	return Key{m.Namespace, m.Name}
+}
+
+// Get returns the object of the given kind ("Pod", "DaemonSet", …) and key, or nil.
+func (c *Cluster) Get(kind string, k Key) api.Object {
+	return c.objects[kind][k]
+}
+
+// Create stores a new object as the API server does on create:
+//
+//  1. generateName gets five random characters appended when name is empty.
+//  2. The object may not exist yet.
+//  3. It gets a uid, a resourceVersion, the current time as creationTimestamp and, for
+//     workloads, generation 1.
+//  4. It is defaulted and, for pods, admitted (see admit).
+func (c *Cluster) Create(obj api.Object) error {
+	admit(obj)
+	m := obj.GetObjectMeta()
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = generatedName(m.GenerateName, c.RandomString(5))
+	}
+	kind := kindOf(obj)
+	if c.objects[kind] == nil {
+		c.objects[kind] = map[Key]api.Object{}
+	}
+	if _, exists := c.objects[kind][keyOf(obj)]; exists {
+		return fmt.Errorf("%s %q already exists", kind, m.Name)
+	}
+	m.UID = c.newUID()
+	m.CreationTimestamp = api.NewTime(c.now)
+	m.ManagedFields = nil
+	switch obj.(type) {
+	case *api.DaemonSet, *api.Deployment, *api.ReplicaSet:
+		m.Generation = 1
+	}
+	c.bump(m)
+	c.objects[kind][keyOf(obj)] = obj
+	return nil
+}
+
+// generatedName appends the random suffix, cutting the base to 58 characters first
+// (MaxGeneratedNameLength = 63 - 5).
+func generatedName(base, suffix string) string {
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	return base + suffix
+}
+
+// Update replaces a stored object, keeping what the server owns (uid, creationTimestamp); the
+// caller decides generation. It fails when the object does not exist.
+func (c *Cluster) Update(obj api.Object) error {
+	kind := kindOf(obj)
+	old, ok := c.objects[kind][keyOf(obj)]
+	if !ok {
+		return fmt.Errorf("%s %q not found", kind, obj.GetObjectMeta().Name)
+	}
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
+	c.bump(m)
+	c.objects[kind][keyOf(obj)] = obj
+	return nil
+}
+
+// Delete removes an object at once (the controllers that need graceful deletion set
+// deletionTimestamp through Update first).
+func (c *Cluster) Delete(obj api.Object) {
+	delete(c.objects[kindOf(obj)], keyOf(obj))
+}
+
+func (c *Cluster) bump(m *api.ObjectMeta) {
+	c.version++
+	m.ResourceVersion = strconv.FormatInt(c.version, 10)
+}
+
+// List returns every object of a kind, sorted by namespace then name.
+func List[T api.Object](c *Cluster) []T {
+	var zero T
+	objs := c.objects[kindOf(zero)]
+	keys := make([]Key, 0, len(objs))
+	for k := range objs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Namespace != keys[j].Namespace {
+			return keys[i].Namespace < keys[j].Namespace
+		}
+		return keys[i].Name < keys[j].Name
+	})
+	out := make([]T, len(keys))
+	for i, k := range keys {
+		out[i] = objs[k].(T)
+	}
+	return out
+}
+
+// Nodes returns the nodes sorted by name.
+func (c *Cluster) Nodes() []*api.Node { return List[*api.Node](c) }
+
+// Pods returns the pods sorted by namespace and name.
+func (c *Cluster) Pods() []*api.Pod { return List[*api.Pod](c) }
+
+// DaemonSets returns the DaemonSets sorted by namespace and name.
+func (c *Cluster) DaemonSets() []*api.DaemonSet { return List[*api.DaemonSet](c) }
+
+// Node returns the node of that name, or nil.
+func (c *Cluster) Node(name string) *api.Node {
+	n, _ := c.objects["Node"][Key{Name: name}].(*api.Node)
+	return n
+}

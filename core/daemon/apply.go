@@ -1,0 +1,81 @@
+package daemon
+
+import (
+	"strconv"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+func secondsDuration(s int32) time.Duration { return time.Duration(s) * time.Second }
+
+// podReady returns whether the pod's Ready condition is True, and since when.
+func podReady(p *api.Pod) (bool, time.Time) {
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == api.PodReady {
+			return cond.Status == api.ConditionTrue, cond.LastTransitionTime.Time
+		}
+	}
+	return false, time.Time{}
+}
+
+// Apply carries out a plan: it deletes the planned pods, creates a pod for every node that
+// needs one (in node order, names drawn from the cluster's random source), and writes the
+// status if it changed. It returns whether anything changed.
+func Apply(c *cluster.Cluster, plan Plan) bool {
+	ds := plan.DaemonSet
+	changed := false
+	for _, p := range plan.PodsToDelete {
+		c.Delete(p)
+		changed = true
+	}
+	for _, node := range plan.NodesNeeding {
+		if err := c.Create(NewDaemonPod(ds, node, plan.Hash)); err == nil {
+			changed = true
+		}
+	}
+	if !statusEqual(ds.Status, plan.Status) {
+		updated := *ds
+		updated.Status = plan.Status
+		if c.Update(&updated) == nil {
+			changed = true
+		}
+	}
+	return changed
+}
+
+func statusEqual(a, b api.DaemonSetStatus) bool {
+	return a.CurrentNumberScheduled == b.CurrentNumberScheduled && a.NumberMisscheduled == b.NumberMisscheduled &&
+		a.DesiredNumberScheduled == b.DesiredNumberScheduled && a.NumberReady == b.NumberReady &&
+		a.ObservedGeneration == b.ObservedGeneration && a.UpdatedNumberScheduled == b.UpdatedNumberScheduled &&
+		a.NumberAvailable == b.NumberAvailable && a.NumberUnavailable == b.NumberUnavailable
+}
+
+// NewDaemonPod builds the pod the controller creates for a node (§4, CreatePodTemplate):
+//
+//  1. generateName "<ds>-", the template's labels plus controller-revision-hash and
+//     pod-template-generation, the template's annotations.
+//  2. One controller reference to the DaemonSet (apps/v1, controller and blockOwnerDeletion).
+//  3. The template's spec with the default tolerations (§2) and the node pin (§3); nodeName
+//     stays empty, the scheduler binds the pod.
+//
+// The API server then defaults and admits it (cluster.Create).
+func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {
+	tmpl := api.DeepCopy(ds.Spec.Template)
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, Spec: tmpl.Spec}
+	pod.GenerateName = ds.Name + "-"
+	pod.Namespace = ds.Namespace
+	pod.Annotations = tmpl.Annotations
+	pod.Labels = map[string]string{}
+	for k, v := range tmpl.Labels {
+		pod.Labels[k] = v
+	}
+	pod.Labels[ControllerRevisionHashLabel] = hash
+	pod.Labels[PodTemplateGenerationLabel] = strconv.FormatInt(ds.Generation, 10)
+	yes := true
+	pod.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: &yes, BlockOwnerDeletion: &yes}}
+	AddOrUpdateDaemonPodTolerations(&pod.Spec)
+	pod.Spec.Affinity = ReplaceDaemonSetPodNodeNameNodeAffinity(pod.Spec.Affinity, nodeName)
+	return pod
+}

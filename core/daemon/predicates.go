@@ -1,0 +1,155 @@
+// Package daemon is the DaemonSet controller, shaped like kube-controller-manager's
+// pkg/controller/daemon: for every DaemonSet it decides which nodes should run a daemon pod
+// (NodeShouldRunDaemonPod), plans the pods to create and delete (Reconcile returns a Plan and
+// changes nothing), and applies the plan to the cluster (Apply).
+package daemon
+
+import (
+	"errors"
+	"fmt"
+
+	"daemonlab/core/api"
+)
+
+// NodeShouldRunDaemonPod decides whether ds wants a pod on node, as upstream's function of the
+// same name (reference kubernetes-daemonset-controller.md §1):
+//
+//  1. A template that names another node (spec.nodeName) wants no pod here: (false, false).
+//  2. The checks use the pod the controller would create, default tolerations included (§2).
+//  3. nodeSelector and required node affinity must match, or (false, false).
+//  4. An untolerated NoExecute taint gives (false, false): an existing pod is deleted.
+//  5. An untolerated NoSchedule taint gives (false, true): no new pod, an existing one stays.
+//  6. Otherwise (true, true). PreferNoSchedule taints, resources, host ports and cordoning play
+//     no part; the scheduler may still leave the pod Pending.
+func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
+	pod := newPod(ds, node.Name)
+	if ds.Spec.Template.Spec.NodeName != "" && ds.Spec.Template.Spec.NodeName != node.Name {
+		return false, false
+	}
+	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(node) {
+		return false, false
+	}
+	_, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+		return t.Effect == api.TaintEffectNoExecute || t.Effect == api.TaintEffectNoSchedule
+	})
+	if !untolerated {
+		return true, true
+	}
+	_, noExecute := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+		return t.Effect == api.TaintEffectNoExecute
+	})
+	return false, !noExecute
+}
+
+// newPod is the hypothetical pod the predicates check: the template's spec with the default
+// tolerations and spec.nodeName set to the node.
+func newPod(ds *api.DaemonSet, nodeName string) *api.Pod {
+	pod := &api.Pod{Spec: ds.Spec.Template.Spec}
+	pod.Namespace = ds.Namespace
+	pod.Spec.NodeName = nodeName
+	pod.Spec.Tolerations = append([]api.Toleration(nil), pod.Spec.Tolerations...)
+	AddOrUpdateDaemonPodTolerations(&pod.Spec)
+	return pod
+}
+
+// The taint keys the node lifecycle controller and the kubelet put on troubled nodes.
+const (
+	TaintNodeNotReady           = "node.kubernetes.io/not-ready"
+	TaintNodeUnreachable        = "node.kubernetes.io/unreachable"
+	TaintNodeDiskPressure       = "node.kubernetes.io/disk-pressure"
+	TaintNodeMemoryPressure     = "node.kubernetes.io/memory-pressure"
+	TaintNodePIDPressure        = "node.kubernetes.io/pid-pressure"
+	TaintNodeUnschedulable      = "node.kubernetes.io/unschedulable"
+	TaintNodeNetworkUnavailable = "node.kubernetes.io/network-unavailable"
+)
+
+// AddOrUpdateDaemonPodTolerations adds the tolerations every daemon pod gets (§2), in this order,
+// all with operator Exists and no tolerationSeconds, so the NoExecute ones last forever:
+//
+//  1. not-ready:NoExecute and unreachable:NoExecute: daemon pods stay on failing nodes.
+//  2. disk-pressure, memory-pressure and pid-pressure:NoSchedule: they still start there.
+//  3. unschedulable:NoSchedule: cordoning does not stop them.
+//  4. network-unavailable:NoSchedule, only with hostNetwork: a network plugin must start on a
+//     node whose network is down.
+//
+// A user toleration equal in key, operator, value and effect is replaced by the default (so a
+// tolerationSeconds on it is dropped); otherwise the default is appended.
+func AddOrUpdateDaemonPodTolerations(spec *api.PodSpec) {
+	exists := func(key string, effect api.TaintEffect) api.Toleration {
+		return api.Toleration{Key: key, Operator: api.TolerationOpExists, Effect: effect}
+	}
+	defaults := []api.Toleration{
+		exists(TaintNodeNotReady, api.TaintEffectNoExecute),
+		exists(TaintNodeUnreachable, api.TaintEffectNoExecute),
+		exists(TaintNodeDiskPressure, api.TaintEffectNoSchedule),
+		exists(TaintNodeMemoryPressure, api.TaintEffectNoSchedule),
+		exists(TaintNodePIDPressure, api.TaintEffectNoSchedule),
+		exists(TaintNodeUnschedulable, api.TaintEffectNoSchedule),
+	}
+	if spec.HostNetwork {
+		defaults = append(defaults, exists(TaintNodeNetworkUnavailable, api.TaintEffectNoSchedule))
+	}
+	for _, d := range defaults {
+		addOrUpdateToleration(spec, d)
+	}
+}
+
+func addOrUpdateToleration(spec *api.PodSpec, t api.Toleration) {
+	for i := range spec.Tolerations {
+		if spec.Tolerations[i].MatchToleration(&t) {
+			spec.Tolerations[i] = t
+			return
+		}
+	}
+	spec.Tolerations = append(spec.Tolerations, t)
+}
+
+// ReplaceDaemonSetPodNodeNameNodeAffinity pins a daemon pod to nodeName with a required
+// node-affinity term `matchFields: metadata.name In [nodeName]` (§3). The term replaces all
+// required terms (the controller has already checked them); preferred terms, pod affinity and
+// nodeSelector stay.
+func ReplaceDaemonSetPodNodeNameNodeAffinity(affinity *api.Affinity, nodeName string) *api.Affinity {
+	pin := &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+		MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{nodeName}}},
+	}}}
+	if affinity == nil {
+		return &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: pin}}
+	}
+	out := *affinity
+	if out.NodeAffinity == nil {
+		out.NodeAffinity = &api.NodeAffinity{}
+	} else {
+		na := *out.NodeAffinity
+		out.NodeAffinity = &na
+	}
+	out.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = pin
+	return &out
+}
+
+// GetTargetNodeName returns the node a daemon pod belongs to: its nodeName, or else the single
+// value of its matchFields metadata.name In pin (util.GetTargetNodeName).
+func GetTargetNodeName(pod *api.Pod) (string, error) {
+	if pod.Spec.NodeName != "" {
+		return pod.Spec.NodeName, nil
+	}
+	id := pod.Namespace + "/" + pod.Name
+	a := pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return "", fmt.Errorf("no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod %s", id)
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	if len(terms) == 0 {
+		return "", fmt.Errorf("no nodeSelectorTerms in requiredDuringSchedulingIgnoredDuringExecution of pod %s", id)
+	}
+	for _, term := range terms {
+		for _, f := range term.MatchFields {
+			if f.Key == "metadata.name" && f.Operator == api.NodeSelectorOpIn {
+				if len(f.Values) != 1 {
+					return "", fmt.Errorf("the matchFields value of '%s' is not unique for pod %s", f.Key, id)
+				}
+				return f.Values[0], nil
+			}
+		}
+	}
+	return "", errors.New("no node name found for pod " + id)
+}

@@ -1,0 +1,266 @@
+// Package kubectl is kubectl v1.37 over DaemonLab's simulated cluster: the same commands, the
+// same output and the same error messages.
+package kubectl
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/kubelet"
+	"daemonlab/core/sim"
+)
+
+// Problem is one thing wrong with applied YAML, for an editor to mark.
+type Problem = api.Problem
+
+// Result is what an apply printed: the lines of standard output, the error text (kubectl's
+// standard error, "" on success) and the problems behind the error, with their lines.
+type Result struct {
+	Out      string
+	Err      string
+	Problems []Problem
+}
+
+// action is one prepared object: what to store, and the verb kubectl prints.
+type action struct {
+	manifest api.Manifest
+	obj      api.Object
+	verb     string // created, configured, unchanged
+}
+
+// Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: documents that
+// fail to parse stop everything; otherwise every object is created or updated on its own, the
+// ones that fail are reported after the others, and the controllers then settle.
+func Apply(s *sim.Sim, data []byte, source, namespace string) Result {
+	return apply(s, data, source, namespace, false)
+}
+
+// ApplyAll is Apply for an editor: it applies every object or, if any would fail, none, and says
+// so; a failed ApplyAll leaves the cluster exactly as it was.
+func ApplyAll(s *sim.Sim, data []byte, source, namespace string) Result {
+	return apply(s, data, source, namespace, true)
+}
+
+func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Result {
+	manifests, err := api.Decode(data)
+	if err != nil {
+		return clientError(err, source)
+	}
+	if len(manifests) == 0 {
+		return Result{Err: "error: no objects passed to apply"}
+	}
+	var actions []action
+	var errs []string
+	var problems []Problem
+	for _, m := range manifests {
+		a, msg, probs := prepare(s.C, m, source, namespace)
+		if msg != "" {
+			errs = append(errs, msg)
+			problems = append(problems, probs...)
+			continue
+		}
+		actions = append(actions, a)
+	}
+	if atomic && len(errs) > 0 {
+		return Result{Err: strings.Join(errs, "\n"), Problems: problems}
+	}
+	var out strings.Builder
+	for _, a := range actions {
+		commit(s.C, a)
+		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(a.manifest.Kind), a.obj.GetObjectMeta().Name, a.verb)
+	}
+	s.Settle()
+	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
+}
+
+// resourceName is how kubectl names a kind in its output: "daemonset.apps", "pod".
+func resourceName(k api.Kind) string {
+	if k.Group == "" {
+		return strings.ToLower(k.Kind)
+	}
+	return strings.ToLower(k.Kind) + "." + k.Group
+}
+
+// clientError words an error kubectl finds before it talks to the server.
+func clientError(err error, source string) Result {
+	var se *api.SyntaxError
+	var mk *api.MissingKindError
+	var nk *api.NoKindMatchError
+	switch {
+	case errors.As(err, &se):
+		return Result{Err: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", source, se.Error()),
+			Problems: []Problem{{Line: se.Line, Column: se.Column, Message: se.Msg}}}
+	case errors.As(err, &mk):
+		return Result{Err: fmt.Sprintf("error: unable to decode %q: %s", source, mk.Error()),
+			Problems: []Problem{{Line: mk.Line, Message: strings.ToLower(mk.Field[:1]) + mk.Field[1:] + " is not set"}}}
+	case errors.As(err, &nk):
+		return Result{Err: fmt.Sprintf("error: resource mapping not found for name: %q namespace: %q from %q: %s\nensure CRDs are installed first", nk.Name, nk.Namespace, source, nk.Error()),
+			Problems: []Problem{{Line: nk.Line, Path: "kind", Message: nk.Error()}}}
+	}
+	var de *api.DecodeError
+	if errors.As(err, &de) {
+		return Result{Err: fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s", source, de.Error()), Problems: de.Problems}
+	}
+	return Result{Err: "error: " + err.Error()}
+}
+
+// prepare readies one manifest as the API server would on create or update, without storing it:
+// namespace, defaulting, validation and, for an existing object, the update rules. It returns
+// kubectl's error text and the problems behind it when the server would refuse the object.
+func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string) (action, string, []Problem) {
+	obj := m.Object
+	meta := obj.GetObjectMeta()
+	if m.Kind.Namespaced && meta.Namespace == "" {
+		meta.Namespace = namespace
+	}
+	verb := "creating"
+	existing := c.Get(m.Kind.Kind, cluster.Key{Namespace: meta.Namespace, Name: meta.Name})
+	if existing != nil {
+		verb = "patching"
+	}
+	if m.Kind.Namespaced && meta.Namespace != "" && c.Get("Namespace", cluster.Key{Name: meta.Namespace}) == nil {
+		return action{}, fmt.Sprintf("Error from server (NotFound): error when %s %q: namespaces %q not found", verb, source, meta.Namespace),
+			[]Problem{{Line: m.LineOf("metadata.namespace"), Path: "metadata.namespace", Message: fmt.Sprintf("namespaces %q not found", meta.Namespace)}}
+	}
+	if node, ok := obj.(*api.Node); ok && existing == nil {
+		registerNode(c, node)
+	}
+	api.Default(obj)
+	errs := api.Validate(obj)
+	if existing != nil {
+		errs = append(errs, validateUpdate(obj, existing)...)
+	}
+	if len(errs) > 0 {
+		return action{}, invalidMessage(m.Kind.Kind, meta.Name, errs), problemsOf(m, errs)
+	}
+	a := action{manifest: m, obj: obj, verb: "created"}
+	if existing != nil {
+		a.verb = "configured"
+		if !changed(obj, existing) {
+			a.verb = "unchanged"
+		}
+	}
+	return a, "", nil
+}
+
+// registerNode gives a Node applied without a status what its kubelet would report on joining:
+// the kubelet labels, a pod CIDR, capacity and Ready conditions (DESIGN: every node joins Ready).
+func registerNode(c *cluster.Cluster, n *api.Node) {
+	joined := kubelet.NewNode(n.Name, len(c.Nodes()), kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
+	if n.Spec.PodCIDR == "" {
+		n.Spec.PodCIDR, n.Spec.PodCIDRs = joined.Spec.PodCIDR, joined.Spec.PodCIDRs
+	}
+	n.Labels = joined.Labels
+	if len(n.Status.Conditions) == 0 && n.Status.Capacity == nil {
+		n.Status = joined.Status
+	}
+}
+
+// validateUpdate adds the update-only rules: a workload's selector is immutable.
+func validateUpdate(obj, old api.Object) api.ErrorList {
+	sel := func(o api.Object) *api.LabelSelector {
+		switch o := o.(type) {
+		case *api.DaemonSet:
+			return o.Spec.Selector
+		case *api.Deployment:
+			return o.Spec.Selector
+		case *api.ReplicaSet:
+			return o.Spec.Selector
+		}
+		return nil
+	}
+	if s := sel(obj); s != nil && !reflect.DeepEqual(api.DeepCopy(s), api.DeepCopy(sel(old))) {
+		return api.ErrorList{api.Invalid(api.NewPath("spec", "selector"), s, "field is immutable")}
+	}
+	return nil
+}
+
+// invalidMessage words a 422 as kubectl's checkErr does (reference §8.2): one cause on the line,
+// several as a list of "* field: message".
+func invalidMessage(kind, name string, errs api.ErrorList) string {
+	if len(errs) == 1 {
+		return fmt.Sprintf("The %s %q is invalid: %s", kind, name, errs[0].Error())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s %q is invalid: \n", kind, name)
+	for i, e := range errs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "* %s", e.Error())
+	}
+	return b.String()
+}
+
+func problemsOf(m api.Manifest, errs api.ErrorList) []Problem {
+	out := make([]Problem, len(errs))
+	for i, e := range errs {
+		out[i] = Problem{Line: m.LineOf(e.Field), Path: e.Field, Message: e.Error()}
+	}
+	return out
+}
+
+// changed reports whether applying obj over old changes what the user owns: labels,
+// annotations, and everything but status.
+func changed(obj, old api.Object) bool {
+	strip := func(o api.Object) map[string]any {
+		m, _ := toJSONValue(o).(map[string]any)
+		delete(m, "status")
+		if md, ok := m["metadata"].(map[string]any); ok {
+			for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {
+				delete(md, k)
+			}
+		}
+		return m
+	}
+	return !reflect.DeepEqual(strip(obj), strip(old))
+}
+
+// toJSONValue is v as generic JSON values, for comparing objects field by field.
+func toJSONValue(v any) any {
+	var out any
+	b, _ := json.Marshal(v)
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// commit stores a prepared object: created, or updated over the existing one keeping what the
+// server owns (status; generation bumped when the spec changed).
+func commit(c *cluster.Cluster, a action) {
+	if a.verb == "created" {
+		_ = c.Create(a.obj)
+		return
+	}
+	if a.verb == "unchanged" {
+		return
+	}
+	old := c.Get(a.manifest.Kind.Kind, cluster.Key{Namespace: a.obj.GetObjectMeta().Namespace, Name: a.obj.GetObjectMeta().Name})
+	keepServerFields(a.obj, old)
+	_ = c.Update(a.obj)
+}
+
+// keepServerFields copies status and generation from old to obj, bumping generation when the
+// spec changed (the registry strategies' PrepareForUpdate).
+func keepServerFields(obj, old api.Object) {
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	m.Generation = om.Generation
+	specOf := func(o api.Object) any {
+		v := reflect.ValueOf(o).Elem().FieldByName("Spec")
+		if !v.IsValid() {
+			return nil
+		}
+		return toJSONValue(v.Interface())
+	}
+	if m.Generation > 0 && !reflect.DeepEqual(specOf(obj), specOf(old)) {
+		m.Generation++
+	}
+	status := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	if status.IsValid() {
+		status.Set(reflect.ValueOf(old).Elem().FieldByName("Status"))
+	}
+}

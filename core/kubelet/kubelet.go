@@ -1,0 +1,204 @@
+// Package kubelet is the node agent of every simulated node: it registers the node (labels,
+// capacity, conditions, pod CIDR) and starts the pods bound to it.
+package kubelet
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// StartupDelay is how long a pod takes from binding to Running and Ready (image behaviour ok).
+const StartupDelay = 3 * time.Second
+
+// Version is the kubelet version every node reports.
+const Version = "v1.37.2"
+
+// NodeOptions are what a joining node may override.
+type NodeOptions struct {
+	Labels map[string]string
+	Taints []api.Taint
+	CPU    string // default "4"
+	Memory string // default "8Gi"
+	Pods   string // default "110"
+}
+
+// NewNode returns the Node a kubelet registers when it joins as the index-th node (0-based):
+//
+//  1. Labels kubernetes.io/hostname, kubernetes.io/os=linux, kubernetes.io/arch=amd64 and their
+//     beta twins, then opts.Labels.
+//  2. Pod CIDR 10.244.<index>.0/24.
+//  3. Capacity and allocatable 4 CPU, 8Gi memory, 110 pods unless opts say otherwise.
+//  4. Conditions MemoryPressure, DiskPressure and PIDPressure False and Ready True, with the
+//     kubelet's reasons and messages, heartbeats at now.
+func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node {
+	labels := map[string]string{
+		"beta.kubernetes.io/arch": "amd64",
+		"beta.kubernetes.io/os":   "linux",
+		"kubernetes.io/arch":      "amd64",
+		"kubernetes.io/hostname":  name,
+		"kubernetes.io/os":        "linux",
+	}
+	for k, v := range opts.Labels {
+		labels[k] = v
+	}
+	capacity := api.ResourceList{
+		api.ResourceCPU:    api.MustParseQuantity(orDefault(opts.CPU, "4")),
+		api.ResourceMemory: api.MustParseQuantity(orDefault(opts.Memory, "8Gi")),
+		api.ResourcePods:   api.MustParseQuantity(orDefault(opts.Pods, "110")),
+	}
+	cidr := fmt.Sprintf("10.244.%d.0/24", index)
+	n := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}}
+	n.Name = name
+	n.Labels = labels
+	n.Spec = api.NodeSpec{PodCIDR: cidr, PodCIDRs: []string{cidr}, Taints: opts.Taints}
+	n.Status = NodeStatus(name, index, capacity, now)
+	return n
+}
+
+// NodeStatus is the status a healthy kubelet reports.
+func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time) api.NodeStatus {
+	t := api.NewTime(now)
+	cond := func(typ api.NodeConditionType, status api.ConditionStatus, reason, msg string) api.NodeCondition {
+		return api.NodeCondition{Type: typ, Status: status, LastHeartbeatTime: t, LastTransitionTime: t, Reason: reason, Message: msg}
+	}
+	alloc := api.ResourceList{}
+	for k, v := range capacity {
+		alloc[k] = v
+	}
+	return api.NodeStatus{
+		Capacity:    capacity,
+		Allocatable: alloc,
+		Conditions: []api.NodeCondition{
+			cond(api.NodeMemoryPressure, api.ConditionFalse, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+			cond(api.NodeDiskPressure, api.ConditionFalse, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+			cond(api.NodePIDPressure, api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+			cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
+		},
+		Addresses: []api.NodeAddress{{Type: "InternalIP", Address: fmt.Sprintf("192.168.10.%d", 11+index)}, {Type: "Hostname", Address: name}},
+		NodeInfo: api.NodeSystemInfo{
+			KernelVersion: "6.8.0-87-generic", OSImage: "Ubuntu 24.04.3 LTS", ContainerRuntimeVersion: "containerd://2.1.4",
+			KubeletVersion: Version, OperatingSystem: "linux", Architecture: "amd64",
+		},
+	}
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+// boundAt returns when the scheduler bound the pod (its PodScheduled=True transition).
+func boundAt(p *api.Pod) (time.Time, bool) {
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodScheduled && c.Status == api.ConditionTrue {
+			return c.LastTransitionTime.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// startAt returns when a pod bound to a node becomes Running, if it is still waiting to.
+func startAt(p *api.Pod) (time.Time, bool) {
+	if p.Spec.NodeName == "" || p.Status.Phase != api.PodPending || p.DeletionTimestamp != nil {
+		return time.Time{}, false
+	}
+	t, ok := boundAt(p)
+	if !ok {
+		t = p.CreationTimestamp.Time // bound directly through spec.nodeName
+	}
+	return t.Add(StartupDelay), true
+}
+
+// NextTimer returns the earliest instant a kubelet has something to do.
+func NextTimer(c *cluster.Cluster) (time.Time, bool) {
+	var next time.Time
+	found := false
+	for _, p := range c.Pods() {
+		if t, ok := startAt(p); ok && (!found || t.Before(next)) {
+			next, found = t, true
+		}
+	}
+	return next, found
+}
+
+// Sync starts every pod whose start-up time has come: phase Running, containers running and
+// ready, conditions Initialized, Ready, ContainersReady and PodScheduled True, a pod IP from the
+// node's CIDR. It returns whether anything changed.
+func Sync(c *cluster.Cluster) bool {
+	changed := false
+	for _, p := range c.Pods() {
+		t, ok := startAt(p)
+		if !ok || t.After(c.Now()) {
+			continue
+		}
+		node := c.Node(p.Spec.NodeName)
+		if node == nil {
+			continue
+		}
+		started := api.DeepCopy(p)
+		start(c, started, node, t)
+		changed = c.Update(started) == nil || changed
+	}
+	return changed
+}
+
+func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
+	now := api.NewTime(at)
+	p.Status.Phase = api.PodRunning
+	p.Status.HostIP = nodeIP(node)
+	p.Status.HostIPs = []api.PodIP{{IP: p.Status.HostIP}}
+	p.Status.PodIP = podIP(c, node)
+	p.Status.PodIPs = []api.PodIP{{IP: p.Status.PodIP}}
+	scheduled, _ := boundAt(p)
+	p.Status.StartTime = &now
+	p.Status.Conditions = []api.PodCondition{
+		{Type: "PodReadyToStartContainers", Status: api.ConditionTrue, LastTransitionTime: now},
+		{Type: api.PodInitialized, Status: api.ConditionTrue, LastTransitionTime: now},
+		{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: now},
+		{Type: api.ContainersReady, Status: api.ConditionTrue, LastTransitionTime: now},
+		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
+	}
+	yes := true
+	p.Status.ContainerStatuses = nil
+	for _, ctr := range p.Spec.Containers {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{
+			Name: ctr.Name, Image: ctr.Image, ImageID: ctr.Image, Ready: true, Started: &yes,
+			ContainerID: "containerd://" + c.RandomHex(64),
+			State:       api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: now}},
+		})
+	}
+}
+
+func nodeIP(n *api.Node) string {
+	for _, a := range n.Status.Addresses {
+		if a.Type == "InternalIP" {
+			return a.Address
+		}
+	}
+	return ""
+}
+
+// podIP picks a free address in the node's pod CIDR (hosts .2 to .254) at random.
+func podIP(c *cluster.Cluster, node *api.Node) string {
+	used := map[string]bool{}
+	for _, p := range c.Pods() {
+		used[p.Status.PodIP] = true
+	}
+	base, ok := strings.CutSuffix(node.Spec.PodCIDR, "0/24")
+	if !ok {
+		return ""
+	}
+	for range 1000 {
+		ip := fmt.Sprintf("%s%d", base, 2+c.IntN(253))
+		if !used[ip] {
+			return ip
+		}
+	}
+	return base + "1"
+}

@@ -1,0 +1,237 @@
+// Package scheduler is kube-scheduler for DaemonLab: it binds pending pods to nodes through the
+// default filters, in their order (NodeUnschedulable, TaintToleration, NodeAffinity,
+// NodeResourcesFit), scores the nodes that pass, and explains a pod it cannot place with
+// Kubernetes' FailedScheduling message.
+package scheduler
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// code is a filter verdict: whether preemption could ever help on that node.
+type code int
+
+const (
+	fits                      code = iota
+	unschedulable                  // preemption might help (resources)
+	unschedulableUnresolvable      // it cannot (taints, affinity, cordon)
+)
+
+// verdict is one node's filter result: the reasons printed in the message.
+type verdict struct {
+	code    code
+	reasons []string
+}
+
+// Decision is what scheduling one pod decided: the node to bind it to, or why there is none.
+type Decision struct {
+	Pod     *api.Pod
+	Node    string // "" when the pod does not fit anywhere
+	Message string // the FailedScheduling message when Node is ""
+}
+
+// Pending returns the pods the scheduler must place, in queue order (PrioritySort: higher
+// priority first, then older first, then by name).
+func Pending(c *cluster.Cluster) []*api.Pod {
+	var out []*api.Pod
+	for _, p := range c.Pods() {
+		if p.Spec.NodeName == "" && p.DeletionTimestamp == nil && p.Spec.SchedulerName == "default-scheduler" && p.Status.Phase == api.PodPending {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, pj := priority(out[i]), priority(out[j])
+		if pi != pj {
+			return pi > pj
+		}
+		return out[i].CreationTimestamp.Before(out[j].CreationTimestamp.Time)
+	})
+	return out
+}
+
+func priority(p *api.Pod) int32 {
+	if p.Spec.Priority == nil {
+		return 0
+	}
+	return *p.Spec.Priority
+}
+
+// Schedule decides where pod goes (one scheduling cycle):
+//
+//  1. PreFilter: a pod whose every required term pins metadata.name (as DaemonSet pods are)
+//     only considers those nodes; the others "didn't satisfy plugin(s) [NodeAffinity]".
+//  2. Filter each node, stopping at the first filter that fails (see filter).
+//  3. Score the nodes that pass (see score) and take the best; ties are broken at random, as
+//     kube-scheduler's selectHost does, from the cluster's random source.
+//  4. If none passes, the message is FitError's: "0/N nodes are available: <reasons>." with the
+//     reason counts sorted as strings, then the preemption verdicts the same way.
+func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
+	nodes := c.Nodes()
+	usage := nodeUsage(c)
+	pinned := pinnedNodes(pod)
+	var feasible []*api.Node
+	verdicts := make([]verdict, len(nodes))
+	for i, n := range nodes {
+		if pinned != nil && !pinned[n.Name] {
+			verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
+			continue
+		}
+		verdicts[i] = filter(pod, n, usage[n.Name])
+		if verdicts[i].code == fits {
+			feasible = append(feasible, n)
+		}
+	}
+	if len(feasible) == 0 {
+		return Decision{Pod: pod, Message: fitError(len(nodes), verdicts)}
+	}
+	best, bestScore, ties := "", int64(-1), 0
+	for _, n := range feasible {
+		s := score(pod, n, usage[n.Name])
+		switch {
+		case s > bestScore:
+			best, bestScore, ties = n.Name, s, 1
+		case s == bestScore:
+			ties++
+			if c.IntN(ties) == 0 {
+				best = n.Name
+			}
+		}
+	}
+	return Decision{Pod: pod, Node: best}
+}
+
+// pinnedNodes returns the node names NodeAffinity's PreFilter narrows the pod to, or nil.
+func pinnedNodes(pod *api.Pod) map[string]bool {
+	a := pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		found := false
+		for _, f := range term.MatchFields {
+			if f.Key == "metadata.name" && f.Operator == api.NodeSelectorOpIn {
+				for _, v := range f.Values {
+					names[v] = true
+				}
+				found = true
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return names
+}
+
+var unschedulableToleration = api.Taint{Key: "node.kubernetes.io/unschedulable", Effect: api.TaintEffectNoSchedule}
+
+// filter runs the default filters on one node, in order, stopping at the first that fails:
+//
+//  1. NodeUnschedulable: a cordoned node, unless the pod tolerates
+//     node.kubernetes.io/unschedulable:NoSchedule — "node(s) were unschedulable".
+//  2. TaintToleration: an untolerated NoSchedule or NoExecute taint — "node(s) had untolerated
+//     taint(s)" (v1.35 wording).
+//  3. NodeAffinity: nodeSelector and required node affinity — "node(s) didn't match Pod's node
+//     affinity/selector".
+//  4. NodeResourcesFit: requests against allocatable minus what the node's pods request —
+//     "Too many pods", then "Insufficient cpu", "Insufficient memory", …; unresolvable when the
+//     request exceeds the node's whole allocatable (v1.34+).
+func filter(pod *api.Pod, n *api.Node, used requests) verdict {
+	unresolvable := func(reason string) verdict { return verdict{unschedulableUnresolvable, []string{reason}} }
+	if n.Spec.Unschedulable && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, &unschedulableToleration) {
+		return unresolvable("node(s) were unschedulable")
+	}
+	if _, ok := api.FindMatchingUntoleratedTaint(n.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+		return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
+	}); ok {
+		return unresolvable("node(s) had untolerated taint(s)")
+	}
+	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(n) {
+		return unresolvable("node(s) didn't match Pod's node affinity/selector")
+	}
+	return fitResources(PodRequests(pod), used, n)
+}
+
+func fitResources(want, used requests, n *api.Node) verdict {
+	alloc := allocatable(n)
+	var reasons []string
+	oversize := false
+	if used.pods+1 > alloc.pods {
+		reasons = append(reasons, "Too many pods")
+	}
+	for _, r := range resourceOrder {
+		w := want.get(r)
+		if w == 0 {
+			continue
+		}
+		if w > alloc.get(r)-used.get(r) {
+			reasons = append(reasons, "Insufficient "+string(r))
+			oversize = oversize || w > alloc.get(r)
+		}
+	}
+	switch {
+	case len(reasons) == 0:
+		return verdict{code: fits}
+	case oversize:
+		return verdict{unschedulableUnresolvable, reasons}
+	}
+	return verdict{unschedulable, reasons}
+}
+
+// fitError renders FitError.Error() with the preemption verdicts DefaultPreemption reports when
+// no pod of lower priority can make room.
+func fitError(numNodes int, verdicts []verdict) string {
+	reasons, preemption := map[string]int{}, map[string]int{}
+	for _, v := range verdicts {
+		for _, r := range v.reasons {
+			reasons[r]++
+		}
+		if v.code == unschedulableUnresolvable {
+			preemption["Preemption is not helpful for scheduling"]++
+		} else {
+			preemption["No preemption victims found for incoming pod"]++
+		}
+	}
+	return fmt.Sprintf("0/%d nodes are available: %s. preemption: 0/%d nodes are available: %s.", numNodes, histogram(reasons), numNodes, histogram(preemption))
+}
+
+func histogram(counts map[string]int) string {
+	entries := make([]string, 0, len(counts))
+	for reason, n := range counts {
+		entries = append(entries, fmt.Sprintf("%d %s", n, reason))
+	}
+	sort.Strings(entries)
+	return strings.Join(entries, ", ")
+}
+
+// score ranks a feasible node, higher is better: NodeResourcesFit's LeastAllocated (weight 1)
+// with the scoring defaults of 100m cpu and 200Mi memory for containers that request nothing,
+// and TaintToleration (weight 3), which prefers nodes with fewer untolerated PreferNoSchedule
+// taints.
+func score(pod *api.Pod, n *api.Node, used requests) int64 {
+	want := scoringRequests(pod)
+	alloc := allocatable(n)
+	var free int64
+	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
+		a := alloc.get(r)
+		if a <= 0 {
+			continue
+		}
+		free += max(0, (a-used.get(r)-want.get(r))*100/a)
+	}
+	least := free / 2
+	intolerable := 0
+	for i := range n.Spec.Taints {
+		t := &n.Spec.Taints[i]
+		if t.Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, t) {
+			intolerable++
+		}
+	}
+	return least + 3*int64(100-min(intolerable*100, 100)) // one or more intolerable taints score 0
+}

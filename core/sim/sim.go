@@ -1,0 +1,103 @@
+// Package sim runs DaemonLab's simulated cluster: the object store and the controllers that
+// act on it. After every change the controllers run until nothing more changes at the current
+// instant; time moves only through Advance, firing every due timer in order.
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/daemon"
+	"daemonlab/core/kubelet"
+	"daemonlab/core/scheduler"
+)
+
+// Sim is one simulated cluster.
+type Sim struct {
+	C *cluster.Cluster
+}
+
+// Topology names a starting cluster.
+type Topology string
+
+const (
+	// Default is the built-in cluster: control plane hd1 (tainted
+	// node-role.kubernetes.io/control-plane:NoSchedule) and workers hd2 and hd3.
+	Default Topology = "default"
+	// Empty has the namespaces kubeadm creates and nothing else.
+	Empty Topology = "empty"
+)
+
+// New returns a settled cluster of the given topology, its randomness drawn from seed.
+func New(seed uint64, topology Topology) (*Sim, error) {
+	s := &Sim{C: cluster.New(seed)}
+	for _, ns := range []string{"default", "kube-node-lease", "kube-public", "kube-system"} {
+		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		n.Name = ns
+		if err := s.C.Create(n); err != nil {
+			return nil, err
+		}
+	}
+	switch topology {
+	case Empty:
+	case Default:
+		controlPlane := kubelet.NodeOptions{
+			Labels: map[string]string{"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""},
+			Taints: []api.Taint{{Key: "node-role.kubernetes.io/control-plane", Effect: api.TaintEffectNoSchedule}},
+		}
+		for i, name := range []string{"hd1", "hd2", "hd3"} {
+			opts := kubelet.NodeOptions{}
+			if i == 0 {
+				opts = controlPlane
+			}
+			if err := s.C.Create(kubelet.NewNode(name, i, opts, s.C.Now())); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, fmt.Errorf("unknown cluster %q: use default or empty", topology)
+	}
+	s.Settle()
+	return s, nil
+}
+
+// maxRounds bounds one settling; the controllers converge in a handful of rounds, so reaching it
+// means a controller fights another, which is a bug worth a clear panic in tests.
+const maxRounds = 1000
+
+// Settle runs the controllers until none changes anything at the current instant: the
+// DaemonSet controller (decide, then apply, per DaemonSet), the scheduler (one pod at a time,
+// in queue order) and the kubelets.
+func (s *Sim) Settle() {
+	for range maxRounds {
+		changed := false
+		for _, ds := range s.C.DaemonSets() {
+			changed = daemon.Apply(s.C, daemon.Reconcile(s.C, ds)) || changed
+		}
+		for _, pod := range scheduler.Pending(s.C) {
+			changed = scheduler.Apply(s.C, scheduler.Schedule(s.C, pod)) || changed
+		}
+		changed = kubelet.Sync(s.C) || changed
+		if !changed {
+			return
+		}
+	}
+	panic("the controllers did not settle")
+}
+
+// Advance moves the clock forward by d, stopping at every due timer in order and settling there.
+func (s *Sim) Advance(d time.Duration) {
+	end := s.C.Now().Add(d)
+	for {
+		next, ok := kubelet.NextTimer(s.C)
+		if !ok || next.After(end) {
+			break
+		}
+		s.C.SetNow(next)
+		s.Settle()
+	}
+	s.C.SetNow(end)
+	s.Settle()
+}
