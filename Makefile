@@ -1,0 +1,50 @@
+# DaemonLab: `make serve` runs the playground, `make test` runs every test.
+GO       ?= go
+GOROOT   := $(shell $(GO) env GOROOT)
+# Go 1.24 and later keep the WebAssembly support files in lib/wasm.
+WASMEXEC := $(GOROOT)/lib/wasm
+ADDR     ?= 127.0.0.1:8080
+FUZZTIME ?= 10m
+
+.PHONY: build serve test test-native test-wasm test-browser chromium bench fuzz clean
+
+site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
+	cp "$(WASMEXEC)/wasm_exec.js" $@
+
+build: site/main.wasm site/wasm_exec.js
+	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
+	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
+
+serve: build
+	$(GO) run ./wasm/serve -dir site -addr $(ADDR)
+
+test: test-native test-wasm test-browser
+
+test-native:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/... ./lessons/...
+	$(GO) test ./...
+
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" ./core/... ./lessons/... ./wasm
+
+# The browser tests drive Debian's Chromium; install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Chromium is missing: installing Debian's chromium package (needs root and apt)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test-browser: chromium build
+	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
+
+fuzz:
+	@for target in $$($(GO) test -list 'Fuzz.*' ./core/api | grep ^Fuzz); do \
+	  echo "fuzzing $$target for $(FUZZTIME)"; \
+	  $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./core/api || exit 1; \
+	done
+
+clean:
+	rm -f site/main.wasm site/wasm_exec.js

@@ -1,0 +1,173 @@
+// Command wasm is DaemonLab's browser front end: a thin adapter that turns DOM events into
+// messages, runs them through update against one simulated cluster, and renders view's plain
+// data. app.go holds the model, update and view and is tested natively; dom.go and main.go
+// (js/wasm only) touch the page.
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/kubectl"
+	"daemonlab/core/sim"
+	"daemonlab/lessons"
+)
+
+// Model is everything the page shows: the cluster, the editor's text and the last apply.
+type Model struct {
+	Sim    *sim.Sim
+	Editor string
+	Result kubectl.Result
+}
+
+// startupTime is how long the start state lets the cluster run after applying the start
+// manifest, so that its pods are Running when the page opens.
+const startupTime = 30 * time.Second
+
+// NewModel returns the playground's start state: the default cluster with the start manifest
+// applied and 30 simulated seconds run.
+func NewModel() (Model, error) {
+	s, err := sim.New(1, sim.Default)
+	if err != nil {
+		return Model{}, err
+	}
+	r := kubectl.ApplyAll(s, []byte(lessons.Start), "STDIN", "default")
+	if r.Err != "" {
+		return Model{}, fmt.Errorf("the start manifest does not apply: %s", r.Err)
+	}
+	s.Advance(startupTime)
+	return Model{Sim: s, Editor: lessons.Start, Result: r}, nil
+}
+
+// ApplyMsg asks to apply the editor's text.
+type ApplyMsg struct{ Text string }
+
+// Update applies a message to the model. Apply is all or nothing: when any object fails, the
+// cluster is left as it was and the result says why.
+func Update(m Model, msg any) Model {
+	switch msg := msg.(type) {
+	case ApplyMsg:
+		m.Editor = msg.Text
+		m.Result = kubectl.ApplyAll(m.Sim, []byte(msg.Text), "STDIN", "default")
+	}
+	return m
+}
+
+// View is the page as plain data.
+type View struct {
+	Clock    string
+	Nodes    []NodeView
+	Pending  []PodView // pods no node has taken
+	Output   string
+	Failed   bool
+	Problems []api.Problem
+}
+
+// NodeView is one node card.
+type NodeView struct {
+	Name, Status, Roles string
+	Taints              []string
+	Pods                []PodView
+}
+
+// PodView is one pod chip.
+type PodView struct {
+	Name, Namespace, Owner, Status, Ready, QoS, Reason string
+}
+
+// Render turns the model into a View.
+func Render(m Model) View {
+	c := m.Sim.C
+	v := View{Clock: "t = " + humanSince(c.Now().Sub(cluster.Epoch)), Output: m.Result.Out, Problems: m.Result.Problems}
+	if m.Result.Err != "" {
+		v.Output, v.Failed = m.Result.Err, true
+	}
+	byNode := map[string][]PodView{}
+	for _, p := range c.Pods() {
+		pv := podView(p)
+		if p.Spec.NodeName == "" {
+			v.Pending = append(v.Pending, pv)
+			continue
+		}
+		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], pv)
+	}
+	for _, n := range c.Nodes() {
+		nv := NodeView{Name: n.Name, Status: nodeStatus(n), Roles: roles(n), Pods: byNode[n.Name]}
+		for _, t := range n.Spec.Taints {
+			nv.Taints = append(nv.Taints, t.String())
+		}
+		v.Nodes = append(v.Nodes, nv)
+	}
+	return v
+}
+
+func humanSince(d time.Duration) string {
+	return d.Round(time.Second).String()
+}
+
+func podView(p *api.Pod) PodView {
+	pv := PodView{Name: p.Name, Namespace: p.Namespace, Owner: "", QoS: p.Status.QOSClass}
+	for _, ref := range p.OwnerReferences {
+		if ref.Controller != nil && *ref.Controller {
+			pv.Owner = ref.Kind + "/" + ref.Name
+		}
+	}
+	ready := 0
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.Ready {
+			ready++
+		}
+	}
+	pv.Ready = fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers))
+	switch {
+	case p.Status.Phase == api.PodPending && p.Spec.NodeName != "":
+		pv.Status = "ContainerCreating"
+	default:
+		pv.Status = string(p.Status.Phase)
+	}
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
+			pv.Reason = cond.Message
+		}
+	}
+	return pv
+}
+
+// nodeStatus is kubectl's STATUS column: Ready, NotReady or Unknown, with SchedulingDisabled when
+// cordoned.
+func nodeStatus(n *api.Node) string {
+	status := "Unknown"
+	for _, c := range n.Status.Conditions {
+		if c.Type == api.NodeReady {
+			switch c.Status {
+			case api.ConditionTrue:
+				status = "Ready"
+			case api.ConditionFalse:
+				status = "NotReady"
+			}
+		}
+	}
+	if n.Spec.Unschedulable {
+		status += ",SchedulingDisabled"
+	}
+	return status
+}
+
+// roles is kubectl's ROLES column: the node-role.kubernetes.io/<role> labels, or <none>.
+func roles(n *api.Node) string {
+	var rs []string
+	for k := range n.Labels {
+		if role, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && role != "" {
+			rs = append(rs, role)
+		}
+	}
+	if len(rs) == 0 {
+		return "<none>"
+	}
+	sort.Strings(rs)
+	return strings.Join(rs, ",")
+}
