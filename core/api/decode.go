@@ -79,21 +79,26 @@ type Manifest struct {
 	tree   *value
 }
 
-// LineOf returns the line of the value at a field path such as
-// "spec.template.spec.tolerations[0].operator", or of its nearest existing parent.
+// LineOf returns the line of the field at a path such as
+// "spec.template.spec.tolerations[0].operator" (the line of its key), or of its nearest
+// existing parent.
 func (m Manifest) LineOf(path string) int {
 	v, line := m.tree, m.Line
 	for _, step := range splitPath(path) {
-		var next *value
-		if v != nil && v.kind == kindMap {
-			next = v.get(step)
-		} else if i, err := strconv.Atoi(step); err == nil && v != nil && v.kind == kindList && i < len(v.vals) {
-			next = v.vals[i]
+		next, nextLine := (*value)(nil), 0
+		if v.kind == kindMap {
+			for i, k := range v.keys {
+				if k == step {
+					next, nextLine = v.vals[i], v.keyLines[i]
+				}
+			}
+		} else if i, err := strconv.Atoi(step); err == nil && v.kind == kindList && i < len(v.vals) {
+			next, nextLine = v.vals[i], v.vals[i].line
 		}
 		if next == nil {
 			break
 		}
-		v, line = next, next.line
+		v, line = next, nextLine
 	}
 	return line
 }
@@ -265,7 +270,7 @@ func (d *decoder) decode(v *value, rv reflect.Value, strictPath, fieldPath, stru
 			index, ok := fields[key]
 			child := join(strictPath, key)
 			if !ok {
-				d.unknown = append(d.unknown, Problem{Line: v.vals[i].line, Column: v.vals[i].col, Path: child, Message: fmt.Sprintf("unknown field %q", child)})
+				d.unknown = append(d.unknown, Problem{Line: v.keyLines[i], Path: child, Message: fmt.Sprintf("unknown field %q", child)})
 				continue
 			}
 			d.decode(v.vals[i], rv.FieldByIndex(index), child, join(fieldPath, key), rv.Type().Name())

@@ -41,6 +41,7 @@ type value struct {
 	str       string // string; the literal text of a number
 	b         bool
 	keys      []string // map keys in document order, unique (the last duplicate wins)
+	keyLines  []int    // the line of each key, parallel to keys
 	vals      []*value // map values, parallel to keys; list items
 	line, col int
 }
@@ -54,14 +55,15 @@ func (v *value) get(key string) *value {
 	return nil
 }
 
-func (v *value) set(key string, val *value) {
+func (v *value) set(key string, line int, val *value) {
 	for i, k := range v.keys {
 		if k == key {
-			v.vals[i] = val
+			v.vals[i], v.keyLines[i] = val, line
 			return
 		}
 	}
 	v.keys = append(v.keys, key)
+	v.keyLines = append(v.keyLines, line)
 	v.vals = append(v.vals, val)
 }
 
@@ -323,7 +325,7 @@ func (c *converter) convertMap(entries []*ast.MappingValueNode, pos value, depth
 		if err != nil {
 			return nil, err
 		}
-		pos.set(k.text(), v)
+		pos.set(k.text(), k.line, v)
 	}
 	for _, m := range merges { // merged keys never override keys of the mapping itself
 		sources := []*value{m}
@@ -336,7 +338,7 @@ func (c *converter) convertMap(entries []*ast.MappingValueNode, pos value, depth
 			}
 			for i, key := range src.keys {
 				if pos.get(key) == nil {
-					pos.set(key, src.vals[i])
+					pos.set(key, src.keyLines[i], src.vals[i])
 				}
 			}
 		}

@@ -21,8 +21,9 @@ func podReady(p *api.Pod) (bool, time.Time) {
 }
 
 // Apply carries out a plan: it deletes the planned pods, creates a pod for every node that
-// needs one (in node order, names drawn from the cluster's random source), and writes the
-// status if it changed. It returns whether anything changed.
+// needs one (in node order, names drawn from the cluster's random source), then writes the
+// status if it changed (a DaemonSet being deleted keeps its status). It returns whether
+// anything changed.
 func Apply(c *cluster.Cluster, plan Plan) bool {
 	ds := plan.DaemonSet
 	changed := false
@@ -35,9 +36,12 @@ func Apply(c *cluster.Cluster, plan Plan) bool {
 			changed = true
 		}
 	}
-	if !statusEqual(ds.Status, plan.Status) {
+	if ds.DeletionTimestamp != nil {
+		return changed
+	}
+	if status := Status(c, ds); !statusEqual(ds.Status, status) {
 		updated := *ds
-		updated.Status = plan.Status
+		updated.Status = status
 		if c.Update(&updated) == nil {
 			changed = true
 		}

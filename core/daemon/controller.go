@@ -16,14 +16,13 @@ const (
 	PodTemplateGenerationLabel  = "pod-template-generation"
 )
 
-// Plan is what one sync of one DaemonSet decided: the nodes that need a pod, the pods to
-// delete, and the status to write. Reconcile makes it; Apply carries it out.
+// Plan is what one sync of one DaemonSet decided: the nodes that need a pod and the pods to
+// delete. Reconcile makes it; Apply carries it out and then writes the status.
 type Plan struct {
 	DaemonSet    *api.DaemonSet
 	Hash         string   // the current template hash, for the new pods' labels
 	NodesNeeding []string // in node-name order
 	PodsToDelete []*api.Pod
-	Status       api.DaemonSetStatus
 }
 
 // Empty reports whether the plan changes nothing but, perhaps, the status.
@@ -38,14 +37,15 @@ func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDele
 //     decides: shouldRun without a pod needs one; a pod where it should not continue running is
 //     deleted; of several pods the oldest stays (podsShouldBeOnNode, §5.3).
 //  4. Pods pinned to nodes that no longer exist and not yet bound are deleted (§5.4).
-//  5. The status is computed from the same mapping (§7).
+//
+// The status is computed after the plan is carried out (Apply, Status), as upstream's
+// updateDaemonSetStatus runs after manage.
 //
 // Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, surge, rolling
 // updates, ControllerRevisions, adoption and release, slow-start batches.
 func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
 	if ds.DeletionTimestamp != nil {
-		plan.Status = ds.Status
 		return plan
 	}
 	nodes := c.Nodes()
@@ -81,7 +81,6 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 			}
 		}
 	}
-	plan.Status = status(c, ds, nodes, byNode, plan.Hash)
 	return plan
 }
 
@@ -163,9 +162,12 @@ func podsByNode(c *cluster.Cluster, ds *api.DaemonSet) map[string][]*api.Pod {
 	return m
 }
 
-// status computes the DaemonSet status of §7: per node, shouldRun and whether a pod is
-// scheduled; readiness, availability and being up to date are judged on the oldest pod.
-func status(c *cluster.Cluster, ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) api.DaemonSetStatus {
+// Status computes the DaemonSet status of §7 from the cluster as it is: per node, shouldRun and
+// whether a pod is scheduled; readiness, availability and being up to date are judged on the
+// node's oldest pod.
+func Status(c *cluster.Cluster, ds *api.DaemonSet) api.DaemonSetStatus {
+	nodes, byNode := c.Nodes(), podsByNode(c, ds)
+	hash := TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
 	s := api.DaemonSetStatus{ObservedGeneration: ds.Generation, CollisionCount: ds.Status.CollisionCount}
 	for _, node := range nodes {
 		shouldRun, _ := NodeShouldRunDaemonPod(node, ds)

@@ -182,7 +182,7 @@ func TestBrowserInvalidSelectorShowsKubernetesErrorAndChangesNothing(t *testing.
 	b.editAndApply(t, "name: fluentd-elasticsearch   # must match", "name: fluentd   # must match")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output.error`))))
 	assert.Equal(t, "The DaemonSet \"fluentd-elasticsearch\" is invalid: spec.template.metadata.labels: Invalid value: {\"name\":\"fluentd\"}: `selector` does not match template `labels`", b.text(t, "#output"))
-	assert.Contains(t, b.text(t, "#problems"), "line 17: spec.template.metadata.labels")
+	assert.Contains(t, b.text(t, "#problems"), "line 16: spec.template.metadata.labels")
 	assert.Equal(t, before, b.podsByNode(t))
 	assert.Empty(t, b.consoleErrors())
 }

@@ -1,0 +1,260 @@
+package daemon
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+func newNode(name string, labels map[string]string, taints ...api.Taint) *api.Node {
+	n := &api.Node{}
+	n.Name = name
+	n.Labels = labels
+	n.Spec.Taints = taints
+	n.Status.Allocatable = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi"), api.ResourcePods: api.MustParseQuantity("110")}
+	return n
+}
+
+func newDaemonSet() *api.DaemonSet {
+	ds := &api.DaemonSet{}
+	ds.Name, ds.Namespace = "foo", "default"
+	ds.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"name": "simple-daemon"}}
+	ds.Spec.Template.Labels = map[string]string{"name": "simple-daemon"}
+	ds.Spec.Template.Spec.Containers = []api.Container{{Name: "foo", Image: "foo/bar"}}
+	return ds
+}
+
+// TestNodeShouldRunDaemonPod pins the predicates of reference §1 with upstream's
+// TestNodeShouldRunDaemonPod table and the taint tests (#32-#41 of §11).
+func TestNodeShouldRunDaemonPod(t *testing.T) {
+	cases := []struct {
+		name                      string
+		node                      *api.Node
+		edit                      func(*api.DaemonSet)
+		shouldRun, shouldContinue bool
+	}{
+		{"fits", newNode("n", nil), nil, true, true},
+		{"requests more memory than allocatable (resources are ignored)", newNode("n", nil), func(ds *api.DaemonSet) {
+			ds.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("2Gi")}
+		}, true, true},
+		{"template names another node", newNode("n", nil), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeName = "other-node" }, false, false},
+		{"template names this node", newNode("n", nil), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeName = "n" }, true, true},
+		{"nodeSelector mismatch", newNode("n", nil), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeSelector = map[string]string{"a": "b"} }, false, false},
+		{"required affinity mismatch", newNode("n", map[string]string{"type": "production"}), requireType("test"), false, false},
+		{"required affinity match", newNode("n", map[string]string{"type": "production"}), requireType("production"), true, true},
+		{"unschedulable node", func() *api.Node { n := newNode("n", nil); n.Spec.Unschedulable = true; return n }(), nil, true, true},
+		{"untolerated NoSchedule keeps the pod", newNode("n", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: "NoSchedule"}), nil, false, true},
+		{"untolerated NoExecute evicts", newNode("n", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: "NoExecute"}), nil, false, false},
+		{"PreferNoSchedule is ignored", newNode("n", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: "PreferNoSchedule"}), nil, true, true},
+		{"tolerated NoSchedule", newNode("n", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: "NoSchedule"}), func(ds *api.DaemonSet) {
+			ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Value: "user1", Effect: "NoSchedule"}}
+		}, true, true},
+		{"not-ready NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: TaintNodeNotReady, Effect: "NoExecute"}), nil, true, true},
+		{"unreachable NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: TaintNodeUnreachable, Effect: "NoExecute"}), nil, true, true},
+		{"not-ready NoSchedule is not", newNode("n", nil, api.Taint{Key: TaintNodeNotReady, Effect: "NoSchedule"}), nil, false, true},
+		{"pressure taints are tolerated", newNode("n", nil,
+			api.Taint{Key: TaintNodeDiskPressure, Effect: "NoSchedule"}, api.Taint{Key: TaintNodeMemoryPressure, Effect: "NoSchedule"}, api.Taint{Key: TaintNodePIDPressure, Effect: "NoSchedule"}), nil, true, true},
+		{"network-unavailable needs hostNetwork", newNode("n", nil, api.Taint{Key: TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), nil, false, true},
+		{"network-unavailable with hostNetwork", newNode("n", nil, api.Taint{Key: TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.HostNetwork = true }, true, true},
+		{"control plane without toleration", newNode("n", nil, api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: "NoSchedule"}), nil, false, true},
+		{"the old k8s-master key tolerates nothing", newNode("n", nil, api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: "NoSchedule"}), func(ds *api.DaemonSet) {
+			ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "node-role.kubernetes.io/k8s-master", Effect: "NoSchedule"}}
+		}, false, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := newDaemonSet()
+			if tc.edit != nil {
+				tc.edit(ds)
+			}
+			run, cont := NodeShouldRunDaemonPod(tc.node, ds)
+			assert.Equal(t, [2]bool{tc.shouldRun, tc.shouldContinue}, [2]bool{run, cont}, "(shouldRun, shouldContinueRunning)")
+		})
+	}
+}
+
+func requireType(v string) func(*api.DaemonSet) {
+	return func(ds *api.DaemonSet) {
+		ds.Spec.Template.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: "type", Operator: "In", Values: []string{v}}}}},
+		}}}
+	}
+}
+
+// TestAddOrUpdateDaemonPodTolerations pins reference §2: the order of the defaults, network
+// only with hostNetwork, and an equal user toleration replaced (its tolerationSeconds dropped).
+func TestAddOrUpdateDaemonPodTolerations(t *testing.T) {
+	seconds := int64(300)
+	spec := &api.PodSpec{Tolerations: []api.Toleration{
+		{Key: "node-role.kubernetes.io/control-plane", Operator: "Exists", Effect: "NoSchedule"},
+		{Key: TaintNodeNotReady, Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &seconds},
+	}}
+	AddOrUpdateDaemonPodTolerations(spec)
+	var got []string
+	for _, tol := range spec.Tolerations {
+		got = append(got, fmt.Sprintf("%s:%s:%v", tol.Key, tol.Effect, tol.TolerationSeconds != nil))
+	}
+	assert.Equal(t, []string{
+		"node-role.kubernetes.io/control-plane:NoSchedule:false",
+		"node.kubernetes.io/not-ready:NoExecute:false",
+		"node.kubernetes.io/unreachable:NoExecute:false",
+		"node.kubernetes.io/disk-pressure:NoSchedule:false",
+		"node.kubernetes.io/memory-pressure:NoSchedule:false",
+		"node.kubernetes.io/pid-pressure:NoSchedule:false",
+		"node.kubernetes.io/unschedulable:NoSchedule:false",
+	}, got)
+	hostNet := &api.PodSpec{HostNetwork: true}
+	AddOrUpdateDaemonPodTolerations(hostNet)
+	assert.Equal(t, TaintNodeNetworkUnavailable, hostNet.Tolerations[len(hostNet.Tolerations)-1].Key)
+}
+
+// TestReplaceNodeAffinityPinsTheNode pins reference §3: one term with one matchFields
+// requirement replaces the required terms; preferred terms stay; GetTargetNodeName reads it back.
+func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
+	preferred := []api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: "Exists"}}}}}
+	ds := newDaemonSet()
+	requireType("production")(ds)
+	ds.Spec.Template.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution = preferred
+	a := ReplaceDaemonSetPodNodeNameNodeAffinity(ds.Spec.Template.Spec.Affinity, "node-1")
+	req := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	require.Len(t, req.NodeSelectorTerms, 1)
+	assert.Empty(t, req.NodeSelectorTerms[0].MatchExpressions)
+	assert.Equal(t, []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: "In", Values: []string{"node-1"}}}, req.NodeSelectorTerms[0].MatchFields)
+	assert.Equal(t, preferred, a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	assert.Equal(t, "type", ds.Spec.Template.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchExpressions[0].Key, "the template is not changed")
+	node, err := GetTargetNodeName(&api.Pod{Spec: api.PodSpec{Affinity: a}})
+	require.NoError(t, err)
+	assert.Equal(t, "node-1", node)
+}
+
+// world is a cluster with nodes and one DaemonSet, for counting what a sync decides.
+func world(t *testing.T, nodes []*api.Node, ds *api.DaemonSet) *cluster.Cluster {
+	c := cluster.New(1)
+	for _, n := range nodes {
+		require.NoError(t, c.Create(n))
+	}
+	api.Default(ds)
+	require.NoError(t, c.Create(ds))
+	return c
+}
+
+func nodes(n int, labels map[string]string) []*api.Node {
+	out := make([]*api.Node, n)
+	for i := range out {
+		out[i] = newNode(fmt.Sprintf("node-%d", i), labels)
+	}
+	return out
+}
+
+// addPod adds a pod of ds on node, created at the given offset from the epoch.
+func addPod(t *testing.T, c *cluster.Cluster, ds *api.DaemonSet, node string, at time.Duration) *api.Pod {
+	p := NewDaemonPod(ds, node, "h")
+	p.Spec.NodeName = node
+	c.SetNow(cluster.Epoch.Add(at))
+	require.NoError(t, c.Create(p))
+	return p
+}
+
+func counts(p Plan) [2]int { return [2]int{len(p.NodesNeeding), len(p.PodsToDelete)} }
+
+// TestSyncCounts pins the (creates, deletes) of upstream's daemon_controller_test.go cases
+// (reference §11, numbers in the names).
+func TestSyncCounts(t *testing.T) {
+	t.Run("1 simple DaemonSet launches a pod per node", func(t *testing.T) {
+		c := world(t, nodes(5, nil), newDaemonSet())
+		assert.Equal(t, [2]int{5, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
+	})
+	t.Run("7 no nodes does nothing", func(t *testing.T) {
+		c := world(t, nil, newDaemonSet())
+		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
+	})
+	t.Run("13 a DaemonSet being deleted does nothing", func(t *testing.T) {
+		ds := newDaemonSet()
+		now := api.NewTime(cluster.Epoch)
+		ds.DeletionTimestamp = &now
+		c := world(t, nodes(5, nil), ds)
+		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
+	})
+	t.Run("19 nodeSelector picks the labelled nodes", func(t *testing.T) {
+		ds := newDaemonSet()
+		ds.Spec.Template.Spec.NodeSelector = map[string]string{"color": "blue"}
+		ns := append(nodes(4, nil), newNode("blue-0", map[string]string{"color": "blue"}), newNode("blue-1", map[string]string{"color": "blue"}), newNode("blue-2", map[string]string{"color": "blue"}))
+		c := world(t, ns, ds)
+		assert.Equal(t, [2]int{3, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
+	})
+	t.Run("18 keeps the oldest of duplicate pods", func(t *testing.T) {
+		c := world(t, nodes(5, nil), newDaemonSet())
+		ds := c.DaemonSets()[0]
+		addPod(t, c, ds, "node-1", 0)
+		for i := range 2 {
+			addPod(t, c, ds, "node-2", time.Duration(i)*time.Second)
+		}
+		var oldest *api.Pod
+		for i := range 5 {
+			p := addPod(t, c, ds, "node-3", time.Duration(i)*time.Second)
+			if i == 0 {
+				oldest = p
+			}
+		}
+		plan := Reconcile(c, ds)
+		assert.Equal(t, [2]int{2, 5}, counts(plan))
+		for _, p := range plan.PodsToDelete {
+			assert.NotEqual(t, oldest.Name, p.Name)
+		}
+	})
+	t.Run("33 NoExecute deletes the intolerant pod, 32 NoSchedule keeps it", func(t *testing.T) {
+		for effect, want := range map[api.TaintEffect][2]int{"NoExecute": {0, 1}, "NoSchedule": {0, 0}} {
+			c := world(t, []*api.Node{newNode("node-0", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: effect})}, newDaemonSet())
+			addPod(t, c, c.DaemonSets()[0], "node-0", 0)
+			assert.Equal(t, want, counts(Reconcile(c, c.DaemonSets()[0])), "effect %s", effect)
+		}
+	})
+	t.Run("39 a terminating pod blocks a replacement", func(t *testing.T) {
+		c := world(t, nodes(1, nil), newDaemonSet())
+		p := addPod(t, c, c.DaemonSets()[0], "node-0", 0)
+		now := api.NewTime(cluster.Epoch)
+		p.DeletionTimestamp = &now
+		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
+	})
+	t.Run("44 only unscheduled pods of missing nodes are deleted", func(t *testing.T) {
+		c := world(t, nodes(1, nil), newDaemonSet())
+		ds := c.DaemonSets()[0]
+		addPod(t, c, ds, "node-0", 0)
+		addPod(t, c, ds, "node-1", 0)
+		unscheduled := NewDaemonPod(ds, "node-2", "h")
+		require.NoError(t, c.Create(unscheduled))
+		plan := Reconcile(c, ds)
+		assert.Equal(t, [2]int{0, 1}, counts(plan))
+		assert.Equal(t, unscheduled.Name, plan.PodsToDelete[0].Name)
+	})
+}
+
+// TestNewDaemonPod pins reference §4: the name prefix, the labels, one controller reference and
+// the pin, and an empty nodeName.
+func TestNewDaemonPod(t *testing.T) {
+	c := world(t, nodes(1, nil), newDaemonSet())
+	ds := c.DaemonSets()[0]
+	Apply(c, Reconcile(c, ds))
+	pods := c.Pods()
+	require.Len(t, pods, 1)
+	p := pods[0]
+	assert.Regexp(t, `^foo-[bcdfghjklmnpqrstvwxz2456789]{5}$`, p.Name)
+	assert.Empty(t, p.Spec.NodeName)
+	assert.Equal(t, "1", p.Labels[PodTemplateGenerationLabel])
+	assert.Regexp(t, `^[456789bcdf]{8,10}$`, p.Labels[ControllerRevisionHashLabel])
+	require.Len(t, p.OwnerReferences, 1)
+	ref := p.OwnerReferences[0]
+	assert.Equal(t, [3]string{"apps/v1", "DaemonSet", "foo"}, [3]string{ref.APIVersion, ref.Kind, ref.Name})
+	assert.True(t, *ref.Controller && *ref.BlockOwnerDeletion)
+	node, err := GetTargetNodeName(p)
+	require.NoError(t, err)
+	assert.Equal(t, "node-0", node)
+	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.DesiredNumberScheduled)
+	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.CurrentNumberScheduled)
+}
