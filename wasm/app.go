@@ -43,6 +43,20 @@ func NewModel() (Model, error) {
 	return Model{Sim: s, Editor: lessons.Start, Result: r}, nil
 }
 
+// Recover runs f and turns a panic inside it into a call of report, so that no panic crosses the
+// JavaScript boundary (after a panic in a js.FuncOf callback the Go program is gone for good).
+// It reports whether f panicked.
+func Recover(f func(), report func(any)) (panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = true
+			report(r)
+		}
+	}()
+	f()
+	return false
+}
+
 // ApplyMsg asks to apply the editor's text.
 type ApplyMsg struct{ Text string }
 

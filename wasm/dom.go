@@ -59,12 +59,7 @@ func mount(m Model) (*page, error) {
 // ending the Go program (after a panic in a js.FuncOf callback the page would be dead).
 func (p *page) guard(f func(dom.Event)) func(dom.Event) {
 	return func(e dom.Event) {
-		defer func() {
-			if r := recover(); r != nil {
-				p.showPanic(r)
-			}
-		}()
-		f(e)
+		Recover(func() { f(e) }, p.showPanic)
 	}
 }
 

@@ -21,19 +21,16 @@ func main() {
 }
 
 func start() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
+	Recover(func() {
+		var m Model
+		if m, err = NewModel(); err != nil {
+			return
 		}
-	}()
-	m, err := NewModel()
-	if err != nil {
-		return err
-	}
-	p, err := mount(m)
-	if err != nil {
-		return err
-	}
-	p.render()
-	return nil
+		var p *page
+		if p, err = mount(m); err != nil {
+			return
+		}
+		p.render()
+	}, func(r any) { err = fmt.Errorf("internal error: %v", r) })
+	return err
 }

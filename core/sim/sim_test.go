@@ -1,0 +1,148 @@
+package sim
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/daemon"
+)
+
+func fluentd() *api.DaemonSet {
+	ds := &api.DaemonSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"}}
+	ds.Name, ds.Namespace = "fluentd", "kube-system"
+	ds.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"name": "fluentd"}}
+	ds.Spec.Template.Labels = map[string]string{"name": "fluentd"}
+	ds.Spec.Template.Spec.Containers = []api.Container{{Name: "fluentd", Image: "fluentd:v2.5.1"}}
+	return ds
+}
+
+func dump(t *testing.T, s *Sim) string {
+	b, err := json.Marshal(struct {
+		Nodes []*api.Node
+		Pods  []*api.Pod
+		DS    []*api.DaemonSet
+	}{s.C.Nodes(), s.C.Pods(), s.C.DaemonSets()})
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestSameSeedSameWorld: the same seed and the same calls give byte-identical clusters (names,
+// uids, IPs); another seed gives other names.
+func TestSameSeedSameWorld(t *testing.T) {
+	run := func(seed uint64) string {
+		s, err := New(seed, Default)
+		require.NoError(t, err)
+		require.NoError(t, s.C.Create(fluentd()))
+		s.Settle()
+		s.Advance(time.Minute)
+		return dump(t, s)
+	}
+	assert.Equal(t, run(7), run(7))
+	assert.NotEqual(t, run(7), run(8))
+}
+
+// TestDefaultCluster pins the built-in cluster of DESIGN.md: hd1 (control plane, tainted), hd2,
+// hd3, Ready, 4 CPU / 8Gi / 110 pods, pod CIDRs 10.244.N.0/24, the kubeadm namespaces.
+func TestDefaultCluster(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	nodes := s.C.Nodes()
+	require.Len(t, nodes, 3)
+	for i, n := range nodes {
+		assert.Equal(t, []string{"hd1", "hd2", "hd3"}[i], n.Name)
+		assert.Equal(t, n.Name, n.Labels["kubernetes.io/hostname"])
+		assert.Equal(t, "linux", n.Labels["kubernetes.io/os"])
+		assert.Equal(t, []string{"10.244.0.0/24", "10.244.1.0/24", "10.244.2.0/24"}[i], n.Spec.PodCIDR)
+		assert.Equal(t, "4", n.Status.Allocatable[api.ResourceCPU].String())
+		assert.Equal(t, "8Gi", n.Status.Allocatable[api.ResourceMemory].String())
+		assert.Equal(t, "110", n.Status.Allocatable[api.ResourcePods].String())
+		assert.Equal(t, "v1.37.2", n.Status.NodeInfo.KubeletVersion)
+	}
+	assert.Equal(t, []api.Taint{{Key: "node-role.kubernetes.io/control-plane", Effect: api.TaintEffectNoSchedule}}, nodes[0].Spec.Taints)
+	var names []string
+	for _, ns := range cluster.List[*api.Namespace](s.C) {
+		names = append(names, ns.Name)
+	}
+	assert.Equal(t, []string{"default", "kube-node-lease", "kube-public", "kube-system"}, names)
+	empty, err := New(1, Empty)
+	require.NoError(t, err)
+	assert.Empty(t, empty.C.Nodes())
+	_, err = New(1, "large")
+	assert.EqualError(t, err, `unknown cluster "large": use default or empty`)
+}
+
+// TestPodsStartThreeSecondsAfterBinding pins DESIGN.md's timing: a pod on a healthy node is
+// Running and Ready 3s after it is bound, not earlier.
+func TestPodsStartThreeSecondsAfterBinding(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	ds := fluentd()
+	ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: "Exists", Effect: "NoSchedule"}}
+	require.NoError(t, s.C.Create(ds))
+	s.Settle()
+	pods := s.C.Pods()
+	require.Len(t, pods, 3)
+	for _, p := range pods {
+		assert.NotEmpty(t, p.Spec.NodeName, "bound at once")
+		assert.Equal(t, api.PodPending, p.Status.Phase)
+	}
+	s.Advance(2 * time.Second)
+	assert.Equal(t, api.PodPending, s.C.Pods()[0].Status.Phase)
+	s.Advance(time.Second)
+	for _, p := range s.C.Pods() {
+		assert.Equal(t, api.PodRunning, p.Status.Phase)
+		assert.Regexp(t, `^10\.244\.[0-2]\.\d+$`, p.Status.PodIP)
+	}
+	assert.Equal(t, int32(3), s.C.DaemonSets()[0].Status.NumberReady)
+}
+
+// TestUnschedulablePodExplainsWhy: a pod that fits nowhere stays Pending with the scheduler's
+// FitError message (reference taints §8.3, v1.35+ wording).
+func TestUnschedulablePodExplainsWhy(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+	pod.Name, pod.Namespace = "big", "default"
+	pod.Spec.Containers = []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("9Gi")}}}}
+	require.NoError(t, s.C.Create(pod))
+	s.Settle()
+	got := s.C.Pods()[0]
+	assert.Empty(t, got.Spec.NodeName)
+	var msg string
+	for _, c := range got.Status.Conditions {
+		if c.Type == api.PodScheduled {
+			msg = c.Message
+		}
+	}
+	assert.Equal(t, "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient memory. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", msg)
+}
+
+// TestDaemonPodPendingForResourcesNamesNodeAffinity pins §8.4: a DaemonSet pod that does not fit
+// its node is Pending, the other nodes "didn't satisfy plugin(s) [NodeAffinity]".
+func TestDaemonPodPendingForResourcesNamesNodeAffinity(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	filler := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+	filler.Name, filler.Namespace = "filler", "default"
+	filler.Spec.NodeName = "hd2"
+	filler.Spec.Containers = []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("7Gi")}}}}
+	require.NoError(t, s.C.Create(filler))
+	ds := fluentd()
+	ds.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("2Gi")}
+	require.NoError(t, s.C.Create(ds))
+	s.Settle()
+	for _, p := range s.C.Pods() {
+		node, _ := daemon.GetTargetNodeName(p)
+		if node != "hd2" || p.Name == "filler" {
+			continue
+		}
+		assert.Empty(t, p.Spec.NodeName)
+		assert.Equal(t, "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.", p.Status.Conditions[0].Message)
+	}
+}
