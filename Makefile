@@ -6,7 +6,7 @@ WASMEXEC := $(GOROOT)/lib/wasm
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 10m
 
-.PHONY: build serve test test-native test-wasm test-browser chromium bench fuzz clean
+.PHONY: build serve test test-native test-wasm test-browser chromium fuzz clean
 
 site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
@@ -25,8 +25,8 @@ test: test-native test-wasm test-browser
 
 test-native:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/... ./lessons/...
-	$(GO) test ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./core/... ./lessons/...
+	$(GO) test -skip Browser ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" ./core/... ./lessons/... ./wasm
