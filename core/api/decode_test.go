@@ -157,3 +157,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestSeedManifestsLoadUnchanged: every manifest of the two seed tutorials decodes, defaults and
+// validates as a real API server takes it; the QoS examples get their classes.
+func TestSeedManifestsLoadUnchanged(t *testing.T) {
+	wantQoS := map[string]QOSClass{"my-guaranteed": QOSGuaranteed, "my-burstable": QOSBurstable, "my-besteffort": QOSBestEffort}
+	for _, f := range []string{"testdata/seed-fluentd-k8s-master.yaml", "testdata/seed-qos-pods.yaml"} {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		ms, err := Decode(data)
+		require.NoError(t, err, f)
+		for _, m := range ms {
+			m.Object.GetObjectMeta().Namespace = "default"
+			Default(m.Object)
+			assert.Empty(t, Validate(m.Object), "%s: %s", f, m.Object.GetObjectMeta().Name)
+			if pod, ok := m.Object.(*Pod); ok {
+				assert.Equal(t, wantQoS[pod.Name], ComputeQOS(&pod.Spec), pod.Name)
+			}
+		}
+	}
+}

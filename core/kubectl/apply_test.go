@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -142,4 +143,21 @@ func TestApplyNodeJoinsReady(t *testing.T) {
 	assert.Equal(t, map[string]string{"beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux", "disk": "ssd", "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": "hd4", "kubernetes.io/os": "linux"}, n.Labels)
 	assert.Equal(t, "8Gi", n.Status.Allocatable[api.ResourceMemory].String())
 	assert.Equal(t, int32(4), s.C.DaemonSets()[0].Status.DesiredNumberScheduled)
+}
+
+// TestOldMasterTolerationSkipsTheControlPlane: the second tutorial's toleration key
+// node-role.kubernetes.io/k8s-master matches no taint on a v1.25+ cluster, so its DaemonSet
+// runs on hd2 and hd3 only, and hd1 is not even desired (reference §1: NoSchedule, shouldRun false).
+func TestOldMasterTolerationSkipsTheControlPlane(t *testing.T) {
+	data, err := os.ReadFile("../api/testdata/seed-fluentd-k8s-master.yaml")
+	require.NoError(t, err)
+	s := newSim(t)
+	r := Apply(s, data, "fluentd-elasticsearch.yaml", "default")
+	require.Empty(t, r.Err)
+	var nodes []string
+	for _, p := range s.C.Pods() {
+		nodes = append(nodes, p.Spec.NodeName)
+	}
+	assert.ElementsMatch(t, []string{"hd2", "hd3"}, nodes)
+	assert.Equal(t, int32(2), s.C.DaemonSets()[0].Status.DesiredNumberScheduled)
 }
