@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -203,12 +202,7 @@ func (p *selParser) requirement() (Requirement, error) {
 
 // newParsedRequirement validates a parsed requirement with its values sorted.
 func newParsedRequirement(key string, op Operator, vals map[string]bool) (Requirement, error) {
-	list := make([]string, 0, len(vals))
-	for v := range vals {
-		list = append(list, v)
-	}
-	sort.Strings(list)
-	return NewRequirement(key, op, list, nil)
+	return NewRequirement(key, op, sortedKeys(vals), nil)
 }
 
 func (p *selParser) valueSet() (map[string]bool, error) {

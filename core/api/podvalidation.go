@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,20 +30,8 @@ func validatePodSpec(s *PodSpec, p *Path) ErrorList {
 		}
 		names[c.Name] = true
 	}
-	switch s.RestartPolicy {
-	case RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever:
-	case "":
-		errs = append(errs, Required(p.Child("restartPolicy"), ""))
-	default:
-		errs = append(errs, NotSupported(p.Child("restartPolicy"), string(s.RestartPolicy), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever}))
-	}
-	switch s.DNSPolicy {
-	case "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None":
-	case "":
-		errs = append(errs, Required(p.Child("dnsPolicy"), ""))
-	default:
-		errs = append(errs, NotSupported(p.Child("dnsPolicy"), s.DNSPolicy, supportedDNSPolicies))
-	}
+	errs = append(errs, validateEnum(s.RestartPolicy, p.Child("restartPolicy"), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever})...)
+	errs = append(errs, validateEnum(s.DNSPolicy, p.Child("dnsPolicy"), supportedDNSPolicies)...)
 	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
 	if a := s.Affinity; a != nil && a.NodeAffinity != nil {
 		errs = append(errs, validateNodeAffinity(a.NodeAffinity, p.Child("affinity", "nodeAffinity"))...)
@@ -56,6 +45,18 @@ func validatePodSpec(s *PodSpec, p *Path) ErrorList {
 		errs = append(errs, Invalid(p.Child("activeDeadlineSeconds"), *d, "must be between 1 and 2147483647, inclusive"))
 	}
 	return append(errs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
+}
+
+// validateEnum checks a field with a fixed set of values, as upstream's many switches do: empty
+// is "Required value", anything else outside the set "Unsupported value" listing the set.
+func validateEnum[T ~string](v T, p *Path, supported []T) ErrorList {
+	switch {
+	case v == "":
+		return ErrorList{Required(p, "")}
+	case !slices.Contains(supported, v):
+		return ErrorList{NotSupported(p, string(v), supported)}
+	}
+	return nil
 }
 
 // validateVolumes checks names (required, DNS-1123 labels, unique) and that a hostPath has a path;
@@ -115,13 +116,7 @@ func validateContainer(c *Container, volumes map[string]bool, p *Path) ErrorList
 	if c.Image == "" {
 		errs = append(errs, Required(p.Child("image"), ""))
 	}
-	switch c.TerminationMessagePolicy {
-	case "File", "FallbackToLogsOnError":
-	case "":
-		errs = append(errs, Required(p.Child("terminationMessagePolicy"), ""))
-	default:
-		errs = append(errs, NotSupported(p.Child("terminationMessagePolicy"), c.TerminationMessagePolicy, []string{"File", "FallbackToLogsOnError"}))
-	}
+	errs = append(errs, validateEnum(c.TerminationMessagePolicy, p.Child("terminationMessagePolicy"), []string{"File", "FallbackToLogsOnError"})...)
 	errs = append(errs, validateContainerPorts(c.Ports, p.Child("ports"))...)
 	for i, m := range c.VolumeMounts {
 		mp := p.Child("volumeMounts").Index(i)
@@ -134,13 +129,7 @@ func validateContainer(c *Container, volumes map[string]bool, p *Path) ErrorList
 			errs = append(errs, Required(mp.Child("mountPath"), ""))
 		}
 	}
-	switch c.ImagePullPolicy {
-	case "Always", "IfNotPresent", "Never":
-	case "":
-		errs = append(errs, Required(p.Child("imagePullPolicy"), ""))
-	default:
-		errs = append(errs, NotSupported(p.Child("imagePullPolicy"), c.ImagePullPolicy, supportedPullPolicies))
-	}
+	errs = append(errs, validateEnum(c.ImagePullPolicy, p.Child("imagePullPolicy"), supportedPullPolicies)...)
 	return append(errs, validateResources(&c.Resources, p.Child("resources"))...)
 }
 
@@ -164,13 +153,7 @@ func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
 		if port.HostPort != 0 && (port.HostPort < 1 || port.HostPort > 65535) {
 			errs = append(errs, Invalid(ip.Child("hostPort"), port.HostPort, portRange))
 		}
-		switch port.Protocol {
-		case "TCP", "UDP", "SCTP":
-		case "":
-			errs = append(errs, Required(ip.Child("protocol"), ""))
-		default:
-			errs = append(errs, NotSupported(ip.Child("protocol"), port.Protocol, supportedPortProtocols))
-		}
+		errs = append(errs, validateEnum(port.Protocol, ip.Child("protocol"), supportedPortProtocols)...)
 	}
 	return errs
 }

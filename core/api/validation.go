@@ -183,11 +183,7 @@ func validateDaemonSetSpec(spec *DaemonSetSpec, p *Path) ErrorList {
 func validateSelectorAndTemplate(selector *LabelSelector, template *PodTemplateSpec, p *Path) ErrorList {
 	errs := validateLabelSelector(selector, p.Child("selector"))
 	if sel, err := LabelSelectorAsSelector(selector); err == nil && !sel.Matches(template.Labels) {
-		labels := template.Labels
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		errs = append(errs, Invalid(p.Child("template", "metadata", "labels"), labels, "`selector` does not match template `labels`"))
+		errs = append(errs, Invalid(p.Child("template", "metadata", "labels"), nonNilLabels(template.Labels), "`selector` does not match template `labels`"))
 	}
 	return errs
 }
@@ -281,38 +277,82 @@ func notMoreThan100Percent(v IntOrString, p *Path) ErrorList {
 	return nil
 }
 
-// validateDeploymentSpec follows ValidateDeploymentSpec: replicas non-negative, a selector is
-// required and must match the template, the template is valid with restartPolicy Always, the
-// strategy is RollingUpdate (with valid bounds, not both zero) or Recreate.
+// validateDeploymentSpec follows ValidateDeploymentSpec: replicas non-negative, the selector
+// and template as for a ReplicaSet, the strategy RollingUpdate (valid bounds, not both zero) or
+// Recreate, minReadySeconds, revisionHistoryLimit and progressDeadlineSeconds non-negative, the
+// deadline beyond minReadySeconds.
 func validateDeploymentSpec(spec *DeploymentSpec, p *Path) ErrorList {
 	var errs ErrorList
 	if spec.Replicas != nil {
 		errs = append(errs, validateNonnegative(int64(*spec.Replicas), p.Child("replicas"))...)
 	}
-	if spec.Selector == nil {
-		errs = append(errs, Required(p.Child("selector"), ""))
-	} else {
-		errs = append(errs, validateSelectorAndTemplate(spec.Selector, &spec.Template, p)...)
-		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, Invalid(p.Child("selector"), spec.Selector, "empty selector is invalid for deployment"))
-		}
-	}
-	errs = append(errs, validatePodTemplateSpec(&spec.Template, p.Child("template"))...)
-	if spec.Template.Spec.RestartPolicy != RestartPolicyAlways {
-		errs = append(errs, NotSupported(p.Child("template", "spec", "restartPolicy"), string(spec.Template.Spec.RestartPolicy), []RestartPolicy{RestartPolicyAlways}))
-	}
+	errs = append(errs, validateReplicaSelectorAndTemplate(spec.Selector, &spec.Template, p)...)
 	errs = append(errs, validateDeploymentStrategy(&spec.Strategy, p.Child("strategy"))...)
 	errs = append(errs, validateNonnegative(int64(spec.MinReadySeconds), p.Child("minReadySeconds"))...)
 	if spec.RevisionHistoryLimit != nil {
 		errs = append(errs, validateNonnegative(int64(*spec.RevisionHistoryLimit), p.Child("revisionHistoryLimit"))...)
 	}
-	if spec.ProgressDeadlineSeconds != nil {
-		errs = append(errs, validateNonnegative(int64(*spec.ProgressDeadlineSeconds), p.Child("progressDeadlineSeconds"))...)
-		if int64(*spec.ProgressDeadlineSeconds) <= int64(spec.MinReadySeconds) {
-			errs = append(errs, Invalid(p.Child("progressDeadlineSeconds"), int64(*spec.ProgressDeadlineSeconds), "must be greater than minReadySeconds"))
+	if d := spec.ProgressDeadlineSeconds; d != nil {
+		errs = append(errs, validateNonnegative(int64(*d), p.Child("progressDeadlineSeconds"))...)
+		if *d <= spec.MinReadySeconds {
+			errs = append(errs, Invalid(p.Child("progressDeadlineSeconds"), *d, "must be greater than minReadySeconds"))
 		}
 	}
 	return errs
+}
+
+// validateReplicaSetSpec follows ValidateReplicaSetSpec.
+func validateReplicaSetSpec(spec *ReplicaSetSpec, p *Path) ErrorList {
+	var errs ErrorList
+	if spec.Replicas != nil {
+		errs = append(errs, validateNonnegative(int64(*spec.Replicas), p.Child("replicas"))...)
+	}
+	errs = append(errs, validateNonnegative(int64(spec.MinReadySeconds), p.Child("minReadySeconds"))...)
+	return append(errs, validateReplicaSelectorAndTemplate(spec.Selector, &spec.Template, p)...)
+}
+
+// validateReplicaSelectorAndTemplate is the part Deployments and ReplicaSets share
+// (ValidatePodTemplateSpecForReplicaSet and the selector checks before it):
+//
+//  1. A selector is required, must be valid and may not be empty ("invalid for deployment",
+//     for ReplicaSets too).
+//  2. A non-empty selector must match the template's labels.
+//  3. The template must be a valid pod template with restartPolicy Always and without
+//     activeDeadlineSeconds.
+func validateReplicaSelectorAndTemplate(selector *LabelSelector, t *PodTemplateSpec, p *Path) ErrorList {
+	var errs ErrorList
+	if selector == nil {
+		errs = append(errs, Required(p.Child("selector"), ""))
+	} else {
+		errs = append(errs, validateLabelSelector(selector, p.Child("selector"))...)
+		if len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
+			errs = append(errs, Invalid(p.Child("selector"), selector, "empty selector is invalid for deployment"))
+		}
+	}
+	sel, err := LabelSelectorAsSelector(selector)
+	if err != nil {
+		return append(errs, Invalid(p.Child("selector"), selector, "invalid label selector"))
+	}
+	tp := p.Child("template")
+	if !sel.Empty() && !sel.Matches(t.Labels) {
+		errs = append(errs, Invalid(tp.Child("metadata", "labels"), nonNilLabels(t.Labels), "`selector` does not match template `labels`"))
+	}
+	errs = append(errs, validatePodTemplateSpec(t, tp)...)
+	if t.Spec.RestartPolicy != RestartPolicyAlways {
+		errs = append(errs, NotSupported(tp.Child("spec", "restartPolicy"), string(t.Spec.RestartPolicy), []RestartPolicy{RestartPolicyAlways}))
+	}
+	if t.Spec.ActiveDeadlineSeconds != nil {
+		errs = append(errs, Forbidden(tp.Child("spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in ReplicaSet is not Supported"))
+	}
+	return errs
+}
+
+// nonNilLabels prints a missing label map as {} rather than null, as the API server does.
+func nonNilLabels(labels map[string]string) map[string]string {
+	if labels == nil {
+		return map[string]string{}
+	}
+	return labels
 }
 
 func validateDeploymentStrategy(s *DeploymentStrategy, p *Path) ErrorList {
@@ -336,28 +376,6 @@ func validateDeploymentStrategy(s *DeploymentStrategy, p *Path) ErrorList {
 		return append(errs, notMoreThan100Percent(unavailable, rp.Child("maxUnavailable"))...)
 	}
 	return ErrorList{NotSupported(p.Child("type"), string(s.Type), []DeploymentStrategyType{RecreateDeploymentStrategyType, RollingUpdateDeploymentStrategyType})}
-}
-
-// validateReplicaSetSpec follows ValidateReplicaSetSpec.
-func validateReplicaSetSpec(spec *ReplicaSetSpec, p *Path) ErrorList {
-	var errs ErrorList
-	if spec.Replicas != nil {
-		errs = append(errs, validateNonnegative(int64(*spec.Replicas), p.Child("replicas"))...)
-	}
-	errs = append(errs, validateNonnegative(int64(spec.MinReadySeconds), p.Child("minReadySeconds"))...)
-	if spec.Selector == nil {
-		errs = append(errs, Required(p.Child("selector"), ""))
-	} else {
-		errs = append(errs, validateSelectorAndTemplate(spec.Selector, &spec.Template, p)...)
-		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, Invalid(p.Child("selector"), spec.Selector, "empty selector is invalid for deployment"))
-		}
-	}
-	errs = append(errs, validatePodTemplateSpec(&spec.Template, p.Child("template"))...)
-	if spec.Template.Spec.RestartPolicy != RestartPolicyAlways {
-		errs = append(errs, NotSupported(p.Child("template", "spec", "restartPolicy"), string(spec.Template.Spec.RestartPolicy), []RestartPolicy{RestartPolicyAlways}))
-	}
-	return errs
 }
 
 // validatePodTemplateSpec checks the template's labels and annotations, then its pod spec.

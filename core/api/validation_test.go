@@ -184,3 +184,38 @@ func TestYAML11BooleansAreNotStrings(t *testing.T) {
 	_, err := Decode([]byte(strings.Replace(dsWith(validTemplate), "labels: {app: x}", "labels: {app: y}", 1)))
 	assert.EqualError(t, err, `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string`)
 }
+
+// TestValidateDeploymentAndReplicaSet pins ValidateDeploymentSpec and ValidateReplicaSetSpec: a
+// selector is required (unlike a DaemonSet's), empty ones are "invalid for deployment", the
+// template must match it, and progressDeadlineSeconds must exceed minReadySeconds.
+func TestValidateDeploymentAndReplicaSet(t *testing.T) {
+	head := func(kind string) string {
+		return "apiVersion: apps/v1\nkind: " + kind + "\nmetadata: {name: web, namespace: default}\nspec:\n"
+	}
+	template := "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx}]\n"
+	cases := []struct {
+		name, manifest string
+		want           []string
+	}{
+		{"valid deployment", head("Deployment") + "  selector: {matchLabels: {app: web}}\n" + template, nil},
+		{"deployment without selector", head("Deployment") + template,
+			[]string{"spec.selector: Required value", "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"}},
+		{"empty selector", head("ReplicaSet") + "  selector: {}\n" + template,
+			[]string{"spec.selector: Invalid value: {}: empty selector is invalid for deployment"}},
+		{"replica set selector mismatch", head("ReplicaSet") + "  selector: {matchLabels: {app: api}}\n" + template,
+			[]string{"spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"}},
+		{"deadline within minReadySeconds", head("Deployment") + "  selector: {matchLabels: {app: web}}\n  minReadySeconds: 700\n" + template,
+			[]string{"spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds"}},
+		{"negative replicas", head("Deployment") + "  replicas: -1\n  selector: {matchLabels: {app: web}}\n" + template,
+			[]string{"spec.replicas: Invalid value: -1: must be greater than or equal to 0"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range decodeValidate(t, tc.manifest) {
+				got = append(got, e.Error())
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}

@@ -9,16 +9,16 @@ import (
 // cannot be placed (PodScheduled=False, reason Unschedulable, the FitError message). It returns
 // whether the pod changed.
 func Apply(c *cluster.Cluster, d Decision) bool {
-	pod := api.DeepCopy(d.Pod)
 	cond := api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}
 	if d.Node == "" {
 		cond = api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "Unschedulable", Message: d.Message}
 	}
-	for _, old := range pod.Status.Conditions {
-		if old.Type == api.PodScheduled && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message {
+	for _, old := range d.Pod.Status.Conditions {
+		if d.Node == "" && old.Type == api.PodScheduled && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message {
 			return false // the same verdict as last time
 		}
 	}
+	pod := api.DeepCopy(d.Pod)
 	cond.LastTransitionTime = api.NewTime(c.Now())
 	setCondition(&pod.Status, cond)
 	pod.Spec.NodeName = d.Node
