@@ -103,6 +103,35 @@ func (m Manifest) LineOf(path string) int {
 	return line
 }
 
+// LastAppliedAnnotation is where kubectl apply keeps the configuration it applied.
+const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// LastAppliedConfiguration is the annotation kubectl apply stores with an object
+// (GetModifiedConfiguration): the manifest as applied, with the namespace kubectl filled in,
+// metadata.annotations present (empty when the manifest has none) and without a previous
+// last-applied annotation, written as JSON with sorted keys and a final newline.
+func (m Manifest) LastAppliedConfiguration(namespace string) string {
+	doc := m.tree.cloneMap()
+	md := &value{kind: kindMap}
+	if old := doc.get("metadata"); old != nil && old.kind == kindMap {
+		md = old.cloneMap()
+	}
+	doc.set("metadata", 0, md)
+	if ns := md.get("namespace"); m.Kind.Namespaced && (ns == nil || ns.kind == kindNull) {
+		md.set("namespace", 0, &value{kind: kindString, str: namespace})
+	}
+	annotations := &value{kind: kindMap}
+	if old := md.get("annotations"); old != nil && old.kind == kindMap {
+		for i, k := range old.keys {
+			if k != LastAppliedAnnotation {
+				annotations.set(k, old.keyLines[i], old.vals[i])
+			}
+		}
+	}
+	md.set("annotations", 0, annotations)
+	return doc.json() + "\n"
+}
+
 func splitPath(path string) []string {
 	path = strings.NewReplacer("[", ".", "]", "").Replace(path)
 	return strings.FieldsFunc(path, func(r rune) bool { return r == '.' })

@@ -67,6 +67,15 @@ func (v *value) set(key string, line int, val *value) {
 	v.vals = append(v.vals, val)
 }
 
+// cloneMap returns a copy of a map value whose entries can be changed without touching v.
+func (v *value) cloneMap() *value {
+	c := *v
+	c.keys = append([]string(nil), v.keys...)
+	c.keyLines = append([]int(nil), v.keyLines...)
+	c.vals = append([]*value(nil), v.vals...)
+	return &c
+}
+
 // jsonKind names the JSON type, as encoding/json's UnmarshalTypeError does.
 func (v *value) jsonKind() string {
 	switch v.kind {

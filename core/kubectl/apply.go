@@ -127,6 +127,10 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string) (acti
 		return action{}, fmt.Sprintf("Error from server (NotFound): error when %s %q: namespaces %q not found", verb, source, meta.Namespace),
 			[]Problem{{Line: m.LineOf("metadata.namespace"), Path: "metadata.namespace", Message: fmt.Sprintf("namespaces %q not found", meta.Namespace)}}
 	}
+	if meta.Annotations == nil {
+		meta.Annotations = map[string]string{}
+	}
+	meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
 	if node, ok := obj.(*api.Node); ok && existing == nil {
 		registerNode(c, node)
 	}
@@ -149,9 +153,10 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string) (acti
 }
 
 // registerNode gives a Node applied without a status what its kubelet would report on joining:
-// the kubelet labels, a pod CIDR, capacity and Ready conditions (DESIGN: every node joins Ready).
+// the kubelet labels, a free pod CIDR, capacity and Ready conditions (DESIGN: every node joins
+// Ready).
 func registerNode(c *cluster.Cluster, n *api.Node) {
-	joined := kubelet.NewNode(n.Name, len(c.Nodes()), kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
+	joined := kubelet.NewNode(n.Name, kubelet.FreeIndex(c), kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
 	if n.Spec.PodCIDR == "" {
 		n.Spec.PodCIDR, n.Spec.PodCIDRs = joined.Spec.PodCIDR, joined.Spec.PodCIDRs
 	}

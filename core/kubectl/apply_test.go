@@ -161,3 +161,25 @@ func TestOldMasterTolerationSkipsTheControlPlane(t *testing.T) {
 	assert.ElementsMatch(t, []string{"hd2", "hd3"}, nodes)
 	assert.Equal(t, int32(2), s.C.DaemonSets()[0].Status.DesiredNumberScheduled)
 }
+
+// TestApplyRecordsLastAppliedConfiguration pins kubectl's annotation: the manifest as applied,
+// namespace filled in, empty annotations present, sorted keys, final newline.
+func TestApplyRecordsLastAppliedConfiguration(t *testing.T) {
+	s := newSim(t)
+	r := Apply(s, []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - {name: c, image: nginx, resources: {limits: {memory: 1.0}}}\n"), "STDIN", "default")
+	require.Empty(t, r.Err)
+	pod := s.C.Pods()[0]
+	assert.Equal(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"web","namespace":"default"},"spec":{"containers":[{"image":"nginx","name":"c","resources":{"limits":{"memory":1}}}]}}`+"\n",
+		pod.Annotations[api.LastAppliedAnnotation])
+}
+
+// TestJoiningNodeTakesAFreeCIDR: a node joining after another left reuses the free CIDR, never
+// one in use.
+func TestJoiningNodeTakesAFreeCIDR(t *testing.T) {
+	s := newSim(t)
+	s.C.Delete(s.C.Node("hd2"))
+	require.Empty(t, Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd4}\n"), "STDIN", "default").Err)
+	assert.Equal(t, "10.244.1.0/24", s.C.Node("hd4").Spec.PodCIDR)
+	require.Empty(t, Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd5}\n"), "STDIN", "default").Err)
+	assert.Equal(t, "10.244.3.0/24", s.C.Node("hd5").Spec.PodCIDR)
+}

@@ -59,6 +59,20 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 	return n
 }
 
+// FreeIndex returns the smallest node index whose pod CIDR no node uses, so that a joining node
+// never shares a CIDR with a node that stayed after others left.
+func FreeIndex(c *cluster.Cluster) int {
+	used := map[string]bool{}
+	for _, n := range c.Nodes() {
+		used[n.Spec.PodCIDR] = true
+	}
+	i := 0
+	for used[fmt.Sprintf("10.244.%d.0/24", i)] {
+		i++
+	}
+	return i
+}
+
 // NodeStatus is the status a healthy kubelet reports.
 func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time) api.NodeStatus {
 	t := api.NewTime(now)
