@@ -3,6 +3,10 @@
 // resourceVersions, generations and creation timestamps, applies defaulting, and hands out
 // objects in a stable order. It never reads the wall clock and draws every random choice from
 // its own PRNG, so the same seed and the same calls give the same cluster.
+//
+// Stored objects are immutable: Get and List hand out the stored values, shared with every
+// snapshot, so a controller that changes an object builds a changed copy and stores it with
+// Update. That is what makes a snapshot a copy of a few maps.
 package cluster
 
 import (
@@ -37,6 +41,40 @@ type Cluster struct {
 func New(seed uint64) *Cluster {
 	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
 	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{}}
+}
+
+// Snapshot is a saved state of a cluster: its objects, clock, resourceVersion counter and random
+// source. Restoring it brings all of them back, so the same commands then give the same output.
+type Snapshot struct {
+	now     time.Time
+	version int64
+	pcg     rand.PCG
+	objects map[string]map[Key]api.Object
+}
+
+// Snapshot saves the cluster's state. It copies the object maps, not the objects (they are
+// immutable), so it costs microseconds for a small cluster.
+func (c *Cluster) Snapshot() Snapshot {
+	return Snapshot{now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects)}
+}
+
+// Restore brings back a saved state; the snapshot stays valid and may be restored again.
+func (c *Cluster) Restore(s Snapshot) {
+	c.now, c.version = s.now, s.version
+	*c.pcg = s.pcg
+	c.objects = copyObjects(s.objects)
+}
+
+func copyObjects(in map[string]map[Key]api.Object) map[string]map[Key]api.Object {
+	out := make(map[string]map[Key]api.Object, len(in))
+	for kind, objs := range in {
+		m := make(map[Key]api.Object, len(objs))
+		for k, o := range objs {
+			m[k] = o
+		}
+		out[kind] = m
+	}
+	return out
 }
 
 // Now returns the simulated time.

@@ -217,9 +217,10 @@ func TestSyncCounts(t *testing.T) {
 	})
 	t.Run("39 a terminating pod blocks a replacement", func(t *testing.T) {
 		c := world(t, nodes(1, nil), newDaemonSet())
-		p := addPod(t, c, c.DaemonSets()[0], "node-0", 0)
+		p := api.DeepCopy(addPod(t, c, c.DaemonSets()[0], "node-0", 0))
 		now := api.NewTime(cluster.Epoch)
 		p.DeletionTimestamp = &now
+		require.NoError(t, c.Update(p))
 		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
 	})
 	t.Run("44 only unscheduled pods of missing nodes are deleted", func(t *testing.T) {

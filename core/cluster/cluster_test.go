@@ -1,0 +1,85 @@
+package cluster
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+)
+
+func pod(name string) *api.Pod {
+	p := &api.Pod{}
+	p.Name, p.Namespace = name, "default"
+	p.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	return p
+}
+
+func dump(t *testing.T, c *Cluster) string {
+	b, err := json.Marshal(struct {
+		Now  time.Time
+		Pods []*api.Pod
+	}{c.Now(), c.Pods()})
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestRestoreBringsBackEverything: after a restore the objects, the clock, the resourceVersions
+// and the random draws are those of the snapshot, and the snapshot can be restored again.
+func TestRestoreBringsBackEverything(t *testing.T) {
+	c := New(3)
+	require.NoError(t, c.Create(pod("a")))
+	snap := c.Snapshot()
+	before := dump(t, c)
+
+	play := func() string {
+		g := pod("")
+		g.GenerateName = "web-"
+		require.NoError(t, c.Create(g))
+		c.SetNow(Epoch.Add(time.Hour))
+		c.Delete(c.Pods()[0])
+		return dump(t, c) + g.UID + c.RandomString(5)
+	}
+	first := play()
+	for range 2 {
+		c.Restore(snap)
+		assert.Equal(t, before, dump(t, c))
+		assert.Equal(t, first, play(), "the same calls after a restore give the same cluster and draws")
+	}
+}
+
+// TestCreateAssignsServerFields pins what the API server fills in: uid, resourceVersion,
+// creationTimestamp, generation for workloads, generateName's suffix, and a clear error for a
+// name taken.
+func TestCreateAssignsServerFields(t *testing.T) {
+	c := New(1)
+	g := pod("")
+	g.GenerateName = "web-"
+	require.NoError(t, c.Create(g))
+	assert.Regexp(t, `^web-[bcdfghjklmnpqrstvwxz2456789]{5}$`, g.Name)
+	assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, g.UID)
+	assert.Equal(t, "1", g.ResourceVersion)
+	assert.True(t, g.CreationTimestamp.Equal(Epoch))
+	ds := &api.DaemonSet{}
+	ds.Name, ds.Namespace = "x", "default"
+	require.NoError(t, c.Create(ds))
+	assert.Equal(t, int64(1), ds.Generation)
+	assert.EqualError(t, c.Create(pod(g.Name)), `Pod "`+g.Name+`" already exists`)
+}
+
+func BenchmarkSnapshotThreeNodes(b *testing.B) {
+	c := New(1)
+	for i := range 20 {
+		p := pod("")
+		p.GenerateName = "p-"
+		_ = i
+		_ = c.Create(p)
+	}
+	b.ResetTimer()
+	for range b.N {
+		c.Restore(c.Snapshot())
+	}
+}
