@@ -8,6 +8,9 @@ import (
 	"daemonlab/core/cluster"
 )
 
+// component is the source of the controller's events.
+const component = "daemonset-controller"
+
 func secondsDuration(s int32) time.Duration { return time.Duration(s) * time.Second }
 
 // podReady returns whether the pod's Ready condition is True, and since when.
@@ -29,12 +32,17 @@ func Apply(c *cluster.Cluster, plan Plan) bool {
 	changed := false
 	for _, p := range plan.PodsToDelete {
 		c.Delete(p)
+		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		changed = true
 	}
 	for _, node := range plan.NodesNeeding {
-		if err := c.Create(NewDaemonPod(ds, node, plan.Hash)); err == nil {
-			changed = true
+		pod := NewDaemonPod(ds, node, plan.Hash)
+		if err := c.Create(pod); err != nil {
+			c.Record(ds, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
+			continue
 		}
+		c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
+		changed = true
 	}
 	if ds.DeletionTimestamp != nil {
 		return changed

@@ -5,9 +5,9 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// Apply carries out a decision: it binds the pod (nodeName, PodScheduled=True) or records why it
-// cannot be placed (PodScheduled=False, reason Unschedulable, the FitError message). It returns
-// whether the pod changed.
+// Apply carries out a decision: it binds the pod (nodeName, PodScheduled=True, event Scheduled)
+// or records why it cannot be placed (PodScheduled=False, reason Unschedulable, the FitError
+// message, event FailedScheduling). It returns whether the pod changed.
 func Apply(c *cluster.Cluster, d Decision) bool {
 	cond := api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}
 	if d.Node == "" {
@@ -22,7 +22,15 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 	cond.LastTransitionTime = api.NewTime(c.Now())
 	setCondition(&pod.Status, cond)
 	pod.Spec.NodeName = d.Node
-	return c.Update(pod) == nil
+	if err := c.Update(pod); err != nil {
+		return false
+	}
+	if d.Node == "" {
+		c.Record(pod, cluster.EventWarning, "FailedScheduling", d.Message, "default-scheduler", "")
+	} else {
+		c.Record(pod, cluster.EventNormal, "Scheduled", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+d.Node, "default-scheduler", "")
+	}
+	return true
 }
 
 func setCondition(s *api.PodStatus, cond api.PodCondition) {

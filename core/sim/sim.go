@@ -81,6 +81,7 @@ func (s *Sim) Settle() {
 		}
 		changed = kubelet.Sync(s.C) || changed
 		if !changed {
+			s.C.ExpireEvents()
 			return
 		}
 	}

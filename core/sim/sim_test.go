@@ -146,3 +146,30 @@ func TestDaemonPodPendingForResourcesNamesNodeAffinity(t *testing.T) {
 		assert.Equal(t, "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.", p.Status.Conditions[0].Message)
 	}
 }
+
+// TestControllersRecordEvents: the DaemonSet controller and the scheduler report what they did,
+// with kubectl's reasons and messages, and a repeated event is counted, not duplicated.
+func TestControllersRecordEvents(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	require.NoError(t, s.C.Create(fluentd()))
+	s.Settle()
+	var got []string
+	for _, e := range cluster.List[*api.Event](s.C) {
+		got = append(got, e.InvolvedObject.Kind+" "+e.Type+" "+e.Reason+" "+e.Source.Component)
+		assert.Equal(t, int32(1), e.Count)
+	}
+	assert.ElementsMatch(t, []string{
+		"DaemonSet Normal SuccessfulCreate daemonset-controller", "DaemonSet Normal SuccessfulCreate daemonset-controller",
+		"Pod Normal Scheduled default-scheduler", "Pod Normal Scheduled default-scheduler",
+	}, got, "two workers get pods; hd1's taint is not tolerated")
+	s.Advance(cluster.EventTTL)
+	assert.Empty(t, cluster.List[*api.Event](s.C), "events expire after an hour")
+
+	s.C.Record(s.C.Nodes()[0], cluster.EventNormal, "NodeReady", "Node hd1 status is now: NodeReady", "node-controller", "")
+	s.C.Record(s.C.Nodes()[0], cluster.EventNormal, "NodeReady", "Node hd1 status is now: NodeReady", "node-controller", "")
+	events := cluster.List[*api.Event](s.C)
+	require.Len(t, events, 1)
+	assert.Equal(t, int32(2), events[0].Count)
+	assert.Equal(t, "default", events[0].Namespace, "events about cluster-scoped objects live in default")
+}
