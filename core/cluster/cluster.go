@@ -204,22 +204,37 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 // List returns every object of a kind, sorted by namespace then name.
 func List[T api.Object](c *Cluster) []T {
 	var zero T
-	objs := c.objects[kindOf(zero)]
+	objs := c.ListKind(kindOf(zero))
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
+	}
+	return out
+}
+
+// ListKind returns every object of the named kind ("Pod", "DaemonSet", …), sorted by namespace
+// then name.
+func (c *Cluster) ListKind(kind string) []api.Object {
+	objs := c.objects[kind]
 	keys := make([]Key, 0, len(objs))
 	for k := range objs {
 		keys = append(keys, k)
 	}
+	sortKeys(keys)
+	out := make([]api.Object, len(keys))
+	for i, k := range keys {
+		out[i] = objs[k]
+	}
+	return out
+}
+
+func sortKeys(keys []Key) {
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].Namespace != keys[j].Namespace {
 			return keys[i].Namespace < keys[j].Namespace
 		}
 		return keys[i].Name < keys[j].Name
 	})
-	out := make([]T, len(keys))
-	for i, k := range keys {
-		out[i] = objs[k].(T)
-	}
-	return out
 }
 
 // Nodes returns the nodes sorted by name.

@@ -18,11 +18,12 @@ import (
 // Problem is one thing wrong with applied YAML, for an editor to mark.
 type Problem = api.Problem
 
-// Result is what an apply printed: the lines of standard output, the error text (kubectl's
-// standard error, "" on success) and the problems behind the error, with their lines.
+// Result is what a command printed: standard output, standard error, the exit code (kubectl
+// exits 1 when anything failed) and, for apply, the problems behind the error with their lines.
 type Result struct {
 	Out      string
 	Err      string
+	Code     int
 	Problems []Problem
 }
 
@@ -49,10 +50,12 @@ func ApplyAll(s *sim.Sim, data []byte, source, namespace string) Result {
 func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Result {
 	manifests, err := api.Decode(data)
 	if err != nil {
-		return clientError(err, source)
+		r := clientError(err, source)
+		r.Code = 1
+		return r
 	}
 	if len(manifests) == 0 {
-		return Result{Err: "error: no objects passed to apply"}
+		return Result{Err: "error: no objects passed to apply", Code: 1}
 	}
 	var actions []action
 	var errs []string
@@ -67,7 +70,7 @@ func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Resul
 		actions = append(actions, a)
 	}
 	if atomic && len(errs) > 0 {
-		return Result{Err: strings.Join(errs, "\n"), Problems: problems}
+		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
 	var out strings.Builder
 	for _, a := range actions {
@@ -75,7 +78,11 @@ func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Resul
 		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(a.manifest.Kind), a.obj.GetObjectMeta().Name, a.verb)
 	}
 	s.Settle()
-	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
+	r := Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
+	if len(errs) > 0 {
+		r.Code = 1
+	}
+	return r
 }
 
 // resourceName is how kubectl names a kind in its output: "daemonset.apps", "pod".

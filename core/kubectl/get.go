@@ -1,0 +1,155 @@
+package kubectl
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/sim"
+)
+
+// resource is one resource type kubectl knows: its kind and the names it answers to.
+type resource struct {
+	kind    api.Kind
+	aliases []string // short names, singular and plural, as kubectl api-resources lists them
+	print   func(b *strings.Builder, objs []api.Object, wide, allNamespaces bool, now time.Time)
+}
+
+var resources = []resource{
+	{kindOf("Pod"), []string{"po", "pod", "pods"}, tableOf(podColumns)},
+	{kindOf("Node"), []string{"no", "node", "nodes"}, tableOf(nodeColumns)},
+	{kindOf("Namespace"), []string{"ns", "namespace", "namespaces"}, tableOf(namespaceColumns)},
+	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns)},
+}
+
+func kindOf(kind string) api.Kind {
+	for _, k := range api.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	panic("unknown kind " + kind)
+}
+
+func tableOf[T api.Object](cols []column[T]) func(*strings.Builder, []api.Object, bool, bool, time.Time) {
+	return func(b *strings.Builder, objs []api.Object, wide, allNamespaces bool, now time.Time) {
+		typed := make([]T, len(objs))
+		for i, o := range objs {
+			typed[i] = o.(T)
+		}
+		printTable(b, typed, cols, wide, allNamespaces, now)
+	}
+}
+
+// findResource resolves what a user typed: an alias, the plural with its group
+// ("daemonsets.apps"), case-insensitively.
+func findResource(name string) (resource, bool) {
+	name = strings.ToLower(name)
+	for _, r := range resources {
+		if name == r.kind.GroupResource() || name == strings.ToLower(r.kind.Kind)+"."+r.kind.Group {
+			return r, true
+		}
+		for _, a := range r.aliases {
+			if name == a {
+				return r, true
+			}
+		}
+	}
+	return resource{}, false
+}
+
+var getFlags = []flagSpec{
+	{name: "namespace", shorthand: 'n'},
+	{name: "all-namespaces", shorthand: 'A', boolean: true},
+	{name: "output", shorthand: 'o'},
+	{name: "selector", shorthand: 'l'},
+	{name: "show-labels", boolean: true},
+}
+
+// get runs `kubectl get TYPE [NAME…]` and `kubectl get TYPE/NAME…`.
+func get(s *sim.Sim, args []string) Result {
+	f, err := parseFlags("get", args, getFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	if len(f.args) == 0 {
+		return Result{Err: "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples", Code: 1}
+	}
+	typ, names := f.args[0], f.args[1:]
+	if t, n, ok := strings.Cut(typ, "/"); ok {
+		typ, names = t, append([]string{n}, names...)
+	}
+	r, ok := findResource(typ)
+	if !ok {
+		return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
+	}
+	output := f.get("output")
+	if output != "" && output != "wide" && output != "name" {
+		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide or -o name", output), Code: 1}
+	}
+	namespace := orDefault(f.get("namespace"), "default")
+	all := f.isTrue("all-namespaces") && len(names) == 0
+	sel := api.Everything()
+	if f.has("selector") {
+		if sel, err = api.ParseSelector(f.get("selector")); err != nil {
+			return Result{Err: "error: " + err.Error(), Code: 1}
+		}
+	}
+	var objs []api.Object
+	var errs []string
+	if len(names) > 0 {
+		for _, name := range names {
+			key := cluster.Key{Name: name}
+			if r.kind.Namespaced {
+				key.Namespace = namespace
+			}
+			if o := s.C.Get(r.kind.Kind, key); o != nil {
+				objs = append(objs, o)
+			} else {
+				errs = append(errs, fmt.Sprintf("Error from server (NotFound): %s %q not found", r.kind.GroupResource(), name))
+			}
+		}
+	} else {
+		for _, o := range s.C.ListKind(r.kind.Kind) {
+			if (all || !r.kind.Namespaced || o.GetObjectMeta().Namespace == namespace) && sel.Matches(o.GetObjectMeta().Labels) {
+				objs = append(objs, o)
+			}
+		}
+		if len(objs) == 0 {
+			return Result{Err: noResources(r, namespace, all)}
+		}
+	}
+	var b strings.Builder
+	switch output {
+	case "name":
+		for _, o := range objs {
+			fmt.Fprintf(&b, "%s/%s\n", resourceName(r.kind), o.GetObjectMeta().Name)
+		}
+	default:
+		if len(objs) > 0 {
+			r.print(&b, objs, output == "wide", all && r.kind.Namespaced, s.C.Now())
+		}
+	}
+	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}
+	if len(errs) > 0 {
+		res.Code = 1
+	}
+	return res
+}
+
+// noResources is what kubectl says when a list is empty (on standard error).
+func noResources(r resource, namespace string, all bool) string {
+	if r.kind.Namespaced && !all {
+		return fmt.Sprintf("No resources found in %s namespace.", namespace)
+	}
+	return "No resources found"
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}

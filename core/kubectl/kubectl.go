@@ -1,0 +1,94 @@
+package kubectl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"daemonlab/core/sim"
+)
+
+// commands are the kubectl commands DaemonLab runs, by name.
+var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
+	"apply": applyCommand,
+	"get":   func(s *sim.Sim, args []string, _ string) Result { return get(s, args) },
+}
+
+// Run runs one kubectl command line (without the leading "kubectl") against the simulation,
+// with stdin as its standard input.
+func Run(s *sim.Sim, args []string, stdin string) Result {
+	if len(args) == 0 {
+		return Result{Err: "error: DaemonLab's kubectl needs a command, such as get or apply", Code: 1}
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return Result{Err: unknownCommand(args[0]), Code: 1}
+	}
+	return cmd(s, args[1:], stdin)
+}
+
+// unknownCommand words cobra's error, with its suggestions: commands within two edits of what
+// was typed, or starting with it.
+func unknownCommand(name string) string {
+	msg := fmt.Sprintf("error: unknown command %q for \"kubectl\"", name)
+	var suggestions []string
+	for _, c := range sortedCommands() {
+		if levenshtein(name, c) <= 2 || strings.HasPrefix(c, strings.ToLower(name)) {
+			suggestions = append(suggestions, "\t"+c)
+		}
+	}
+	if len(suggestions) > 0 {
+		msg += "\n\nDid you mean this?\n" + strings.Join(suggestions, "\n")
+	}
+	return msg
+}
+
+func sortedCommands() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+var applyFlags = []flagSpec{
+	{name: "filename", shorthand: 'f'},
+	{name: "namespace", shorthand: 'n'},
+}
+
+// applyCommand runs `kubectl apply -f -`; DaemonLab has no files, so standard input is the only
+// source.
+func applyCommand(s *sim.Sim, args []string, stdin string) Result {
+	f, err := parseFlags("apply", args, applyFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	switch file := f.get("filename"); {
+	case !f.has("filename"):
+		return Result{Err: "error: must specify one of -f and -k", Code: 1}
+	case file != "-":
+		return Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
+	}
+	return Apply(s, []byte(stdin), "STDIN", orDefault(f.get("namespace"), "default"))
+}

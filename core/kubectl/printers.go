@@ -1,0 +1,308 @@
+package kubectl
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"daemonlab/core/api"
+)
+
+// column is one column of a printed table: its header and how to fill it.
+type column[T any] struct {
+	header string
+	wide   bool // only with -o wide
+	cell   func(obj T, now time.Time) string
+}
+
+// printTable prints objects as kubectl's table printer does: upper-case headers, a NAMESPACE
+// column first with --all-namespaces, cells aligned by a tabwriter with minimum width 6, tab
+// width 4 and padding 3 (printers.GetNewTabWriter).
+func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], wide, allNamespaces bool, now time.Time) {
+	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
+	var headers []string
+	if allNamespaces {
+		headers = append(headers, "NAMESPACE")
+	}
+	for _, c := range cols {
+		if !c.wide || wide {
+			headers = append(headers, c.header)
+		}
+	}
+	fmt.Fprintln(w, strings.Join(headers, "\t"))
+	for _, o := range objs {
+		var cells []string
+		if allNamespaces {
+			cells = append(cells, o.GetObjectMeta().Namespace)
+		}
+		for _, c := range cols {
+			if !c.wide || wide {
+				cells = append(cells, c.cell(o, now))
+			}
+		}
+		fmt.Fprintln(w, strings.Join(cells, "\t"))
+	}
+	w.Flush()
+}
+
+// HumanDuration renders a duration as kubectl's AGE column does (apimachinery
+// duration.HumanDuration): seconds up to 2 minutes, then minutes and seconds up to 10 minutes,
+// minutes up to 3 hours, hours and minutes up to 8 hours, hours up to 2 days, days and hours up
+// to 8 days, days up to 2 years, then years and days up to 8 years, then years.
+func HumanDuration(d time.Duration) string {
+	if seconds := int(d.Seconds()); seconds < -1 {
+		return "<invalid>"
+	} else if seconds < 0 {
+		return "0s"
+	} else if seconds < 60*2 {
+		return fmt.Sprintf("%ds", seconds)
+	}
+	minutes := int(d / time.Minute)
+	if minutes < 10 {
+		if s := int(d/time.Second) % 60; s != 0 {
+			return fmt.Sprintf("%dm%ds", minutes, s)
+		}
+		return fmt.Sprintf("%dm", minutes)
+	} else if minutes < 60*3 {
+		return fmt.Sprintf("%dm", minutes)
+	}
+	hours := int(d / time.Hour)
+	switch {
+	case hours < 8:
+		if m := minutes % 60; m != 0 {
+			return fmt.Sprintf("%dh%dm", hours, m)
+		}
+		return fmt.Sprintf("%dh", hours)
+	case hours < 48:
+		return fmt.Sprintf("%dh", hours)
+	case hours < 24*8:
+		if h := hours % 24; h != 0 {
+			return fmt.Sprintf("%dd%dh", hours/24, h)
+		}
+		return fmt.Sprintf("%dd", hours/24)
+	case hours < 24*365*2:
+		return fmt.Sprintf("%dd", hours/24)
+	case hours < 24*365*8:
+		if dy := hours / 24 % 365; dy != 0 {
+			return fmt.Sprintf("%dy%dd", hours/24/365, dy)
+		}
+		return fmt.Sprintf("%dy", hours/24/365)
+	}
+	return fmt.Sprintf("%dy", hours/24/365)
+}
+
+func age(t api.Time, now time.Time) string {
+	if t.IsZero() {
+		return "<unknown>"
+	}
+	return HumanDuration(now.Sub(t.Time))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "<none>"
+	}
+	return s
+}
+
+var podColumns = []column[*api.Pod]{
+	{header: "NAME", cell: func(p *api.Pod, _ time.Time) string { return p.Name }},
+	{header: "READY", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).ready }},
+	{header: "STATUS", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).status }},
+	{header: "RESTARTS", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).restarts }},
+	{header: "AGE", cell: func(p *api.Pod, now time.Time) string { return age(p.CreationTimestamp, now) }},
+	{header: "IP", wide: true, cell: func(p *api.Pod, _ time.Time) string {
+		if len(p.Status.PodIPs) > 0 {
+			return p.Status.PodIPs[0].IP
+		}
+		return "<none>"
+	}},
+	{header: "NODE", wide: true, cell: func(p *api.Pod, _ time.Time) string { return orNone(p.Spec.NodeName) }},
+	{header: "NOMINATED NODE", wide: true, cell: func(p *api.Pod, _ time.Time) string { return orNone(p.Status.NominatedNodeName) }},
+	{header: "READINESS GATES", wide: true, cell: func(*api.Pod, time.Time) string { return "<none>" }},
+}
+
+// summary is what the pod table shows of a pod's state.
+type summary struct {
+	ready, status, restarts string
+}
+
+// podSummary follows printPod for pods without init containers:
+//
+//  1. STATUS starts as status.reason, else the phase.
+//  2. Walking the containers from the last, a waiting reason or a terminated reason (or
+//     Signal:N / ExitCode:N) replaces it; a ready running container counts as ready.
+//  3. "Completed" with a container still running is Running (pod Ready), the error reason, or
+//     NotReady.
+//  4. A pod being deleted is Terminating, or Unknown when its node is unreachable.
+//  5. RESTARTS adds "(<age> ago)" of the last container exit.
+func podSummary(p *api.Pod, now time.Time) summary {
+	reason := string(p.Status.Phase)
+	if p.Status.Reason != "" {
+		reason = p.Status.Reason
+	}
+	restarts, ready, hasRunning, errorReason := 0, 0, false, ""
+	var lastRestart time.Time
+	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
+		cs := p.Status.ContainerStatuses[i]
+		restarts += int(cs.RestartCount)
+		if t := cs.LastState.Terminated; t != nil && t.FinishedAt.After(lastRestart) {
+			lastRestart = t.FinishedAt.Time
+		}
+		switch {
+		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
+			reason = cs.State.Waiting.Reason
+		case cs.State.Terminated != nil:
+			t := cs.State.Terminated
+			reason = t.Reason
+			if reason == "" {
+				reason = "ExitCode:" + strconv.Itoa(int(t.ExitCode))
+			}
+			if t.ExitCode != 0 {
+				errorReason = reason
+			}
+		case cs.Ready && cs.State.Running != nil:
+			hasRunning = true
+			ready++
+		}
+	}
+	if reason == "Completed" {
+		switch {
+		case hasRunning && podReadyCondition(p):
+			reason = "Running"
+		case errorReason != "":
+			reason = errorReason
+		case hasRunning:
+			reason = "NotReady"
+		}
+	}
+	terminal := p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
+	if p.DeletionTimestamp != nil && p.Status.Reason == "NodeLost" {
+		reason = "Unknown"
+	} else if p.DeletionTimestamp != nil && !terminal {
+		reason = "Terminating"
+	}
+	r := strconv.Itoa(restarts)
+	if restarts != 0 && !lastRestart.IsZero() {
+		r = fmt.Sprintf("%d (%s ago)", restarts, HumanDuration(now.Sub(lastRestart)))
+	}
+	return summary{ready: fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), status: reason, restarts: r}
+}
+
+func podReadyCondition(p *api.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+var nodeColumns = []column[*api.Node]{
+	{header: "NAME", cell: func(n *api.Node, _ time.Time) string { return n.Name }},
+	{header: "STATUS", cell: func(n *api.Node, _ time.Time) string { return NodeStatus(n) }},
+	{header: "ROLES", cell: func(n *api.Node, _ time.Time) string { return NodeRoles(n) }},
+	{header: "AGE", cell: func(n *api.Node, now time.Time) string { return age(n.CreationTimestamp, now) }},
+	{header: "VERSION", cell: func(n *api.Node, _ time.Time) string { return n.Status.NodeInfo.KubeletVersion }},
+	{header: "INTERNAL-IP", wide: true, cell: func(n *api.Node, _ time.Time) string { return nodeAddress(n, "InternalIP") }},
+	{header: "EXTERNAL-IP", wide: true, cell: func(n *api.Node, _ time.Time) string { return nodeAddress(n, "ExternalIP") }},
+	{header: "OS-IMAGE", wide: true, cell: func(n *api.Node, _ time.Time) string { return orUnknown(n.Status.NodeInfo.OSImage) }},
+	{header: "KERNEL-VERSION", wide: true, cell: func(n *api.Node, _ time.Time) string {
+		v := orUnknown(n.Status.NodeInfo.KernelVersion)
+		if arch := n.Status.NodeInfo.Architecture; arch != "" {
+			v += " (" + arch + ")"
+		}
+		return v
+	}},
+	{header: "CONTAINER-RUNTIME", wide: true, cell: func(n *api.Node, _ time.Time) string { return orUnknown(n.Status.NodeInfo.ContainerRuntimeVersion) }},
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "<unknown>"
+	}
+	return s
+}
+
+func nodeAddress(n *api.Node, typ string) string {
+	for _, a := range n.Status.Addresses {
+		if a.Type == typ {
+			return a.Address
+		}
+	}
+	return "<none>"
+}
+
+// NodeStatus is the STATUS column of a node: Ready, NotReady or Unknown (no Ready condition),
+// then SchedulingDisabled when cordoned.
+func NodeStatus(n *api.Node) string {
+	status := "Unknown"
+	for _, c := range n.Status.Conditions {
+		if c.Type == api.NodeReady {
+			status = "NotReady"
+			if c.Status == api.ConditionTrue {
+				status = "Ready"
+			}
+		}
+	}
+	if n.Spec.Unschedulable {
+		status += ",SchedulingDisabled"
+	}
+	return status
+}
+
+// NodeRoles is the ROLES column: the names after node-role.kubernetes.io/ and the value of
+// kubernetes.io/role, sorted, or <none>.
+func NodeRoles(n *api.Node) string {
+	set := map[string]bool{}
+	for k, v := range n.Labels {
+		if role, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && role != "" {
+			set[role] = true
+		} else if k == "kubernetes.io/role" && v != "" {
+			set[v] = true
+		}
+	}
+	roles := make([]string, 0, len(set))
+	for r := range set {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	return orNone(strings.Join(roles, ","))
+}
+
+var daemonSetColumns = []column[*api.DaemonSet]{
+	{header: "NAME", cell: func(d *api.DaemonSet, _ time.Time) string { return d.Name }},
+	{header: "DESIRED", cell: func(d *api.DaemonSet, _ time.Time) string { return itoa(d.Status.DesiredNumberScheduled) }},
+	{header: "CURRENT", cell: func(d *api.DaemonSet, _ time.Time) string { return itoa(d.Status.CurrentNumberScheduled) }},
+	{header: "READY", cell: func(d *api.DaemonSet, _ time.Time) string { return itoa(d.Status.NumberReady) }},
+	{header: "UP-TO-DATE", cell: func(d *api.DaemonSet, _ time.Time) string { return itoa(d.Status.UpdatedNumberScheduled) }},
+	{header: "AVAILABLE", cell: func(d *api.DaemonSet, _ time.Time) string { return itoa(d.Status.NumberAvailable) }},
+	{header: "NODE SELECTOR", cell: func(d *api.DaemonSet, _ time.Time) string { return api.FormatLabels(d.Spec.Template.Spec.NodeSelector) }},
+	{header: "AGE", cell: func(d *api.DaemonSet, now time.Time) string { return age(d.CreationTimestamp, now) }},
+	{header: "CONTAINERS", wide: true, cell: func(d *api.DaemonSet, _ time.Time) string { return containerField(d.Spec.Template.Spec, false) }},
+	{header: "IMAGES", wide: true, cell: func(d *api.DaemonSet, _ time.Time) string { return containerField(d.Spec.Template.Spec, true) }},
+	{header: "SELECTOR", wide: true, cell: func(d *api.DaemonSet, _ time.Time) string { return api.FormatLabelSelector(d.Spec.Selector) }},
+}
+
+func itoa(n int32) string { return strconv.Itoa(int(n)) }
+
+func containerField(s api.PodSpec, images bool) string {
+	var out []string
+	for _, c := range s.Containers {
+		if images {
+			out = append(out, c.Image)
+		} else {
+			out = append(out, c.Name)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+var namespaceColumns = []column[*api.Namespace]{
+	{header: "NAME", cell: func(n *api.Namespace, _ time.Time) string { return n.Name }},
+	{header: "STATUS", cell: func(n *api.Namespace, _ time.Time) string { return n.Status.Phase }},
+	{header: "AGE", cell: func(n *api.Namespace, now time.Time) string { return age(n.CreationTimestamp, now) }},
+}
