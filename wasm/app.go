@@ -6,8 +6,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -102,7 +100,7 @@ func Render(m Model) View {
 	}
 	byNode := map[string][]PodView{}
 	for _, p := range c.Pods() {
-		pv := podView(p)
+		pv := podView(p, c.Now())
 		if p.Spec.NodeName == "" {
 			v.Pending = append(v.Pending, pv)
 			continue
@@ -110,7 +108,7 @@ func Render(m Model) View {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], pv)
 	}
 	for _, n := range c.Nodes() {
-		nv := NodeView{Name: n.Name, Status: nodeStatus(n), Roles: roles(n), Pods: byNode[n.Name]}
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name]}
 		for _, t := range n.Spec.Taints {
 			nv.Taints = append(nv.Taints, t.String())
 		}
@@ -123,25 +121,13 @@ func humanSince(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-func podView(p *api.Pod) PodView {
-	pv := PodView{Name: p.Name, Namespace: p.Namespace, Owner: "", QoS: p.Status.QOSClass}
+func podView(p *api.Pod, now time.Time) PodView {
+	st := kubectl.PodStatus(p, now)
+	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status}
 	for _, ref := range p.OwnerReferences {
 		if ref.Controller != nil && *ref.Controller {
 			pv.Owner = ref.Kind + "/" + ref.Name
 		}
-	}
-	ready := 0
-	for _, cs := range p.Status.ContainerStatuses {
-		if cs.Ready {
-			ready++
-		}
-	}
-	pv.Ready = fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers))
-	switch {
-	case p.Status.Phase == api.PodPending && p.Spec.NodeName != "":
-		pv.Status = "ContainerCreating"
-	default:
-		pv.Status = string(p.Status.Phase)
 	}
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
@@ -149,39 +135,4 @@ func podView(p *api.Pod) PodView {
 		}
 	}
 	return pv
-}
-
-// nodeStatus is kubectl's STATUS column: Ready, NotReady or Unknown, with SchedulingDisabled when
-// cordoned.
-func nodeStatus(n *api.Node) string {
-	status := "Unknown"
-	for _, c := range n.Status.Conditions {
-		if c.Type == api.NodeReady {
-			switch c.Status {
-			case api.ConditionTrue:
-				status = "Ready"
-			case api.ConditionFalse:
-				status = "NotReady"
-			}
-		}
-	}
-	if n.Spec.Unschedulable {
-		status += ",SchedulingDisabled"
-	}
-	return status
-}
-
-// roles is kubectl's ROLES column: the node-role.kubernetes.io/<role> labels, or <none>.
-func roles(n *api.Node) string {
-	var rs []string
-	for k := range n.Labels {
-		if role, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && role != "" {
-			rs = append(rs, role)
-		}
-	}
-	if len(rs) == 0 {
-		return "<none>"
-	}
-	sort.Strings(rs)
-	return strings.Join(rs, ",")
 }

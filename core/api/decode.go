@@ -204,6 +204,28 @@ func Decode(data []byte) ([]Manifest, error) {
 	return out, nil
 }
 
+// DecodeStrict decodes one YAML document into v by v's json tags, with the same guards and the
+// same strictness as manifests: a type error or an unknown field is an error naming its path
+// and line. DaemonLab's own files (scenarios, lessons) use it.
+func DecodeStrict(data []byte, v any) error {
+	docs, err := parseDocuments(data)
+	if err != nil {
+		return err
+	}
+	if len(docs) != 1 {
+		return fmt.Errorf("want one YAML document, found %d", len(docs))
+	}
+	d := decoder{}
+	d.decode(docs[0], reflect.ValueOf(v).Elem(), "", "", reflect.TypeOf(v).Elem().Name())
+	if p := d.typeErr; p != nil {
+		return fmt.Errorf("line %d: %s", p.Line, p.Message)
+	}
+	if len(d.unknown) > 0 {
+		return fmt.Errorf("line %d: %s", d.unknown[0].Line, d.unknown[0].Message)
+	}
+	return nil
+}
+
 func decodeDocument(doc *value) (Manifest, error) {
 	if doc.kind != kindMap {
 		return Manifest{}, &SyntaxError{Line: doc.line, Msg: fmt.Sprintf("cannot unmarshal %s into Go value of type map[string]interface {}", doc.jsonKind())}
@@ -350,6 +372,17 @@ func (d *decoder) decode(v *value, rv reflect.Value, strictPath, fieldPath, stru
 			return
 		}
 		rv.SetInt(n)
+	case reflect.Uint32, reflect.Uint64:
+		if v.kind != kindInt && v.kind != kindFloat {
+			d.typeError(v, rv, fieldPath, structName, "")
+			return
+		}
+		n, err := strconv.ParseUint(v.str, 10, 64)
+		if err != nil || rv.OverflowUint(n) {
+			d.typeError(v, rv, fieldPath, structName, " "+v.str)
+			return
+		}
+		rv.SetUint(n)
 	default:
 		d.fail(v, fieldPath, fmt.Sprintf("cannot decode into %s", rv.Type()))
 	}

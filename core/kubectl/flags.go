@@ -5,23 +5,38 @@ import (
 	"strings"
 )
 
-// flagSpec declares one flag of a command: its long name, its one-letter shorthand (0 for none)
+// FlagSpec declares one flag of a command: its long name, its one-letter shorthand (0 for none)
 // and whether it is a boolean (takes no value).
-type flagSpec struct {
-	name      string
-	shorthand byte
-	boolean   bool
+type FlagSpec struct {
+	Name      string
+	Shorthand byte
+	Boolean   bool
 }
 
-// flags holds what a command line set.
-type flags struct {
-	values map[string]string // by long name; booleans are "true"
-	args   []string          // positional arguments
+// Flags holds what a command line set.
+type Flags struct {
+	values map[string][]string // by long name, every value given in order; booleans are "true"
+	Args   []string            // positional arguments
 }
 
-func (f flags) has(name string) bool    { _, ok := f.values[name]; return ok }
-func (f flags) get(name string) string  { return f.values[name] }
-func (f flags) isTrue(name string) bool { return f.values[name] == "true" }
+// Has reports whether a flag was given.
+func (f Flags) Has(name string) bool { return len(f.values[name]) > 0 }
+
+// Get returns the last value given for a flag, as pflag does for a flag given twice.
+func (f Flags) Get(name string) string {
+	if v := f.values[name]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return ""
+}
+
+// All returns every value given for a repeatable flag (--label a=b --label c=d).
+func (f Flags) All(name string) []string { return f.values[name] }
+
+// IsTrue reports whether a boolean flag is set.
+func (f Flags) IsTrue(name string) bool { return f.Get(name) == "true" }
+
+func (f Flags) set(name, value string) { f.values[name] = append(f.values[name], value) }
 
 // usageError is an error kubectl prints followed by a hint at the command's help.
 type usageError struct {
@@ -32,22 +47,22 @@ func (e usageError) Error() string {
 	return fmt.Sprintf("error: %s\nSee 'kubectl %s --help' for usage.", e.msg, e.command)
 }
 
-// parseFlags reads a command line as pflag does: --name=value, --name value, -x value, -xvalue,
+// ParseFlags reads the arguments of a kubectl-style command as pflag does: --name=value, --name value, -x value, -xvalue,
 // booleans as --name or --name=true|false, "--" ending the flags; flags and arguments may mix.
-func parseFlags(command string, args []string, specs []flagSpec) (flags, error) {
-	f := flags{values: map[string]string{}}
-	byName, byShort := map[string]flagSpec{}, map[byte]flagSpec{}
+func ParseFlags(command string, args []string, specs []FlagSpec) (Flags, error) {
+	f := Flags{values: map[string][]string{}}
+	byName, byShort := map[string]FlagSpec{}, map[byte]FlagSpec{}
 	for _, s := range specs {
-		byName[s.name] = s
-		if s.shorthand != 0 {
-			byShort[s.shorthand] = s
+		byName[s.Name] = s
+		if s.Shorthand != 0 {
+			byShort[s.Shorthand] = s
 		}
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			f.args = append(f.args, args[i+1:]...)
+			f.Args = append(f.Args, args[i+1:]...)
 			return f, nil
 		case strings.HasPrefix(a, "--"):
 			name, value, hasValue := strings.Cut(a[2:], "=")
@@ -55,17 +70,17 @@ func parseFlags(command string, args []string, specs []flagSpec) (flags, error) 
 			if !ok {
 				return f, usageError{"unknown flag: --" + name, command}
 			}
-			if !hasValue && !s.boolean {
+			if !hasValue && !s.Boolean {
 				if i+1 == len(args) {
 					return f, usageError{"flag needs an argument: --" + name, command}
 				}
 				i++
 				value = args[i]
 			}
-			if s.boolean && !hasValue {
+			if s.Boolean && !hasValue {
 				value = "true"
 			}
-			f.values[name] = value
+			f.set(name, value)
 		case strings.HasPrefix(a, "-") && a != "-":
 			consumed, err := f.parseShorthands(command, a, args[i+1:], byShort)
 			if err != nil {
@@ -73,7 +88,7 @@ func parseFlags(command string, args []string, specs []flagSpec) (flags, error) 
 			}
 			i += consumed
 		default:
-			f.args = append(f.args, a)
+			f.Args = append(f.Args, a)
 		}
 	}
 	return f, nil
@@ -82,24 +97,24 @@ func parseFlags(command string, args []string, specs []flagSpec) (flags, error) 
 // parseShorthands reads one "-abc" argument: booleans may be grouped, and the first flag that
 // takes a value takes the rest of the argument, or the next argument. It returns how many of
 // the following arguments it used.
-func (f flags) parseShorthands(command, a string, rest []string, byShort map[byte]flagSpec) (int, error) {
+func (f Flags) parseShorthands(command, a string, rest []string, byShort map[byte]FlagSpec) (int, error) {
 	for j := 1; j < len(a); j++ {
 		s, ok := byShort[a[j]]
 		if !ok {
 			return 0, usageError{fmt.Sprintf("unknown shorthand flag: '%c' in %s", a[j], a), command}
 		}
-		if s.boolean {
-			f.values[s.name] = "true"
+		if s.Boolean {
+			f.set(s.Name, "true")
 			continue
 		}
 		if value := a[j+1:]; value != "" {
-			f.values[s.name] = strings.TrimPrefix(value, "=")
+			f.set(s.Name, strings.TrimPrefix(value, "="))
 			return 0, nil
 		}
 		if len(rest) == 0 {
-			return 0, usageError{fmt.Sprintf("flag needs an argument: '%c' in -%c", s.shorthand, s.shorthand), command}
+			return 0, usageError{fmt.Sprintf("flag needs an argument: '%c' in -%c", s.Shorthand, s.Shorthand), command}
 		}
-		f.values[s.name] = rest[0]
+		f.set(s.Name, rest[0])
 		return 1, nil
 	}
 	return 0, nil

@@ -14,7 +14,7 @@ import (
 type resource struct {
 	kind    api.Kind
 	aliases []string // short names, singular and plural, as kubectl api-resources lists them
-	print   func(b *strings.Builder, objs []api.Object, wide, allNamespaces bool, now time.Time)
+	print   func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time)
 }
 
 var resources = []resource{
@@ -33,13 +33,13 @@ func kindOf(kind string) api.Kind {
 	panic("unknown kind " + kind)
 }
 
-func tableOf[T api.Object](cols []column[T]) func(*strings.Builder, []api.Object, bool, bool, time.Time) {
-	return func(b *strings.Builder, objs []api.Object, wide, allNamespaces bool, now time.Time) {
+func tableOf[T api.Object](cols []column[T]) func(*strings.Builder, []api.Object, tableOptions, time.Time) {
+	return func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time) {
 		typed := make([]T, len(objs))
 		for i, o := range objs {
 			typed[i] = o.(T)
 		}
-		printTable(b, typed, cols, wide, allNamespaces, now)
+		printTable(b, typed, cols, opts, now)
 	}
 }
 
@@ -60,24 +60,24 @@ func findResource(name string) (resource, bool) {
 	return resource{}, false
 }
 
-var getFlags = []flagSpec{
-	{name: "namespace", shorthand: 'n'},
-	{name: "all-namespaces", shorthand: 'A', boolean: true},
-	{name: "output", shorthand: 'o'},
-	{name: "selector", shorthand: 'l'},
-	{name: "show-labels", boolean: true},
+var getFlags = []FlagSpec{
+	{Name: "namespace", Shorthand: 'n'},
+	{Name: "all-namespaces", Shorthand: 'A', Boolean: true},
+	{Name: "output", Shorthand: 'o'},
+	{Name: "selector", Shorthand: 'l'},
+	{Name: "show-labels", Boolean: true},
 }
 
 // get runs `kubectl get TYPE [NAME…]` and `kubectl get TYPE/NAME…`.
 func get(s *sim.Sim, args []string) Result {
-	f, err := parseFlags("get", args, getFlags)
+	f, err := ParseFlags("get", args, getFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	if len(f.args) == 0 {
+	if len(f.Args) == 0 {
 		return Result{Err: "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples", Code: 1}
 	}
-	typ, names := f.args[0], f.args[1:]
+	typ, names := f.Args[0], f.Args[1:]
 	if t, n, ok := strings.Cut(typ, "/"); ok {
 		typ, names = t, append([]string{n}, names...)
 	}
@@ -85,16 +85,21 @@ func get(s *sim.Sim, args []string) Result {
 	if !ok {
 		return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
 	}
-	output := f.get("output")
+	output := f.Get("output")
 	if output != "" && output != "wide" && output != "name" {
 		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide or -o name", output), Code: 1}
 	}
-	namespace := orDefault(f.get("namespace"), "default")
-	all := f.isTrue("all-namespaces") && len(names) == 0
+	namespace := orDefault(f.Get("namespace"), "default")
+	all := f.IsTrue("all-namespaces") && len(names) == 0
 	sel := api.Everything()
-	if f.has("selector") {
-		if sel, err = api.ParseSelector(f.get("selector")); err != nil {
-			return Result{Err: "error: " + err.Error(), Code: 1}
+	if f.Has("selector") {
+		if len(names) > 0 {
+			return Result{Err: "error: name cannot be provided when a selector is specified", Code: 1}
+		}
+		// kubectl passes the selector to the API server, which parses it and refuses a bad one.
+		if sel, err = api.ParseSelector(f.Get("selector")); err != nil {
+			return Result{Err: fmt.Sprintf("Error from server (BadRequest): Unable to find \"%s/%s, Resource=%s\" that match label selector %q, field selector \"\": %v",
+				r.kind.Group, r.kind.Version, r.kind.Resource, f.Get("selector"), err), Code: 1}
 		}
 	}
 	var objs []api.Object
@@ -129,7 +134,7 @@ func get(s *sim.Sim, args []string) Result {
 		}
 	default:
 		if len(objs) > 0 {
-			r.print(&b, objs, output == "wide", all && r.kind.Namespaced, s.C.Now())
+			r.print(&b, objs, tableOptions{wide: output == "wide", allNamespaces: all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}, s.C.Now())
 		}
 	}
 	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}

@@ -72,23 +72,23 @@ func levenshtein(a, b string) int {
 	return prev[len(b)]
 }
 
-var applyFlags = []flagSpec{
-	{name: "filename", shorthand: 'f'},
-	{name: "namespace", shorthand: 'n'},
+var applyFlags = []FlagSpec{
+	{Name: "filename", Shorthand: 'f'},
+	{Name: "namespace", Shorthand: 'n'},
 }
 
 // applyCommand runs `kubectl apply -f -`; DaemonLab has no files, so standard input is the only
 // source.
 func applyCommand(s *sim.Sim, args []string, stdin string) Result {
-	f, err := parseFlags("apply", args, applyFlags)
+	f, err := ParseFlags("apply", args, applyFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	switch file := f.get("filename"); {
-	case !f.has("filename"):
+	switch file := f.Get("filename"); {
+	case !f.Has("filename"):
 		return Result{Err: "error: must specify one of -f and -k", Code: 1}
 	case file != "-":
 		return Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
 	}
-	return Apply(s, []byte(stdin), "STDIN", orDefault(f.get("namespace"), "default"))
+	return Apply(s, []byte(stdin), "STDIN", orDefault(f.Get("namespace"), "default"))
 }

@@ -18,10 +18,16 @@ type column[T any] struct {
 	cell   func(obj T, now time.Time) string
 }
 
+// tableOptions are the flags that shape a table.
+type tableOptions struct {
+	wide, allNamespaces, showLabels bool
+}
+
 // printTable prints objects as kubectl's table printer does: upper-case headers, a NAMESPACE
-// column first with --all-namespaces, cells aligned by a tabwriter with minimum width 6, tab
-// width 4 and padding 3 (printers.GetNewTabWriter).
-func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], wide, allNamespaces bool, now time.Time) {
+// column first with --all-namespaces, a LABELS column last with --show-labels, cells aligned by a
+// tabwriter with minimum width 6, tab width 4 and padding 3 (printers.GetNewTabWriter).
+func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], opts tableOptions, now time.Time) {
+	wide, allNamespaces := opts.wide, opts.allNamespaces
 	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
 	var headers []string
 	if allNamespaces {
@@ -31,6 +37,9 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], wi
 		if !c.wide || wide {
 			headers = append(headers, c.header)
 		}
+	}
+	if opts.showLabels {
+		headers = append(headers, "LABELS")
 	}
 	fmt.Fprintln(w, strings.Join(headers, "\t"))
 	for _, o := range objs {
@@ -42,6 +51,9 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], wi
 			if !c.wide || wide {
 				cells = append(cells, c.cell(o, now))
 			}
+		}
+		if opts.showLabels {
+			cells = append(cells, api.FormatLabels(o.GetObjectMeta().Labels))
 		}
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
 	}
@@ -110,9 +122,9 @@ func orNone(s string) string {
 
 var podColumns = []column[*api.Pod]{
 	{header: "NAME", cell: func(p *api.Pod, _ time.Time) string { return p.Name }},
-	{header: "READY", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).ready }},
-	{header: "STATUS", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).status }},
-	{header: "RESTARTS", cell: func(p *api.Pod, now time.Time) string { return podSummary(p, now).restarts }},
+	{header: "READY", cell: func(p *api.Pod, now time.Time) string { return PodStatus(p, now).Ready }},
+	{header: "STATUS", cell: func(p *api.Pod, now time.Time) string { return PodStatus(p, now).Status }},
+	{header: "RESTARTS", cell: func(p *api.Pod, now time.Time) string { return PodStatus(p, now).Restarts }},
 	{header: "AGE", cell: func(p *api.Pod, now time.Time) string { return age(p.CreationTimestamp, now) }},
 	{header: "IP", wide: true, cell: func(p *api.Pod, _ time.Time) string {
 		if len(p.Status.PodIPs) > 0 {
@@ -125,12 +137,12 @@ var podColumns = []column[*api.Pod]{
 	{header: "READINESS GATES", wide: true, cell: func(*api.Pod, time.Time) string { return "<none>" }},
 }
 
-// summary is what the pod table shows of a pod's state.
-type summary struct {
-	ready, status, restarts string
+// PodSummary is what the pod table shows of a pod's state: READY, STATUS and RESTARTS.
+type PodSummary struct {
+	Ready, Status, Restarts string
 }
 
-// podSummary follows printPod for pods without init containers:
+// PodStatus follows printPod for pods without init containers:
 //
 //  1. STATUS starts as status.reason, else the phase.
 //  2. Walking the containers from the last, a waiting reason or a terminated reason (or
@@ -139,7 +151,7 @@ type summary struct {
 //     NotReady.
 //  4. A pod being deleted is Terminating, or Unknown when its node is unreachable.
 //  5. RESTARTS adds "(<age> ago)" of the last container exit.
-func podSummary(p *api.Pod, now time.Time) summary {
+func PodStatus(p *api.Pod, now time.Time) PodSummary {
 	reason := string(p.Status.Phase)
 	if p.Status.Reason != "" {
 		reason = p.Status.Reason
@@ -189,7 +201,7 @@ func podSummary(p *api.Pod, now time.Time) summary {
 	if restarts != 0 && !lastRestart.IsZero() {
 		r = fmt.Sprintf("%d (%s ago)", restarts, HumanDuration(now.Sub(lastRestart)))
 	}
-	return summary{ready: fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), status: reason, restarts: r}
+	return PodSummary{Ready: fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), Status: reason, Restarts: r}
 }
 
 func podReadyCondition(p *api.Pod) bool {

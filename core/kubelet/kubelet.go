@@ -141,25 +141,64 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	return next, found
 }
 
-// Sync starts every pod whose start-up time has come: phase Running, containers running and
-// ready, conditions Initialized, Ready, ContainersReady and PodScheduled True, a pod IP from the
-// node's CIDR. It returns whether anything changed.
+// Sync advances the pods bound to nodes, as each node's kubelet would:
+//
+//  1. A pod the kubelet has not seen yet gets its start time, its host IP and containers
+//     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
+//  2. A pod whose start-up time has come is Running: containers running and ready, conditions
+//     Initialized, Ready and ContainersReady True, a pod IP from the node's CIDR.
+//
+// It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for _, p := range c.Pods() {
 		t, ok := startAt(p)
-		if !ok || t.After(c.Now()) {
+		if !ok {
 			continue
 		}
 		node := c.Node(p.Spec.NodeName)
 		if node == nil {
 			continue
 		}
-		started := api.DeepCopy(p)
-		start(c, started, node, t)
-		changed = c.Update(started) == nil || changed
+		switch {
+		case !t.After(c.Now()):
+			started := api.DeepCopy(p)
+			start(c, started, node, t)
+			changed = c.Update(started) == nil || changed
+		case len(p.Status.ContainerStatuses) == 0:
+			creating := api.DeepCopy(p)
+			admit(creating, node, c.Now())
+			changed = c.Update(creating) == nil || changed
+		}
 	}
 	return changed
+}
+
+// admit is the kubelet taking a pod in: start time, host IP, containers in ContainerCreating.
+func admit(p *api.Pod, node *api.Node, now time.Time) {
+	t := api.NewTime(now)
+	p.Status.StartTime = &t
+	p.Status.HostIP = nodeIP(node)
+	p.Status.HostIPs = []api.PodIP{{IP: p.Status.HostIP}}
+	var names []string
+	p.Status.ContainerStatuses = nil
+	for _, ctr := range p.Spec.Containers {
+		names = append(names, ctr.Name)
+		no := false
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{
+			Name: ctr.Name, Image: ctr.Image, Started: &no,
+			State: api.ContainerState{Waiting: &api.ContainerStateWaiting{Reason: "ContainerCreating"}},
+		})
+	}
+	notReady := "containers with unready status: [" + strings.Join(names, " ") + "]"
+	scheduled, _ := boundAt(p)
+	p.Status.Conditions = []api.PodCondition{
+		{Type: "PodReadyToStartContainers", Status: api.ConditionFalse, LastTransitionTime: t},
+		{Type: api.PodInitialized, Status: api.ConditionTrue, LastTransitionTime: t},
+		{Type: api.PodReady, Status: api.ConditionFalse, LastTransitionTime: t, Reason: "ContainersNotReady", Message: notReady},
+		{Type: api.ContainersReady, Status: api.ConditionFalse, LastTransitionTime: t, Reason: "ContainersNotReady", Message: notReady},
+		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
+	}
 }
 
 func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
@@ -170,7 +209,9 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
 	p.Status.PodIP = podIP(c, node)
 	p.Status.PodIPs = []api.PodIP{{IP: p.Status.PodIP}}
 	scheduled, _ := boundAt(p)
-	p.Status.StartTime = &now
+	if p.Status.StartTime == nil {
+		p.Status.StartTime = &now
+	}
 	p.Status.Conditions = []api.PodCondition{
 		{Type: "PodReadyToStartContainers", Status: api.ConditionTrue, LastTransitionTime: now},
 		{Type: api.PodInitialized, Status: api.ConditionTrue, LastTransitionTime: now},

@@ -88,11 +88,16 @@ func (s *Sim) Settle() {
 	panic("the controllers did not settle")
 }
 
+// NextTimer returns the earliest instant at which a controller has something to do.
+func (s *Sim) NextTimer() (time.Time, bool) {
+	return kubelet.NextTimer(s.C)
+}
+
 // Advance moves the clock forward by d, stopping at every due timer in order and settling there.
 func (s *Sim) Advance(d time.Duration) {
 	end := s.C.Now().Add(d)
 	for {
-		next, ok := kubelet.NextTimer(s.C)
+		next, ok := s.NextTimer()
 		if !ok || next.After(end) {
 			break
 		}
@@ -101,4 +106,16 @@ func (s *Sim) Advance(d time.Duration) {
 	}
 	s.C.SetNow(end)
 	s.Settle()
+}
+
+// Step moves the clock to the next due timer and settles there; it reports false when nothing
+// is scheduled.
+func (s *Sim) Step() bool {
+	next, ok := s.NextTimer()
+	if !ok {
+		return false
+	}
+	s.C.SetNow(next)
+	s.Settle()
+	return true
 }

@@ -1,0 +1,115 @@
+// Command daemonlab is DaemonLab's terminal front end.
+//
+//	daemonlab run FILE…   run scenario files; exit 0 iff all pass
+//	daemonlab shell       an interactive prompt for kubectl and sim commands
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"daemonlab/core/scenario"
+	"daemonlab/core/shell"
+	"daemonlab/core/sim"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage(os.Stderr)
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "run":
+		os.Exit(run(os.Stdout, os.Args[2:]))
+	case "shell":
+		os.Exit(interactive(os.Stdin, os.Stdout))
+	case "help", "-h", "--help":
+		usage(os.Stdout)
+	default:
+		fmt.Fprintf(os.Stderr, "daemonlab: unknown command %q\n", os.Args[1])
+		usage(os.Stderr)
+		os.Exit(2)
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage:\n  daemonlab run FILE…   run scenario files\n  daemonlab shell       type kubectl and sim commands against a simulated cluster")
+}
+
+// run runs scenario files: a line per scenario, the failing step with want and got, and a
+// closing "N passed, M failed". It returns the exit status.
+func run(w io.Writer, files []string) int {
+	if len(files) == 0 {
+		fmt.Fprintln(w, "daemonlab run: name at least one scenario file")
+		return 2
+	}
+	passed, failed := 0, 0
+	for _, f := range files {
+		err := runFile(f)
+		if err != nil {
+			failed++
+			fmt.Fprintf(w, "FAIL %s: %v\n", f, err)
+			continue
+		}
+		passed++
+		fmt.Fprintf(w, "ok   %s\n", f)
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+func runFile(name string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		return err
+	}
+	return sc.Run()
+}
+
+// interactive reads command lines from in until end of input or `exit`. A line ending in
+// "<<EOF" reads the following lines up to "EOF" as the command's standard input, as a shell's
+// here-document does.
+func interactive(in io.Reader, w io.Writer) int {
+	s, err := sim.New(1, sim.Default)
+	if err != nil {
+		fmt.Fprintln(w, err)
+		return 1
+	}
+	fmt.Fprintln(w, "DaemonLab: a simulated Kubernetes v1.37 cluster (hd1, hd2, hd3). Type kubectl or sim commands; `sim help`; `exit` to leave.")
+	lines := bufio.NewScanner(in)
+	for fmt.Fprint(w, "$ "); lines.Scan(); fmt.Fprint(w, "$ ") {
+		line := strings.TrimSpace(lines.Text())
+		if line == "exit" {
+			return 0
+		}
+		stdin := ""
+		if cmd, marker, ok := strings.Cut(line, "<<"); ok {
+			line, stdin = cmd, hereDocument(lines, strings.TrimSpace(marker))
+		}
+		r := shell.Run(s, line, stdin)
+		fmt.Fprint(w, r.Out)
+		if r.Err != "" {
+			fmt.Fprintln(w, r.Err)
+		}
+	}
+	fmt.Fprintln(w)
+	return 0
+}
+
+func hereDocument(lines *bufio.Scanner, marker string) string {
+	var b strings.Builder
+	for lines.Scan() && lines.Text() != marker {
+		b.WriteString(lines.Text() + "\n")
+	}
+	return b.String()
+}

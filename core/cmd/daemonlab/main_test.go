@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRunReportsEveryScenario: `daemonlab run` prints a line per scenario, the failing step with
+// want and got, a closing "N passed, M failed", and exits 1 when any failed.
+func TestRunReportsEveryScenario(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(good, []byte("name: good\nsteps:\n  - run: kubectl get nodes -o name\n    wantContains: [node/hd1]\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("name: bad\nsteps:\n  - run: kubectl get ns default -o name\n    want: namespace/other\n"), 0o644))
+	var out strings.Builder
+	code := run(&out, []string{good, bad, filepath.Join(dir, "missing.yaml")})
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "ok   "+good+"\n"+
+		"FAIL "+bad+": step 1 (kubectl get ns default -o name): want:\nnamespace/other\ngot:\nnamespace/default\n"+
+		"FAIL "+filepath.Join(dir, "missing.yaml")+": open "+filepath.Join(dir, "missing.yaml")+": no such file or directory\n"+
+		"1 passed, 2 failed\n", out.String())
+	out.Reset()
+	assert.Equal(t, 0, run(&out, []string{good}))
+}
+
+// TestShellRunsCommandsAndHereDocuments: the interactive shell runs kubectl and sim lines and
+// reads a here-document as standard input.
+func TestShellRunsCommandsAndHereDocuments(t *testing.T) {
+	in := "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\nsim advance 1m\nkubectl get ns team-a\nexit\n"
+	var out strings.Builder
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	assert.Contains(t, out.String(), "namespace/team-a created\n")
+	assert.Contains(t, out.String(), "team-a   Active   60s\n")
+}

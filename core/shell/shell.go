@@ -1,0 +1,90 @@
+// Package shell runs DaemonLab's command language: one line of `kubectl …` (or `k …`) or
+// `sim …`, split as a shell splits words, against one simulation. Scenarios, lessons, the
+// terminal and the page all go through Run.
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"daemonlab/core/kubectl"
+	"daemonlab/core/sim"
+)
+
+// Result is what a command printed and its exit code.
+type Result = kubectl.Result
+
+// Run runs one command line with stdin as its standard input.
+func Run(s *sim.Sim, line, stdin string) Result {
+	words, err := Split(line)
+	if err != nil {
+		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	if len(words) == 0 {
+		return Result{}
+	}
+	switch words[0] {
+	case "kubectl", "k":
+		return kubectl.Run(s, words[1:], stdin)
+	case "sim":
+		return runSim(s, words[1:])
+	}
+	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl and sim commands)", words[0]), Code: 127}
+}
+
+// Split splits a command line into words as a POSIX shell does:
+//
+//  1. Unquoted blanks separate words.
+//  2. Single quotes keep everything up to the next single quote.
+//  3. Double quotes keep everything but \", \\, \$ and \` (which lose their backslash).
+//  4. Outside quotes a backslash keeps the next character.
+//  5. An unterminated quote is an error.
+func Split(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("unterminated quoted string")
+			}
+			cur.WriteString(line[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case c == '"':
+			j := i + 1
+			for ; j < len(line) && line[j] != '"'; j++ {
+				if line[j] == '\\' && j+1 < len(line) && strings.IndexByte("\"\\$`", line[j+1]) >= 0 {
+					j++
+				}
+				cur.WriteByte(line[j])
+			}
+			if j == len(line) {
+				return nil, errors.New("unterminated quoted string")
+			}
+			i = j
+			inWord = true
+		case c == '\\' && i+1 < len(line):
+			i++
+			cur.WriteByte(line[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}

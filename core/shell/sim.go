@@ -1,0 +1,129 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/kubectl"
+	"daemonlab/core/kubelet"
+	"daemonlab/core/sim"
+)
+
+// simCommands are the sim subcommands, in the order `sim help` lists them.
+var simCommands = []struct {
+	name, usage string
+	run         func(s *sim.Sim, args []string) Result
+}{
+	{"advance", "sim advance DURATION          move the clock forward (10s, 5m, 1h30m), firing due timers in order", simAdvance},
+	{"step", "sim step                      move to the next due timer and fire it", simStep},
+	{"add-node", "sim add-node NAME [--label k=v]… [--taint k[=v]:Effect]… [--cpu Q] [--memory Q]   a Ready node joins", simAddNode},
+}
+
+func runSim(s *sim.Sim, args []string) Result {
+	if len(args) > 0 {
+		for _, c := range simCommands {
+			if c.name == args[0] {
+				return c.run(s, args[1:])
+			}
+		}
+	}
+	var b strings.Builder
+	if len(args) > 0 && args[0] != "help" {
+		fmt.Fprintf(&b, "error: unknown command %q for \"sim\"\n\n", args[0])
+	}
+	b.WriteString("Usage:\n")
+	for _, c := range simCommands {
+		b.WriteString("  " + c.usage + "\n")
+	}
+	if len(args) > 0 && args[0] == "help" {
+		return Result{Out: b.String()}
+	}
+	return Result{Err: strings.TrimRight(b.String(), "\n"), Code: 1}
+}
+
+// simAdvance moves the clock: `sim advance 30s`.
+func simAdvance(s *sim.Sim, args []string) Result {
+	if len(args) != 1 {
+		return Result{Err: "error: sim advance takes one duration, such as 10s, 5m or 1h30m", Code: 1}
+	}
+	d, err := time.ParseDuration(args[0])
+	if err != nil || d < 0 {
+		return Result{Err: fmt.Sprintf("error: %q is not a duration: use a number and a unit, such as 10s, 5m or 1h30m", args[0]), Code: 1}
+	}
+	s.Advance(d)
+	return Result{}
+}
+
+// simStep moves to the next due timer: `sim step`.
+func simStep(s *sim.Sim, args []string) Result {
+	if len(args) != 0 {
+		return Result{Err: "error: sim step takes no arguments", Code: 1}
+	}
+	if !s.Step() {
+		return Result{Err: "error: nothing is scheduled: the cluster is at rest", Code: 1}
+	}
+	return Result{}
+}
+
+var addNodeFlags = []kubectl.FlagSpec{{Name: "label"}, {Name: "taint"}, {Name: "cpu"}, {Name: "memory"}}
+
+// simAddNode adds a Ready node, as its kubelet joining would: `sim add-node hd4 --label disk=ssd`.
+func simAddNode(s *sim.Sim, args []string) Result {
+	f, err := kubectl.ParseFlags("add-node", args, addNodeFlags)
+	if err != nil {
+		return Result{Err: strings.Replace(err.Error(), "kubectl add-node", "sim add-node", 1), Code: 1}
+	}
+	if len(f.Args) != 1 {
+		return Result{Err: "error: sim add-node takes one node name", Code: 1}
+	}
+	name := f.Args[0]
+	opts := kubelet.NodeOptions{Labels: map[string]string{}, CPU: f.Get("cpu"), Memory: f.Get("memory")}
+	for _, l := range f.All("label") {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			return Result{Err: fmt.Sprintf("error: invalid label %q: use key=value", l), Code: 1}
+		}
+		opts.Labels[k] = v
+	}
+	for _, t := range f.All("taint") {
+		taint, err := ParseTaint(t)
+		if err != nil {
+			return Result{Err: "error: " + err.Error(), Code: 1}
+		}
+		opts.Taints = append(opts.Taints, taint)
+	}
+	for _, q := range [][2]string{{"cpu", opts.CPU}, {"memory", opts.Memory}} {
+		if _, err := api.ParseQuantity(q[1]); q[1] != "" && err != nil {
+			return Result{Err: fmt.Sprintf("error: --%s %s: %v", q[0], q[1], err), Code: 1}
+		}
+	}
+	if s.C.Node(name) != nil {
+		return Result{Err: fmt.Sprintf("Error from server (AlreadyExists): nodes %q already exists", name), Code: 1}
+	}
+	node := kubelet.NewNode(name, kubelet.FreeIndex(s.C), opts, s.C.Now())
+	if errs := api.Validate(node); len(errs) > 0 {
+		return Result{Err: fmt.Sprintf("The Node %q is invalid: %s", name, errs.Error()), Code: 1}
+	}
+	if err := s.C.Create(node); err != nil {
+		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	s.Settle()
+	return Result{Out: "node/" + name + " created\n"}
+}
+
+// ParseTaint reads a taint as kubectl taint writes it: key[=value]:Effect.
+func ParseTaint(s string) (api.Taint, error) {
+	kv, effect, ok := strings.Cut(s, ":")
+	if !ok || effect == "" {
+		return api.Taint{}, fmt.Errorf("invalid taint spec: %v", s)
+	}
+	switch api.TaintEffect(effect) {
+	case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+	default:
+		return api.Taint{}, fmt.Errorf("invalid taint effect: %v, unsupported taint effect", effect)
+	}
+	key, value, _ := strings.Cut(kv, "=")
+	return api.Taint{Key: key, Value: value, Effect: api.TaintEffect(effect)}, nil
+}
