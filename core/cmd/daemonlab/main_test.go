@@ -18,12 +18,15 @@ func TestRunReportsEveryScenario(t *testing.T) {
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(good, []byte("name: good\nsteps:\n  - run: kubectl get nodes -o name\n    wantContains: [node/hd1]\n"), 0o644))
 	require.NoError(t, os.WriteFile(bad, []byte("name: bad\nsteps:\n  - run: kubectl get ns default -o name\n    want: namespace/other\n"), 0o644))
+	missing := filepath.Join(dir, "missing.yaml")
+	_, notFound := os.ReadFile(missing)
+	require.Error(t, notFound)
 	var out strings.Builder
-	code := run(&out, []string{good, bad, filepath.Join(dir, "missing.yaml")})
+	code := run(&out, []string{good, bad, missing})
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "ok   "+good+"\n"+
 		"FAIL "+bad+": step 1 (kubectl get ns default -o name): want:\nnamespace/other\ngot:\nnamespace/default\n"+
-		"FAIL "+filepath.Join(dir, "missing.yaml")+": open "+filepath.Join(dir, "missing.yaml")+": no such file or directory\n"+
+		"FAIL "+missing+": "+notFound.Error()+"\n"+
 		"1 passed, 2 failed\n", out.String())
 	out.Reset()
 	assert.Equal(t, 0, run(&out, []string{good}))
