@@ -361,31 +361,30 @@ func (d *decoder) decode(v *value, rv reflect.Value, strictPath, fieldPath, stru
 			return
 		}
 		rv.SetBool(v.b)
-	case reflect.Int32, reflect.Int64:
-		if v.kind != kindInt && v.kind != kindFloat {
-			d.typeError(v, rv, fieldPath, structName, "")
-			return
-		}
-		n, err := strconv.ParseInt(v.str, 10, 64)
-		if err != nil || rv.OverflowInt(n) {
-			d.typeError(v, rv, fieldPath, structName, " "+v.str)
-			return
-		}
-		rv.SetInt(n)
-	case reflect.Uint32, reflect.Uint64:
-		if v.kind != kindInt && v.kind != kindFloat {
-			d.typeError(v, rv, fieldPath, structName, "")
-			return
-		}
-		n, err := strconv.ParseUint(v.str, 10, 64)
-		if err != nil || rv.OverflowUint(n) {
-			d.typeError(v, rv, fieldPath, structName, " "+v.str)
-			return
-		}
-		rv.SetUint(n)
+	case reflect.Int32, reflect.Int64, reflect.Uint32, reflect.Uint64:
+		d.decodeInteger(v, rv, fieldPath, structName)
 	default:
 		d.fail(v, fieldPath, fmt.Sprintf("cannot decode into %s", rv.Type()))
 	}
+}
+
+// decodeInteger sets a signed or unsigned integer field; a number that is not a whole number or
+// does not fit is a type error naming the number, as encoding/json's.
+func (d *decoder) decodeInteger(v *value, rv reflect.Value, fieldPath, structName string) {
+	if v.kind != kindInt && v.kind != kindFloat {
+		d.typeError(v, rv, fieldPath, structName, "")
+		return
+	}
+	if rv.CanInt() {
+		if n, err := strconv.ParseInt(v.str, 10, 64); err == nil && !rv.OverflowInt(n) {
+			rv.SetInt(n)
+			return
+		}
+	} else if n, err := strconv.ParseUint(v.str, 10, 64); err == nil && !rv.OverflowUint(n) {
+		rv.SetUint(n)
+		return
+	}
+	d.typeError(v, rv, fieldPath, structName, " "+v.str)
 }
 
 func join(path, key string) string {
