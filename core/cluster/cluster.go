@@ -11,6 +11,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -27,35 +28,92 @@ type Key struct {
 	Namespace, Name string
 }
 
-// Cluster is the world: the objects, the clock and the random source.
+// Cluster is the world: the objects, the machines behind the nodes, the controllers' private
+// memory, the clock and the random source.
 type Cluster struct {
-	now     time.Time
-	seed    uint64
-	pcg     *rand.PCG
-	rng     *rand.Rand
-	version int64                         // the last resourceVersion handed out
-	objects map[string]map[Key]api.Object // by kind
+	now      time.Time
+	seed     uint64
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	version  int64                         // the last resourceVersion handed out
+	objects  map[string]map[Key]api.Object // by kind
+	machines map[string]Machine            // by node name
+	memo     map[string]string             // controllers' private memory, by key
 }
+
+// Machine is what the API does not show of a node: the host and its kubelet. Faults are what
+// `sim fail` injected.
+type Machine struct {
+	KubeletDown bool      // the kubelet stopped: no lease renewals, no status, no pod changes
+	RenewFrom   time.Time // when the running kubelet started renewing its lease (join or restart)
+	DownAt      time.Time // when the kubelet stopped
+	Faults      []string  // reported conditions: not-ready, memory-pressure, …
+}
+
+// Machine returns the machine behind a node, and whether there is one.
+func (c *Cluster) Machine(node string) (Machine, bool) {
+	m, ok := c.machines[node]
+	return m, ok
+}
+
+// SetMachine records the machine behind a node.
+func (c *Cluster) SetMachine(node string, m Machine) {
+	m.Faults = append([]string(nil), m.Faults...)
+	c.machines[node] = m
+}
+
+// RemoveMachine forgets the machine behind a deleted node.
+func (c *Cluster) RemoveMachine(node string) { delete(c.machines, node) }
+
+// Memo returns what a controller remembered under key: state upstream keeps in a controller's
+// memory (when an eviction was scheduled, the Ready status last seen, a rate limiter's last use).
+// It is part of the world, so snapshots keep it.
+func (c *Cluster) Memo(key string) (string, bool) {
+	v, ok := c.memo[key]
+	return v, ok
+}
+
+// SetMemo remembers a value for a controller.
+func (c *Cluster) SetMemo(key, value string) { c.memo[key] = value }
+
+// ForgetMemo drops a remembered value.
+func (c *Cluster) ForgetMemo(key string) { delete(c.memo, key) }
+
+// MemoTime returns a remembered instant.
+func (c *Cluster) MemoTime(key string) (time.Time, bool) {
+	v, ok := c.memo[key]
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	return t, err == nil
+}
+
+// SetMemoTime remembers an instant.
+func (c *Cluster) SetMemoTime(key string, t time.Time) { c.memo[key] = t.Format(time.RFC3339Nano) }
 
 // New returns an empty cluster (no objects at all) at Epoch, drawing randomness from seed.
 func New(seed uint64) *Cluster {
 	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
-	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{}}
+	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{},
+		machines: map[string]Machine{}, memo: map[string]string{}}
 }
 
 // Snapshot is a saved state of a cluster: its objects, clock, resourceVersion counter and random
 // source. Restoring it brings all of them back, so the same commands then give the same output.
 type Snapshot struct {
-	now     time.Time
-	version int64
-	pcg     rand.PCG
-	objects map[string]map[Key]api.Object
+	now      time.Time
+	version  int64
+	pcg      rand.PCG
+	objects  map[string]map[Key]api.Object
+	machines map[string]Machine
+	memo     map[string]string
 }
 
 // Snapshot saves the cluster's state. It copies the object maps, not the objects (they are
 // immutable), so it costs microseconds for a small cluster.
 func (c *Cluster) Snapshot() Snapshot {
-	return Snapshot{now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects)}
+	return Snapshot{now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects), machines: maps.Clone(c.machines), memo: maps.Clone(c.memo)}
 }
 
 // Restore brings back a saved state; the snapshot stays valid and may be restored again.
@@ -63,16 +121,13 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.now, c.version = s.now, s.version
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
+	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
 }
 
 func copyObjects(in map[string]map[Key]api.Object) map[string]map[Key]api.Object {
 	out := make(map[string]map[Key]api.Object, len(in))
 	for kind, objs := range in {
-		m := make(map[Key]api.Object, len(objs))
-		for k, o := range objs {
-			m[k] = o
-		}
-		out[kind] = m
+		out[kind] = maps.Clone(objs)
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func Apply(c *cluster.Cluster, plan Plan) bool {
 	ds := plan.DaemonSet
 	changed := false
 	for _, p := range plan.PodsToDelete {
-		c.Delete(p)
+		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		changed = true
 	}

@@ -244,6 +244,10 @@ func toJSONValue(v any) any {
 // commit stores a prepared object: created, or updated over the existing one keeping what the
 // server owns (status; generation bumped when the spec changed).
 func commit(c *cluster.Cluster, a action) {
+	if node, ok := a.obj.(*api.Node); ok && a.verb == "created" {
+		_ = kubelet.Join(c, node)
+		return
+	}
 	if a.verb == "created" {
 		_ = c.Create(a.obj)
 		return

@@ -129,49 +129,110 @@ func startAt(p *api.Pod) (time.Time, bool) {
 	return t.Add(StartupDelay), true
 }
 
-// NextTimer returns the earliest instant a kubelet has something to do.
+// StopDelay is how long a deleted pod's containers take to exit on SIGTERM on a healthy node.
+const StopDelay = time.Second
+
+// goneAt returns when the kubelet finishes deleting a pod marked for deletion.
+func goneAt(p *api.Pod) (time.Time, bool) {
+	if p.DeletionTimestamp == nil || p.DeletionGracePeriodSeconds == nil {
+		return time.Time{}, false
+	}
+	marked := p.DeletionTimestamp.Add(-time.Duration(*p.DeletionGracePeriodSeconds) * time.Second)
+	return marked.Add(min(StopDelay, time.Duration(*p.DeletionGracePeriodSeconds)*time.Second)), true
+}
+
+// running reports whether the kubelet of the pod's node is up.
+func running(c *cluster.Cluster, node string) bool {
+	m, ok := c.Machine(node)
+	return ok && !m.KubeletDown
+}
+
+// NextTimer returns the earliest instant a running kubelet has something to do: a pod to start
+// or a deleted pod to remove.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for _, p := range c.Pods() {
-		if t, ok := startAt(p); ok && (!found || t.Before(next)) {
-			next, found = t, true
+		if !running(c, p.Spec.NodeName) {
+			continue
+		}
+		for _, due := range []func(*api.Pod) (time.Time, bool){startAt, goneAt} {
+			if t, ok := due(p); ok && (!found || t.Before(next)) {
+				next, found = t, true
+			}
 		}
 	}
 	return next, found
 }
 
-// Sync advances the pods bound to nodes, as each node's kubelet would:
+// Sync does what the running kubelets would at the current instant:
 //
-//  1. A pod the kubelet has not seen yet gets its start time, its host IP and containers
+//  1. Each posts its node's conditions when they differ from what its machine reports.
+//  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
 //     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
-//  2. A pod whose start-up time has come is Running: containers running and ready, conditions
+//  3. A pod whose start-up time has come is Running: containers running and ready, conditions
 //     Initialized, Ready and ContainersReady True, a pod IP from the node's CIDR.
+//  4. A running pod someone marked not Ready (the node controller, while the kubelet was away)
+//     is Ready again.
+//  5. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
+//     shorter grace period).
 //
-// It returns whether anything changed.
+// A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. It
+// returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	changed := false
-	for _, p := range c.Pods() {
-		t, ok := startAt(p)
-		if !ok {
-			continue
-		}
-		node := c.Node(p.Spec.NodeName)
-		if node == nil {
-			continue
-		}
-		switch {
-		case !t.After(c.Now()):
-			started := api.DeepCopy(p)
-			start(c, started, node, t)
-			changed = c.Update(started) == nil || changed
-		case len(p.Status.ContainerStatuses) == 0:
-			creating := api.DeepCopy(p)
-			admit(creating, node, c.Now())
-			changed = c.Update(creating) == nil || changed
+	for _, n := range c.Nodes() {
+		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
+			changed = postStatus(c, n, m) || changed
 		}
 	}
+	for _, p := range c.Pods() {
+		node := c.Node(p.Spec.NodeName)
+		if node == nil || !running(c, node.Name) {
+			continue
+		}
+		changed = syncPod(c, p, node) || changed
+	}
 	return changed
+}
+
+func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
+	if t, ok := goneAt(p); ok {
+		if t.After(c.Now()) {
+			return false
+		}
+		c.Delete(p)
+		return true
+	}
+	next := api.DeepCopy(p)
+	switch t, ok := startAt(p); {
+	case ok && !t.After(c.Now()):
+		start(c, next, node, t)
+	case ok && len(p.Status.ContainerStatuses) == 0:
+		admit(next, node, c.Now())
+	case p.Status.Phase == api.PodRunning && !podReady(p):
+		markReady(next, c.Now())
+	default:
+		return false
+	}
+	return c.Update(next) == nil
+}
+
+func podReady(p *api.Pod) bool {
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == api.PodReady {
+			return cond.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+func markReady(p *api.Pod, now time.Time) {
+	for i := range p.Status.Conditions {
+		if t := p.Status.Conditions[i].Type; t == api.PodReady || t == api.ContainersReady {
+			p.Status.Conditions[i] = api.PodCondition{Type: t, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(now)}
+		}
+	}
 }
 
 // admit is the kubelet taking a pod in: start time, host IP, containers in ContainerCreating.

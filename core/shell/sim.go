@@ -2,10 +2,12 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"daemonlab/core/api"
+	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
 	"daemonlab/core/kubelet"
 	"daemonlab/core/sim"
@@ -19,6 +21,95 @@ var simCommands = []struct {
 	{"advance", "sim advance DURATION          move the clock forward (10s, 5m, 1h30m), firing due timers in order", simAdvance},
 	{"step", "sim step                      move to the next due timer and fire it", simStep},
 	{"add-node", "sim add-node NAME [--label k=v]… [--taint k[=v]:Effect]… [--cpu Q] [--memory Q]   a Ready node joins", simAddNode},
+	{"fail", "sim fail NODE KIND             KIND: kubelet-down, not-ready, disk-pressure, pid-pressure, network-unavailable", simFail},
+	{"recover", "sim recover NODE [KIND]       clear one fault, or all of them", simRecover},
+}
+
+// failKinds are the faults `sim fail` injects today. memory-pressure waits for the kubelet's
+// eviction manager: a node under memory pressure without its evictions would teach a wrong rule.
+var failKinds = []string{kubelet.FaultKubeletDown, kubelet.FaultNotReady, kubelet.FaultDiskPressure, kubelet.FaultPIDPressure, kubelet.FaultNetworkUnavailable}
+
+// machineOf finds the machine behind a node, in kubectl's words when there is none.
+func machineOf(s *sim.Sim, name string) (cluster.Machine, *Result) {
+	m, ok := s.C.Machine(name)
+	if !ok || s.C.Node(name) == nil {
+		return m, &Result{Err: fmt.Sprintf("Error from server (NotFound): nodes %q not found", name), Code: 1}
+	}
+	return m, nil
+}
+
+func checkKind(kind string) *Result {
+	if kind == kubelet.FaultMemoryPressure {
+		return &Result{Err: "error: DaemonLab cannot simulate memory-pressure yet: it needs the kubelet's evictions, which are still to come", Code: 1}
+	}
+	if !slices.Contains(failKinds, kind) {
+		return &Result{Err: fmt.Sprintf("error: unknown fault %q: use one of %s", kind, strings.Join(failKinds, ", ")), Code: 1}
+	}
+	return nil
+}
+
+// simFail injects a fault: `sim fail hd2 kubelet-down`.
+func simFail(s *sim.Sim, args []string) Result {
+	if len(args) != 2 {
+		return Result{Err: "error: sim fail takes a node and a fault: sim fail NODE KIND", Code: 1}
+	}
+	name, kind := args[0], args[1]
+	m, bad := machineOf(s, name)
+	if bad != nil {
+		return *bad
+	}
+	if bad := checkKind(kind); bad != nil {
+		return *bad
+	}
+	switch {
+	case kind == kubelet.FaultKubeletDown && m.KubeletDown, slices.Contains(m.Faults, kind):
+		return Result{Err: fmt.Sprintf("error: node %s already has the fault %s", name, kind), Code: 1}
+	case kind == kubelet.FaultKubeletDown:
+		m.KubeletDown, m.DownAt = true, s.C.Now()
+	default:
+		m.Faults = append(m.Faults, kind)
+	}
+	s.C.SetMachine(name, m)
+	s.Settle()
+	return Result{Out: fmt.Sprintf("node/%s failed: %s\n", name, kind)}
+}
+
+// simRecover clears one fault, or all: `sim recover hd2 kubelet-down`, `sim recover hd2`.
+func simRecover(s *sim.Sim, args []string) Result {
+	if len(args) < 1 || len(args) > 2 {
+		return Result{Err: "error: sim recover takes a node and, optionally, a fault: sim recover NODE [KIND]", Code: 1}
+	}
+	name := args[0]
+	m, bad := machineOf(s, name)
+	if bad != nil {
+		return *bad
+	}
+	cleared := append([]string(nil), m.Faults...)
+	if m.KubeletDown {
+		cleared = append([]string{kubelet.FaultKubeletDown}, cleared...)
+	}
+	if len(args) == 2 {
+		if bad := checkKind(args[1]); bad != nil {
+			return *bad
+		}
+		if !slices.Contains(cleared, args[1]) {
+			return Result{Err: fmt.Sprintf("error: node %s does not have the fault %s", name, args[1]), Code: 1}
+		}
+		cleared = []string{args[1]}
+	}
+	if len(cleared) == 0 {
+		return Result{Err: fmt.Sprintf("error: node %s has no fault to recover from", name), Code: 1}
+	}
+	for _, kind := range cleared {
+		if kind == kubelet.FaultKubeletDown {
+			m.KubeletDown, m.RenewFrom = false, s.C.Now()
+			continue
+		}
+		m.Faults = slices.DeleteFunc(m.Faults, func(f string) bool { return f == kind })
+	}
+	s.C.SetMachine(name, m)
+	s.Settle()
+	return Result{Out: fmt.Sprintf("node/%s recovered: %s\n", name, strings.Join(cleared, ", "))}
 }
 
 func runSim(s *sim.Sim, args []string) Result {
@@ -106,7 +197,7 @@ func simAddNode(s *sim.Sim, args []string) Result {
 	if errs := api.Validate(node); len(errs) > 0 {
 		return Result{Err: fmt.Sprintf("The Node %q is invalid: %s", name, errs.Error()), Code: 1}
 	}
-	if err := s.C.Create(node); err != nil {
+	if err := kubelet.Join(s.C, node); err != nil {
 		return Result{Err: "error: " + err.Error(), Code: 1}
 	}
 	s.Settle()

@@ -11,7 +11,9 @@ import (
 	"daemonlab/core/cluster"
 	"daemonlab/core/daemon"
 	"daemonlab/core/kubelet"
+	"daemonlab/core/nodelifecycle"
 	"daemonlab/core/scheduler"
+	"daemonlab/core/tainteviction"
 )
 
 // Sim is one simulated cluster.
@@ -52,7 +54,7 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 			if i == 0 {
 				opts = controlPlane
 			}
-			if err := s.C.Create(kubelet.NewNode(name, i, opts, s.C.Now())); err != nil {
+			if err := kubelet.Join(s.C, kubelet.NewNode(name, i, opts, s.C.Now())); err != nil {
 				return nil, err
 			}
 		}
@@ -67,12 +69,13 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 // means a controller fights another, which is a bug worth a clear panic in tests.
 const maxRounds = 1000
 
-// Settle runs the controllers until none changes anything at the current instant: the
-// DaemonSet controller (decide, then apply, per DaemonSet), the scheduler (one pod at a time,
-// in queue order) and the kubelets.
+// Settle runs the controllers until none changes anything at the current instant: the node
+// lifecycle controller, the taint eviction controller, the DaemonSet controller (decide, then
+// apply, per DaemonSet), the scheduler (one pod at a time, in queue order) and the kubelets.
 func (s *Sim) Settle() {
 	for range maxRounds {
-		changed := false
+		changed := nodelifecycle.Sync(s.C)
+		changed = tainteviction.Sync(s.C) || changed
 		for _, ds := range s.C.DaemonSets() {
 			changed = daemon.Apply(s.C, daemon.Reconcile(s.C, ds)) || changed
 		}
@@ -88,9 +91,19 @@ func (s *Sim) Settle() {
 	panic("the controllers did not settle")
 }
 
-// NextTimer returns the earliest instant at which a controller has something to do.
+// timers are the controllers that act when time passes, not only when something changes.
+var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer}
+
+// NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {
-	return kubelet.NextTimer(s.C)
+	var next time.Time
+	found := false
+	for _, timer := range timers {
+		if t, ok := timer(s.C); ok && t.After(s.C.Now()) && (!found || t.Before(next)) {
+			next, found = t, true
+		}
+	}
+	return next, found
 }
 
 // Advance moves the clock forward by d, stopping at every due timer in order and settling there.

@@ -1,0 +1,124 @@
+package kubelet
+
+import (
+	"slices"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// The faults `sim fail` injects into a machine.
+const (
+	FaultKubeletDown        = "kubelet-down"
+	FaultNotReady           = "not-ready"
+	FaultMemoryPressure     = "memory-pressure"
+	FaultDiskPressure       = "disk-pressure"
+	FaultPIDPressure        = "pid-pressure"
+	FaultNetworkUnavailable = "network-unavailable"
+)
+
+// Faults lists every fault, in the order `sim help` shows them.
+var Faults = []string{FaultKubeletDown, FaultNotReady, FaultMemoryPressure, FaultDiskPressure, FaultPIDPressure, FaultNetworkUnavailable}
+
+// RenewInterval is how often a running kubelet renews its node lease (nodeLeaseDurationSeconds
+// 40 × nodeLeaseRenewIntervalFraction 0.25).
+const RenewInterval = 10 * time.Second
+
+// Join registers a node as its kubelet does on start: the Node object and a running kubelet that
+// renews its lease from now on.
+func Join(c *cluster.Cluster, n *api.Node) error {
+	if err := c.Create(n); err != nil {
+		return err
+	}
+	c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now()})
+	return nil
+}
+
+// LastRenew returns when the node's kubelet last renewed its lease: the last tick of its 10s
+// rhythm, counted from when it started, that is not after now (or after it stopped).
+func LastRenew(m cluster.Machine, now time.Time) time.Time {
+	end := now
+	if m.KubeletDown {
+		end = m.DownAt
+	}
+	if end.Before(m.RenewFrom) {
+		return m.RenewFrom
+	}
+	return m.RenewFrom.Add(end.Sub(m.RenewFrom) / RenewInterval * RenewInterval)
+}
+
+// condition is what a kubelet reports for one node condition.
+type condition struct {
+	typ             api.NodeConditionType
+	status          api.ConditionStatus
+	reason, message string
+}
+
+// reported returns the conditions a running kubelet reports for a machine with these faults
+// (pkg/kubelet/nodestatus/setters.go wording; NetworkUnavailable in the route controller's).
+func reported(faults []string) []condition {
+	has := func(f string) bool { return slices.Contains(faults, f) }
+	pick := func(bad bool, typ api.NodeConditionType, badReason, badMsg, okReason, okMsg string) condition {
+		if bad {
+			return condition{typ, api.ConditionTrue, badReason, badMsg}
+		}
+		return condition{typ, api.ConditionFalse, okReason, okMsg}
+	}
+	conds := []condition{
+		pick(has(FaultMemoryPressure), api.NodeMemoryPressure, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+		pick(has(FaultDiskPressure), api.NodeDiskPressure, "KubeletHasDiskPressure", "kubelet has disk pressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+		pick(has(FaultPIDPressure), api.NodePIDPressure, "KubeletHasInsufficientPID", "kubelet has insufficient PID available", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+	}
+	ready := condition{api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"}
+	if has(FaultNotReady) {
+		ready = condition{api.NodeReady, api.ConditionFalse, "KubeletNotReady", "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"}
+	}
+	conds = append(conds, ready)
+	if has(FaultNetworkUnavailable) {
+		conds = append(conds, condition{api.NodeNetworkUnavailable, api.ConditionTrue, "NoRouteCreated", "Node created without a route"})
+	}
+	return conds
+}
+
+// postStatus writes the node's conditions when they differ from what its machine reports: a
+// changed status moves lastTransitionTime, every write moves lastHeartbeatTime. A
+// NetworkUnavailable condition the machine no longer reports turns False ("RouteCreated").
+// DaemonLab posts only on change; a real kubelet also re-posts unchanged status every 5m.
+func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
+	want := reported(m.Faults)
+	if !slices.Contains(m.Faults, FaultNetworkUnavailable) && hasCondition(n, api.NodeNetworkUnavailable) {
+		want = append(want, condition{api.NodeNetworkUnavailable, api.ConditionFalse, "RouteCreated", "RouteController created a route"})
+	}
+	now := api.NewTime(c.Now())
+	next := api.DeepCopy(n)
+	changed := false
+	for _, w := range want {
+		i := slices.IndexFunc(next.Status.Conditions, func(nc api.NodeCondition) bool { return nc.Type == w.typ })
+		if i < 0 {
+			next.Status.Conditions = append(next.Status.Conditions, api.NodeCondition{Type: w.typ, Status: w.status, LastHeartbeatTime: now, LastTransitionTime: now, Reason: w.reason, Message: w.message})
+			changed = true
+			continue
+		}
+		cur := &next.Status.Conditions[i]
+		if cur.Status == w.status && cur.Reason == w.reason {
+			continue
+		}
+		if cur.Status != w.status {
+			cur.LastTransitionTime = now
+		}
+		cur.Status, cur.Reason, cur.Message, cur.LastHeartbeatTime = w.status, w.reason, w.message, now
+		changed = true
+	}
+	if !changed {
+		return false
+	}
+	for i := range next.Status.Conditions {
+		next.Status.Conditions[i].LastHeartbeatTime = now
+	}
+	return c.Update(next) == nil
+}
+
+func hasCondition(n *api.Node, typ api.NodeConditionType) bool {
+	return slices.ContainsFunc(n.Status.Conditions, func(c api.NodeCondition) bool { return c.Type == typ })
+}
