@@ -124,10 +124,8 @@ func humanSince(d time.Duration) string {
 func podView(p *api.Pod, now time.Time) PodView {
 	st := kubectl.PodStatus(p, now)
 	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status}
-	for _, ref := range p.OwnerReferences {
-		if ref.Controller != nil && *ref.Controller {
-			pv.Owner = ref.Kind + "/" + ref.Name
-		}
+	if ref, ok := api.ControllerOf(&p.ObjectMeta); ok {
+		pv.Owner = ref.Kind + "/" + ref.Name
 	}
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"strconv"
-	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -10,18 +9,6 @@ import (
 
 // component is the source of the controller's events.
 const component = "daemonset-controller"
-
-func secondsDuration(s int32) time.Duration { return time.Duration(s) * time.Second }
-
-// podReady returns whether the pod's Ready condition is True, and since when.
-func podReady(p *api.Pod) (bool, time.Time) {
-	for _, cond := range p.Status.Conditions {
-		if cond.Type == api.PodReady {
-			return cond.Status == api.ConditionTrue, cond.LastTransitionTime.Time
-		}
-	}
-	return false, time.Time{}
-}
 
 // Apply carries out a plan: it deletes the planned pods, creates a pod for every node that
 // needs one (in node order, names drawn from the cluster's random source), then writes the
@@ -85,8 +72,7 @@ func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {
 	}
 	pod.Labels[ControllerRevisionHashLabel] = hash
 	pod.Labels[PodTemplateGenerationLabel] = strconv.FormatInt(ds.Generation, 10)
-	yes := true
-	pod.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: &yes, BlockOwnerDeletion: &yes}}
+	pod.OwnerReferences = []api.OwnerReference{api.NewControllerRef(ds, "apps/v1", "DaemonSet")}
 	AddOrUpdateDaemonPodTolerations(&pod.Spec)
 	pod.Spec.Affinity = ReplaceDaemonSetPodNodeNameNodeAffinity(pod.Spec.Affinity, nodeName)
 	return pod

@@ -136,12 +136,8 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 }
 
 func isControlledBy(p *api.Pod, ds *api.DaemonSet) bool {
-	for _, ref := range p.OwnerReferences {
-		if ref.Controller != nil && *ref.Controller && ref.UID == ds.UID {
-			return true
-		}
-	}
-	return false
+	ref, ok := api.ControllerOf(&p.ObjectMeta)
+	return ok && ref.UID == ds.UID
 }
 
 // podsByNode maps ds's pods to their target nodes (getNodesToDaemonPods with
@@ -188,9 +184,9 @@ func Status(c *cluster.Cluster, ds *api.DaemonSet) api.DaemonSetStatus {
 		if isPodUpdated(oldest, hash, ds.Generation) {
 			s.UpdatedNumberScheduled++
 		}
-		if ready, since := podReady(oldest); ready {
+		if api.IsPodReady(oldest) {
 			s.NumberReady++
-			if !c.Now().Before(since.Add(secondsDuration(ds.Spec.MinReadySeconds))) {
+			if api.IsPodAvailable(oldest, ds.Spec.MinReadySeconds, c.Now()) {
 				s.NumberAvailable++
 			}
 		}

@@ -183,7 +183,7 @@ func PodStatus(p *api.Pod, now time.Time) PodSummary {
 	}
 	if reason == "Completed" {
 		switch {
-		case hasRunning && podReadyCondition(p):
+		case hasRunning && api.IsPodReady(p):
 			reason = "Running"
 		case errorReason != "":
 			reason = errorReason
@@ -202,15 +202,6 @@ func PodStatus(p *api.Pod, now time.Time) PodSummary {
 		r = fmt.Sprintf("%d (%s ago)", restarts, HumanDuration(now.Sub(lastRestart)))
 	}
 	return PodSummary{Ready: fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), Status: reason, Restarts: r}
-}
-
-func podReadyCondition(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 var nodeColumns = []column[*api.Node]{

@@ -210,21 +210,12 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 		start(c, next, node, t)
 	case ok && len(p.Status.ContainerStatuses) == 0:
 		admit(next, node, c.Now())
-	case p.Status.Phase == api.PodRunning && !podReady(p):
+	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p):
 		markReady(next, c.Now())
 	default:
 		return false
 	}
 	return c.Update(next) == nil
-}
-
-func podReady(p *api.Pod) bool {
-	for _, cond := range p.Status.Conditions {
-		if cond.Type == api.PodReady {
-			return cond.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 func markReady(p *api.Pod, now time.Time) {

@@ -1,0 +1,50 @@
+package api
+
+import "time"
+
+// PodReadySince returns whether the pod's Ready condition is True, and since when (podutil.IsPodReady).
+func PodReadySince(p *Pod) (bool, time.Time) {
+	for _, c := range p.Status.Conditions {
+		if c.Type == PodReady {
+			return c.Status == ConditionTrue, c.LastTransitionTime.Time
+		}
+	}
+	return false, time.Time{}
+}
+
+// IsPodReady reports whether the pod's Ready condition is True.
+func IsPodReady(p *Pod) bool {
+	ready, _ := PodReadySince(p)
+	return ready
+}
+
+// IsPodAvailable reports whether the pod has been Ready for at least minReadySeconds at now
+// (podutil.IsPodAvailable: a pod Ready at t with minReadySeconds 10 is available from t+10).
+func IsPodAvailable(p *Pod, minReadySeconds int32, now time.Time) bool {
+	ready, since := PodReadySince(p)
+	return ready && (minReadySeconds == 0 || !since.Add(time.Duration(minReadySeconds)*time.Second).After(now))
+}
+
+// IsPodActive reports whether a pod counts for its controller: not finished and not being deleted
+// (controller.IsPodActive).
+func IsPodActive(p *Pod) bool {
+	return p.Status.Phase != PodSucceeded && p.Status.Phase != PodFailed && p.DeletionTimestamp == nil
+}
+
+// ControllerOf returns the pod's controller reference, if any.
+func ControllerOf(m *ObjectMeta) (OwnerReference, bool) {
+	for _, ref := range m.OwnerReferences {
+		if ref.Controller != nil && *ref.Controller {
+			return ref, true
+		}
+	}
+	return OwnerReference{}, false
+}
+
+// NewControllerRef returns the reference a controller puts on what it creates
+// (metav1.NewControllerRef): controller and blockOwnerDeletion true.
+func NewControllerRef(owner Object, apiVersion, kind string) OwnerReference {
+	yes, also := true, true
+	m := owner.GetObjectMeta()
+	return OwnerReference{APIVersion: apiVersion, Kind: kind, Name: m.Name, UID: m.UID, Controller: &yes, BlockOwnerDeletion: &also}
+}
