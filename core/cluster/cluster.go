@@ -245,11 +245,16 @@ func (c *Cluster) Update(obj api.Object) error {
 	return nil
 }
 
-// Delete removes an object at once (the controllers that need graceful deletion set
-// deletionTimestamp through Update first).
+// Delete removes an object at once (pods are deleted gracefully through DeletePod). Like every
+// write it moves the resourceVersion counter.
 func (c *Cluster) Delete(obj api.Object) {
 	delete(c.objects[kindOf(obj)], keyOf(obj))
+	c.version++
 }
+
+// Version returns the last resourceVersion handed out: it moves with every write, so a
+// controller can tell whether it changed anything.
+func (c *Cluster) Version() int64 { return c.version }
 
 func (c *Cluster) bump(m *api.ObjectMeta) {
 	c.version++

@@ -22,6 +22,8 @@ var resources = []resource{
 	{kindOf("Node"), []string{"no", "node", "nodes"}, tableOf(nodeColumns)},
 	{kindOf("Namespace"), []string{"ns", "namespace", "namespaces"}, tableOf(namespaceColumns)},
 	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns)},
+	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns)},
+	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns)},
 }
 
 func kindOf(kind string) api.Kind {

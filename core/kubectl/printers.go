@@ -309,3 +309,36 @@ var namespaceColumns = []column[*api.Namespace]{
 	{header: "STATUS", cell: func(n *api.Namespace, _ time.Time) string { return n.Status.Phase }},
 	{header: "AGE", cell: func(n *api.Namespace, now time.Time) string { return age(n.CreationTimestamp, now) }},
 }
+
+func ready(have, want int32) string { return fmt.Sprintf("%d/%d", have, want) }
+
+func wantReplicas(n *int32) int32 {
+	if n == nil {
+		return 1
+	}
+	return *n
+}
+
+var deploymentColumns = []column[*api.Deployment]{
+	{header: "NAME", cell: func(d *api.Deployment, _ time.Time) string { return d.Name }},
+	{header: "READY", cell: func(d *api.Deployment, _ time.Time) string {
+		return ready(d.Status.ReadyReplicas, wantReplicas(d.Spec.Replicas))
+	}},
+	{header: "UP-TO-DATE", cell: func(d *api.Deployment, _ time.Time) string { return itoa(d.Status.UpdatedReplicas) }},
+	{header: "AVAILABLE", cell: func(d *api.Deployment, _ time.Time) string { return itoa(d.Status.AvailableReplicas) }},
+	{header: "AGE", cell: func(d *api.Deployment, now time.Time) string { return age(d.CreationTimestamp, now) }},
+	{header: "CONTAINERS", wide: true, cell: func(d *api.Deployment, _ time.Time) string { return containerField(d.Spec.Template.Spec, false) }},
+	{header: "IMAGES", wide: true, cell: func(d *api.Deployment, _ time.Time) string { return containerField(d.Spec.Template.Spec, true) }},
+	{header: "SELECTOR", wide: true, cell: func(d *api.Deployment, _ time.Time) string { return api.FormatLabelSelector(d.Spec.Selector) }},
+}
+
+var replicaSetColumns = []column[*api.ReplicaSet]{
+	{header: "NAME", cell: func(r *api.ReplicaSet, _ time.Time) string { return r.Name }},
+	{header: "DESIRED", cell: func(r *api.ReplicaSet, _ time.Time) string { return itoa(wantReplicas(r.Spec.Replicas)) }},
+	{header: "CURRENT", cell: func(r *api.ReplicaSet, _ time.Time) string { return itoa(r.Status.Replicas) }},
+	{header: "READY", cell: func(r *api.ReplicaSet, _ time.Time) string { return itoa(r.Status.ReadyReplicas) }},
+	{header: "AGE", cell: func(r *api.ReplicaSet, now time.Time) string { return age(r.CreationTimestamp, now) }},
+	{header: "CONTAINERS", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return containerField(r.Spec.Template.Spec, false) }},
+	{header: "IMAGES", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return containerField(r.Spec.Template.Spec, true) }},
+	{header: "SELECTOR", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return api.FormatLabelSelector(r.Spec.Selector) }},
+}

@@ -89,10 +89,10 @@ func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 	if len(feasible) == 0 {
 		return Decision{Pod: pod, Message: fitError(len(nodes), verdicts)}
 	}
+	scores := scoreNodes(c, pod, feasible, usage)
 	best, bestScore, ties := "", int64(-1), 0
 	for _, n := range feasible {
-		s := score(pod, n, usage[n.Name])
-		switch {
+		switch s := scores[n.Name]; {
 		case s > bestScore:
 			best, bestScore, ties = n.Name, s, 1
 		case s == bestScore:
@@ -208,30 +208,4 @@ func histogram(counts map[string]int) string {
 	}
 	sort.Strings(entries)
 	return strings.Join(entries, ", ")
-}
-
-// score ranks a feasible node, higher is better: NodeResourcesFit's LeastAllocated (weight 1)
-// with the scoring defaults of 100m cpu and 200Mi memory for containers that request nothing,
-// and TaintToleration (weight 3), which prefers nodes with fewer untolerated PreferNoSchedule
-// taints.
-func score(pod *api.Pod, n *api.Node, used requests) int64 {
-	want := scoringRequests(pod)
-	alloc := allocatable(n)
-	var free int64
-	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-		a := alloc.get(r)
-		if a <= 0 {
-			continue
-		}
-		free += max(0, (a-used.get(r)-want.get(r))*100/a)
-	}
-	least := free / 2
-	intolerable := 0
-	for i := range n.Spec.Taints {
-		t := &n.Spec.Taints[i]
-		if t.Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, t) {
-			intolerable++
-		}
-	}
-	return least + 3*int64(100-min(intolerable*100, 100)) // one or more intolerable taints score 0
 }

@@ -10,8 +10,10 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
 	"daemonlab/core/daemon"
+	"daemonlab/core/deployment"
 	"daemonlab/core/kubelet"
 	"daemonlab/core/nodelifecycle"
+	"daemonlab/core/replicaset"
 	"daemonlab/core/scheduler"
 	"daemonlab/core/tainteviction"
 )
@@ -70,12 +72,18 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 const maxRounds = 1000
 
 // Settle runs the controllers until none changes anything at the current instant: the node
-// lifecycle controller, the taint eviction controller, the DaemonSet controller (decide, then
-// apply, per DaemonSet), the scheduler (one pod at a time, in queue order) and the kubelets.
+// lifecycle controller, the taint eviction controller, the Deployment, ReplicaSet and DaemonSet
+// controllers, the scheduler (one pod at a time, in queue order) and the kubelets.
 func (s *Sim) Settle() {
 	for range maxRounds {
 		changed := nodelifecycle.Sync(s.C)
 		changed = tainteviction.Sync(s.C) || changed
+		for _, d := range cluster.List[*api.Deployment](s.C) {
+			changed = deployment.Sync(s.C, d) || changed
+		}
+		for _, rs := range cluster.List[*api.ReplicaSet](s.C) {
+			changed = replicaset.Apply(s.C, replicaset.Reconcile(s.C, rs)) || changed
+		}
 		for _, ds := range s.C.DaemonSets() {
 			changed = daemon.Apply(s.C, daemon.Reconcile(s.C, ds)) || changed
 		}
@@ -92,7 +100,7 @@ func (s *Sim) Settle() {
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
-var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer}
+var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer}
 
 // NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {

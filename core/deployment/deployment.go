@@ -1,0 +1,352 @@
+// Package deployment is kube-controller-manager's Deployment controller: it rolls a
+// Deployment's pod template out through ReplicaSets, one per template (named
+// <deployment>-<pod-template-hash>), with the RollingUpdate or Recreate strategy, keeps their
+// revisions and the Deployment's status and conditions, and prunes old ReplicaSets.
+// Source: pkg/controller/deployment (sync.go, rolling.go, recreate.go, progress.go, util).
+package deployment
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/daemon"
+)
+
+const component = "deployment-controller"
+
+// Annotations the controller keeps on ReplicaSets and Deployments.
+const (
+	RevisionAnnotation        = "deployment.kubernetes.io/revision"
+	RevisionHistoryAnnotation = "deployment.kubernetes.io/revision-history"
+	DesiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
+	MaxReplicasAnnotation     = "deployment.kubernetes.io/max-replicas"
+	PodTemplateHashLabel      = "pod-template-hash"
+)
+
+// syncer is one sync of one Deployment: the Deployment as it is being updated, and its
+// ReplicaSets.
+type syncer struct {
+	c *cluster.Cluster
+	d *api.Deployment
+}
+
+func replicas(n *int32) int32 {
+	if n == nil {
+		return 1
+	}
+	return *n
+}
+
+// Sync runs one sync of d, in syncDeployment's order:
+//
+//  1. A Deployment being deleted or paused only gets its status.
+//  2. Recreate: scale every old ReplicaSet to 0, wait until their pods are gone, then create or
+//     scale the new one to the replicas.
+//  3. RollingUpdate: scale the new ReplicaSet up within maxSurge, then old ones down within
+//     maxUnavailable (see rolloutRolling).
+//  4. Once complete, old ReplicaSets beyond revisionHistoryLimit are deleted.
+//  5. The status and the Available and Progressing conditions are written.
+//
+// It returns whether anything changed. Not modelled: proportional scaling of a paused or
+// rolling Deployment, rollbacks through spec.rollbackTo, the ReplicaFailure condition.
+func Sync(c *cluster.Cluster, d *api.Deployment) bool {
+	s := &syncer{c: c, d: api.DeepCopy(d)}
+	before := c.Version()
+	if d.DeletionTimestamp == nil && !d.Spec.Paused {
+		if d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType {
+			s.rolloutRecreate()
+		} else {
+			s.rolloutRolling()
+		}
+	}
+	s.syncRolloutStatus()
+	return c.Version() != before
+}
+
+// replicaSets returns the ReplicaSets d controls, oldest first.
+func (s *syncer) replicaSets() []*api.ReplicaSet {
+	var out []*api.ReplicaSet
+	for _, rs := range cluster.List[*api.ReplicaSet](s.c) {
+		if ref, ok := api.ControllerOf(&rs.ObjectMeta); ok && ref.UID == s.d.UID && rs.Namespace == s.d.Namespace {
+			out = append(out, rs)
+		}
+	}
+	sortByCreation(out)
+	return out
+}
+
+func sortByCreation(rss []*api.ReplicaSet) {
+	sort.SliceStable(rss, func(i, j int) bool {
+		if !rss[i].CreationTimestamp.Equal(rss[j].CreationTimestamp.Time) {
+			return rss[i].CreationTimestamp.Before(rss[j].CreationTimestamp.Time)
+		}
+		return rss[i].Name < rss[j].Name
+	})
+}
+
+// equalIgnoreHash compares two templates without their pod-template-hash labels.
+func equalIgnoreHash(a, b api.PodTemplateSpec) bool {
+	a, b = api.DeepCopy(a), api.DeepCopy(b)
+	delete(a.Labels, PodTemplateHashLabel)
+	delete(b.Labels, PodTemplateHashLabel)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// split finds the new ReplicaSet (the oldest whose template is the Deployment's) and the others.
+func (s *syncer) split() (*api.ReplicaSet, []*api.ReplicaSet) {
+	var newRS *api.ReplicaSet
+	var old []*api.ReplicaSet
+	for _, rs := range s.replicaSets() {
+		if newRS == nil && equalIgnoreHash(rs.Spec.Template, s.d.Spec.Template) {
+			newRS = rs
+			continue
+		}
+		old = append(old, rs)
+	}
+	return newRS, old
+}
+
+func revision(rs *api.ReplicaSet) int64 {
+	n, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
+	return n
+}
+
+func maxRevision(rss []*api.ReplicaSet) int64 {
+	var m int64
+	for _, rs := range rss {
+		m = max(m, revision(rs))
+	}
+	return m
+}
+
+// newReplicaSet returns the new ReplicaSet, creating it when create is set
+// (getAllReplicaSetsAndSyncRevision / getNewReplicaSet), and keeps the revisions: the new
+// ReplicaSet's revision is one more than the old ones', the Deployment carries it too.
+func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet) {
+	newRS, old := s.split()
+	rev := strconv.FormatInt(maxRevision(old)+1, 10)
+	if newRS != nil {
+		if updated := s.setRevision(newRS, rev); updated != nil {
+			newRS = updated
+		}
+		s.setDeploymentRevision(newRS.Annotations[RevisionAnnotation])
+		if s.hasProgressDeadline() && progressing(s.d.Status) == nil {
+			setCondition(&s.d.Status, condition("Progressing", api.ConditionTrue, "FoundNewReplicaSet", fmt.Sprintf("Found new replica set %q", newRS.Name), s.c))
+		}
+		return newRS, old
+	}
+	if !create {
+		return nil, old
+	}
+	rs := s.buildReplicaSet(rev, old)
+	if err := s.c.Create(rs); err != nil {
+		msg := fmt.Sprintf("Failed to create new replica set %q: %v", rs.Name, err)
+		s.c.Record(s.d, cluster.EventWarning, "ReplicaSetCreateError", msg, component, "")
+		return nil, old
+	}
+	if n := replicas(rs.Spec.Replicas); n > 0 {
+		s.c.Record(s.d, cluster.EventNormal, "ScalingReplicaSet", fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), component, "")
+	}
+	s.setDeploymentRevision(rev)
+	if s.hasProgressDeadline() {
+		setCondition(&s.d.Status, condition("Progressing", api.ConditionTrue, "NewReplicaSetCreated", fmt.Sprintf("Created new replica set %q", rs.Name), s.c))
+	}
+	return rs, old
+}
+
+// buildReplicaSet builds the ReplicaSet for the Deployment's template: the pod-template-hash
+// label on its template, selector and itself, a controller reference, the revision and replica
+// annotations, and the replicas the strategy allows now.
+func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.ReplicaSet {
+	d := s.d
+	tmpl := api.DeepCopy(d.Spec.Template)
+	hash := daemon.TemplateHash(&tmpl, d.Status.CollisionCount)
+	labels := map[string]string{}
+	for k, v := range tmpl.Labels {
+		labels[k] = v
+	}
+	labels[PodTemplateHashLabel] = hash
+	tmpl.Labels = labels
+	sel := api.DeepCopy(d.Spec.Selector)
+	if sel.MatchLabels == nil {
+		sel.MatchLabels = map[string]string{}
+	}
+	sel.MatchLabels[PodTemplateHashLabel] = hash
+	rs := &api.ReplicaSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}}
+	rs.Name, rs.Namespace = d.Name+"-"+hash, d.Namespace
+	rs.Labels = api.DeepCopy(labels)
+	rs.OwnerReferences = []api.OwnerReference{api.NewControllerRef(d, "apps/v1", "Deployment")}
+	rs.Spec = api.ReplicaSetSpec{Replicas: new(int32), MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl}
+	*rs.Spec.Replicas = s.newRSReplicas(append(old, rs), rs)
+	rs.Annotations = copyAnnotations(d.Annotations)
+	rs.Annotations[RevisionAnnotation] = rev
+	rs.Annotations[DesiredReplicasAnnotation] = strconv.Itoa(int(replicas(d.Spec.Replicas)))
+	rs.Annotations[MaxReplicasAnnotation] = strconv.Itoa(int(replicas(d.Spec.Replicas) + s.maxSurge()))
+	return rs
+}
+
+// copyAnnotations copies a Deployment's annotations to its ReplicaSet, without the ones the
+// controller or kubectl keep for themselves.
+func copyAnnotations(in map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range in {
+		switch k {
+		case api.LastAppliedAnnotation, RevisionAnnotation, RevisionHistoryAnnotation, DesiredReplicasAnnotation, MaxReplicasAnnotation, "deprecated.deployment.rollback.to":
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// setRevision raises an existing new ReplicaSet's revision to rev (after a rollback to it),
+// keeping the old number in revision-history; it returns the updated ReplicaSet, or nil.
+func (s *syncer) setRevision(rs *api.ReplicaSet, rev string) *api.ReplicaSet {
+	want, _ := strconv.ParseInt(rev, 10, 64)
+	old := revision(rs)
+	if old >= want && rs.Spec.MinReadySeconds == s.d.Spec.MinReadySeconds {
+		return nil
+	}
+	next := api.DeepCopy(rs)
+	if old < want {
+		if next.Annotations == nil {
+			next.Annotations = map[string]string{}
+		}
+		if prev, ok := rs.Annotations[RevisionAnnotation]; ok {
+			history := rs.Annotations[RevisionHistoryAnnotation]
+			if history == "" {
+				next.Annotations[RevisionHistoryAnnotation] = prev
+			} else {
+				next.Annotations[RevisionHistoryAnnotation] = history + "," + prev
+			}
+		}
+		next.Annotations[RevisionAnnotation] = rev
+	}
+	next.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds
+	if s.c.Update(next) != nil {
+		return nil
+	}
+	return next
+}
+
+func (s *syncer) setDeploymentRevision(rev string) {
+	if s.d.Annotations[RevisionAnnotation] == rev {
+		return
+	}
+	if s.d.Annotations == nil {
+		s.d.Annotations = map[string]string{}
+	}
+	s.d.Annotations[RevisionAnnotation] = rev
+	s.write()
+}
+
+// write stores the Deployment's metadata and status as they stand (the spec is the user's).
+func (s *syncer) write() {
+	cur := s.c.Get("Deployment", cluster.Key{Namespace: s.d.Namespace, Name: s.d.Name})
+	if cur == nil {
+		return
+	}
+	next := api.DeepCopy(cur.(*api.Deployment))
+	next.Annotations, next.Status = s.d.Annotations, s.d.Status
+	_ = s.c.Update(next)
+}
+
+func (s *syncer) isRollingUpdate() bool {
+	return s.d.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && s.d.Spec.Strategy.RollingUpdate != nil
+}
+
+// fenceposts resolves maxSurge (rounded up) and maxUnavailable (rounded down) against the
+// replicas; when both come out 0, maxUnavailable is 1 (ResolveFenceposts).
+func (s *syncer) fenceposts() (surge, unavailable int32) {
+	ru := s.d.Spec.Strategy.RollingUpdate
+	n := int(replicas(s.d.Spec.Replicas))
+	zero := api.FromInt(0)
+	orZero := func(v *api.IntOrString) *api.IntOrString {
+		if v == nil {
+			return &zero
+		}
+		return v
+	}
+	su, _ := api.ScaledValue(orZero(ru.MaxSurge), n, true)
+	un, _ := api.ScaledValue(orZero(ru.MaxUnavailable), n, false)
+	if su == 0 && un == 0 {
+		un = 1
+	}
+	return int32(su), int32(un)
+}
+
+func (s *syncer) maxSurge() int32 {
+	if !s.isRollingUpdate() {
+		return 0
+	}
+	surge, _ := s.fenceposts()
+	return surge
+}
+
+func (s *syncer) maxUnavailable() int32 {
+	n := replicas(s.d.Spec.Replicas)
+	if !s.isRollingUpdate() || n == 0 {
+		return 0
+	}
+	_, un := s.fenceposts()
+	return min(un, n)
+}
+
+// newRSReplicas is NewRSNewReplicas: for RollingUpdate, as many more as keep all ReplicaSets
+// within replicas + maxSurge, never more than the replicas; for Recreate, the replicas.
+func (s *syncer) newRSReplicas(all []*api.ReplicaSet, newRS *api.ReplicaSet) int32 {
+	want := replicas(s.d.Spec.Replicas)
+	if !s.isRollingUpdate() {
+		return want
+	}
+	surge, _ := api.ScaledValue(s.d.Spec.Strategy.RollingUpdate.MaxSurge, int(want), true)
+	current, maxTotal := specReplicas(all), want+int32(surge)
+	if current >= maxTotal {
+		return replicas(newRS.Spec.Replicas)
+	}
+	return replicas(newRS.Spec.Replicas) + min(maxTotal-current, want-replicas(newRS.Spec.Replicas))
+}
+
+func specReplicas(rss []*api.ReplicaSet) int32 {
+	var n int32
+	for _, rs := range rss {
+		if rs != nil {
+			n += replicas(rs.Spec.Replicas)
+		}
+	}
+	return n
+}
+
+// scale sets a ReplicaSet's replicas (and its desired and max replicas annotations), with the
+// ScalingReplicaSet event. It returns the updated ReplicaSet.
+func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
+	from := replicas(rs.Spec.Replicas)
+	desired := strconv.Itoa(int(replicas(s.d.Spec.Replicas)))
+	maxR := strconv.Itoa(int(replicas(s.d.Spec.Replicas) + s.maxSurge()))
+	if from == to && rs.Annotations[DesiredReplicasAnnotation] == desired && rs.Annotations[MaxReplicasAnnotation] == maxR {
+		return rs
+	}
+	next := api.DeepCopy(rs)
+	next.Spec.Replicas = &to
+	if next.Annotations == nil {
+		next.Annotations = map[string]string{}
+	}
+	next.Annotations[DesiredReplicasAnnotation], next.Annotations[MaxReplicasAnnotation] = desired, maxR
+	if s.c.Update(next) != nil {
+		return rs
+	}
+	if from != to {
+		verb := "up"
+		if to < from {
+			verb = "down"
+		}
+		s.c.Record(s.d, cluster.EventNormal, "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", verb, rs.Name, from, to), component, "")
+	}
+	return next
+}
