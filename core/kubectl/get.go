@@ -70,7 +70,7 @@ var getFlags = []FlagSpec{
 	{Name: "show-labels", Boolean: true},
 }
 
-// get runs `kubectl get TYPE [NAME…]` and `kubectl get TYPE/NAME…`.
+// get runs `kubectl get TYPE[,TYPE…] [NAME…]` and `kubectl get TYPE/NAME…`.
 func get(s *sim.Sim, args []string) Result {
 	f, err := ParseFlags("get", args, getFlags)
 	if err != nil {
@@ -83,34 +83,84 @@ func get(s *sim.Sim, args []string) Result {
 	if t, n, ok := strings.Cut(typ, "/"); ok {
 		typ, names = t, append([]string{n}, names...)
 	}
-	r, ok := findResource(typ)
-	if !ok {
-		return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
+	var rs []resource
+	for _, t := range strings.Split(typ, ",") {
+		r, ok := findResource(t)
+		if !ok {
+			return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", t), Code: 1}
+		}
+		rs = append(rs, r)
 	}
+	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names, sel: api.Everything()}
 	output := f.Get("output")
 	if output != "" && output != "wide" && output != "name" {
 		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide or -o name", output), Code: 1}
 	}
-	namespace := orDefault(f.Get("namespace"), "default")
-	all := f.IsTrue("all-namespaces") && len(names) == 0
-	sel := api.Everything()
 	if f.Has("selector") {
 		if len(names) > 0 {
 			return Result{Err: "error: name cannot be provided when a selector is specified", Code: 1}
 		}
 		// kubectl passes the selector to the API server, which parses it and refuses a bad one.
-		if sel, err = api.ParseSelector(f.Get("selector")); err != nil {
+		if q.sel, err = api.ParseSelector(f.Get("selector")); err != nil {
+			r := rs[0]
 			return Result{Err: fmt.Sprintf("Error from server (BadRequest): Unable to find \"%s/%s, Resource=%s\" that match label selector %q, field selector \"\": %v",
 				r.kind.Group, r.kind.Version, r.kind.Resource, f.Get("selector"), err), Code: 1}
 		}
 	}
+	var b strings.Builder
+	var errs []string
+	found := false
+	for _, r := range rs {
+		objs, missing := q.find(s, r)
+		errs = append(errs, missing...)
+		if len(objs) == 0 {
+			continue
+		}
+		opts := tableOptions{wide: output == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}
+		if len(rs) > 1 {
+			opts.namePrefix = resourceName(r.kind) + "/"
+		}
+		switch {
+		case output == "name":
+			for _, o := range objs {
+				fmt.Fprintf(&b, "%s/%s\n", resourceName(r.kind), o.GetObjectMeta().Name)
+			}
+		case found:
+			b.WriteString("\n")
+			fallthrough
+		default:
+			r.print(&b, objs, opts, s.C.Now())
+		}
+		found = true
+	}
+	if !found && len(names) == 0 {
+		return Result{Err: noResources(rs[0], q.namespace, q.all && len(rs) == 1)}
+	}
+	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}
+	if len(errs) > 0 {
+		res.Code = 1
+	}
+	return res
+}
+
+// query is what a get asks for.
+type query struct {
+	namespace string
+	all       bool
+	names     []string
+	sel       api.Selector
+}
+
+// find returns the objects of one resource type the query selects, and kubectl's NotFound
+// errors for named objects that do not exist.
+func (q query) find(s *sim.Sim, r resource) ([]api.Object, []string) {
 	var objs []api.Object
 	var errs []string
-	if len(names) > 0 {
-		for _, name := range names {
+	if len(q.names) > 0 {
+		for _, name := range q.names {
 			key := cluster.Key{Name: name}
 			if r.kind.Namespaced {
-				key.Namespace = namespace
+				key.Namespace = q.namespace
 			}
 			if o := s.C.Get(r.kind.Kind, key); o != nil {
 				objs = append(objs, o)
@@ -118,32 +168,14 @@ func get(s *sim.Sim, args []string) Result {
 				errs = append(errs, fmt.Sprintf("Error from server (NotFound): %s %q not found", r.kind.GroupResource(), name))
 			}
 		}
-	} else {
-		for _, o := range s.C.ListKind(r.kind.Kind) {
-			if (all || !r.kind.Namespaced || o.GetObjectMeta().Namespace == namespace) && sel.Matches(o.GetObjectMeta().Labels) {
-				objs = append(objs, o)
-			}
-		}
-		if len(objs) == 0 {
-			return Result{Err: noResources(r, namespace, all)}
+		return objs, errs
+	}
+	for _, o := range s.C.ListKind(r.kind.Kind) {
+		if (q.all || !r.kind.Namespaced || o.GetObjectMeta().Namespace == q.namespace) && q.sel.Matches(o.GetObjectMeta().Labels) {
+			objs = append(objs, o)
 		}
 	}
-	var b strings.Builder
-	switch output {
-	case "name":
-		for _, o := range objs {
-			fmt.Fprintf(&b, "%s/%s\n", resourceName(r.kind), o.GetObjectMeta().Name)
-		}
-	default:
-		if len(objs) > 0 {
-			r.print(&b, objs, tableOptions{wide: output == "wide", allNamespaces: all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}, s.C.Now())
-		}
-	}
-	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}
-	if len(errs) > 0 {
-		res.Code = 1
-	}
-	return res
+	return objs, nil
 }
 
 // noResources is what kubectl says when a list is empty (on standard error).

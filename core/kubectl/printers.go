@@ -21,6 +21,7 @@ type column[T any] struct {
 // tableOptions are the flags that shape a table.
 type tableOptions struct {
 	wide, allNamespaces, showLabels bool
+	namePrefix                      string // "deployment.apps/" when several types are listed
 }
 
 // printTable prints objects as kubectl's table printer does: upper-case headers, a NAMESPACE
@@ -48,7 +49,10 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 			cells = append(cells, o.GetObjectMeta().Namespace)
 		}
 		for _, c := range cols {
-			if !c.wide || wide {
+			switch {
+			case c.header == "NAME":
+				cells = append(cells, opts.namePrefix+c.cell(o, now))
+			case !c.wide || wide:
 				cells = append(cells, c.cell(o, now))
 			}
 		}
