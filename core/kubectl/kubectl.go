@@ -10,8 +10,11 @@ import (
 
 // commands are the kubectl commands DaemonLab runs, by name.
 var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
-	"apply": applyCommand,
-	"get":   func(s *sim.Sim, args []string, _ string) Result { return get(s, args) },
+	"apply":    applyCommand,
+	"get":      func(s *sim.Sim, args []string, _ string) Result { return get(s, args) },
+	"cordon":   cordonCommand(true),
+	"uncordon": cordonCommand(false),
+	"drain":    drainCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,
