@@ -15,6 +15,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"cordon":   cordonCommand(true),
 	"uncordon": cordonCommand(false),
 	"drain":    drainCommand,
+	"delete":   deleteCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,

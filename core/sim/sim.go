@@ -11,6 +11,7 @@ import (
 	"daemonlab/core/cluster"
 	"daemonlab/core/daemon"
 	"daemonlab/core/deployment"
+	"daemonlab/core/garbagecollector"
 	"daemonlab/core/kubelet"
 	"daemonlab/core/nodelifecycle"
 	"daemonlab/core/replicaset"
@@ -72,12 +73,15 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 const maxRounds = 1000
 
 // Settle runs the controllers until none changes anything at the current instant: the node
-// lifecycle controller, the taint eviction controller, the Deployment, ReplicaSet and DaemonSet
-// controllers, the scheduler (one pod at a time, in queue order) and the kubelets.
+// lifecycle controller, the taint eviction controller, the garbage collector and pod GC, the
+// Deployment, ReplicaSet and DaemonSet controllers, the scheduler (one pod at a time, in queue
+// order) and the kubelets.
 func (s *Sim) Settle() {
 	for range maxRounds {
 		changed := nodelifecycle.Sync(s.C)
 		changed = tainteviction.Sync(s.C) || changed
+		changed = garbagecollector.Sync(s.C) || changed
+		changed = garbagecollector.SyncPods(s.C) || changed
 		for _, d := range cluster.List[*api.Deployment](s.C) {
 			changed = deployment.Sync(s.C, d) || changed
 		}
@@ -100,7 +104,7 @@ func (s *Sim) Settle() {
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
-var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer}
+var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer}
 
 // NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {

@@ -1,0 +1,206 @@
+package kubectl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/sim"
+)
+
+var deleteFlags = []FlagSpec{
+	{Name: "filename", Shorthand: 'f'},
+	{Name: "namespace", Shorthand: 'n'},
+	{Name: "selector", Shorthand: 'l'},
+	{Name: "all", Boolean: true},
+	{Name: "cascade"},
+	{Name: "force", Boolean: true},
+	{Name: "grace-period"},
+	{Name: "now", Boolean: true},
+	{Name: "ignore-not-found", Boolean: true},
+	{Name: "wait", Boolean: true},
+}
+
+// deleteOptions are a delete's settled flags (DeleteOptions.Complete).
+type deleteOptions struct {
+	policy    cluster.Propagation
+	grace     *int64 // nil: the object's own grace period
+	namespace string
+	notFound  bool // ignore NotFound
+	warnings  []string
+}
+
+// completeDelete settles the flags as kubectl does: --now is a 1s grace period; a 0 grace period
+// without --force becomes 1; --force without a grace period is 0; --cascade takes background,
+// foreground, orphan or (deprecated) a boolean.
+func completeDelete(f Flags) (deleteOptions, error) {
+	o := deleteOptions{policy: cluster.Background, namespace: orDefault(f.Get("namespace"), "default"), notFound: f.IsTrue("ignore-not-found")}
+	grace := int64(-1)
+	if f.Has("grace-period") {
+		n, err := strconv.ParseInt(f.Get("grace-period"), 10, 64)
+		if err != nil {
+			return o, fmt.Errorf("invalid argument %q for \"--grace-period\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get("grace-period"), f.Get("grace-period"))
+		}
+		grace = n
+	}
+	if f.IsTrue("now") {
+		if grace != -1 {
+			return o, fmt.Errorf("--now and --grace-period cannot be specified together")
+		}
+		grace = 1
+	}
+	force := f.IsTrue("force")
+	switch {
+	case grace == 0 && !force:
+		grace = 1
+	case force && grace < 0:
+		grace = 0
+	}
+	switch {
+	case grace == 0 && force:
+		o.warnings = append(o.warnings, "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.")
+	case grace > 0 && force:
+		return o, fmt.Errorf("--force and --grace-period greater than 0 cannot be specified together")
+	}
+	if grace >= 0 {
+		o.grace = &grace
+	}
+	switch c := f.Get("cascade"); c {
+	case "", "background":
+	case "foreground":
+		o.policy = cluster.Foreground
+	case "orphan":
+		o.policy = cluster.Orphan
+	default:
+		b, err := strconv.ParseBool(c)
+		if err != nil {
+			return o, fmt.Errorf(`invalid cascade value (%v). Must be "background", "foreground", or "orphan"`, c)
+		}
+		replacement := map[bool]string{true: "background", false: "orphan"}[b]
+		o.warnings = append(o.warnings, fmt.Sprintf("warning: --cascade=%v is deprecated (boolean value) and can be replaced with --cascade=%s.", c, replacement))
+		if !b {
+			o.policy = cluster.Orphan
+		}
+	}
+	return o, nil
+}
+
+// target is one object a delete names: found, or the NotFound to report.
+type target struct {
+	kind api.Kind
+	name string
+	obj  api.Object
+}
+
+// deleteCommand runs `kubectl delete TYPE NAME…`, `TYPE/NAME…`, `-f -`, `-l SELECTOR` or
+// `--all`. kubectl waits until the objects are gone; DaemonLab prints at once, and a deleted pod
+// stays Terminating as long as its kubelet takes.
+func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
+	f, err := ParseFlags("delete", args, deleteFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	o, err := completeDelete(f)
+	if err != nil {
+		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	targets, bad := deleteTargets(s, f, o, stdin)
+	if bad != nil {
+		return *bad
+	}
+	var out strings.Builder
+	errs := append([]string(nil), o.warnings...)
+	code := 0
+	for _, t := range targets {
+		if t.obj == nil {
+			if !o.notFound {
+				errs = append(errs, fmt.Sprintf("Error from server (NotFound): %s %q not found", t.kind.GroupResource(), t.name))
+				code = 1
+			}
+			continue
+		}
+		s.C.DeleteObject(t.obj, o.policy, o.grace)
+		verb := "deleted"
+		if o.grace != nil && *o.grace == 0 {
+			verb = "force deleted"
+		}
+		if t.kind.Namespaced {
+			verb += " from " + t.obj.GetObjectMeta().Namespace + " namespace"
+		}
+		if t.kind.Kind == "Node" {
+			s.C.RemoveMachine(t.name)
+		}
+		fmt.Fprintf(&out, "%s %q %s\n", resourceName(t.kind), t.name, verb)
+	}
+	s.Settle()
+	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Code: code}
+}
+
+// deleteTargets resolves what a delete names.
+func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target, *Result) {
+	get := func(k api.Kind, ns, name string) target {
+		key := cluster.Key{Name: name}
+		if k.Namespaced {
+			key.Namespace = ns
+		}
+		return target{kind: k, name: name, obj: s.C.Get(k.Kind, key)}
+	}
+	if f.Has("filename") {
+		if file := f.Get("filename"); file != "-" {
+			return nil, &Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
+		}
+		manifests, err := api.Decode([]byte(stdin))
+		if err != nil {
+			r := clientError(err, "STDIN")
+			r.Code = 1
+			return nil, &r
+		}
+		var out []target
+		for _, m := range manifests {
+			meta := m.Object.GetObjectMeta()
+			out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
+		}
+		return out, nil
+	}
+	if len(f.Args) == 0 {
+		return nil, &Result{Err: "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'", Code: 1}
+	}
+	typ, names := f.Args[0], f.Args[1:]
+	if t, n, ok := strings.Cut(typ, "/"); ok {
+		typ, names = t, append([]string{n}, names...)
+	}
+	r, ok := findResource(typ)
+	if !ok {
+		return nil, &Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
+	}
+	if len(names) > 0 {
+		var out []target
+		for _, n := range names {
+			out = append(out, get(r.kind, o.namespace, n))
+		}
+		return out, nil
+	}
+	if !f.IsTrue("all") && !f.Has("selector") {
+		return nil, &Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
+	}
+	sel := api.Everything()
+	if f.Has("selector") {
+		var err error
+		if sel, err = api.ParseSelector(f.Get("selector")); err != nil {
+			return nil, &Result{Err: "error: " + err.Error(), Code: 1}
+		}
+	}
+	var out []target
+	for _, obj := range s.C.ListKind(r.kind.Kind) {
+		m := obj.GetObjectMeta()
+		if (!r.kind.Namespaced || m.Namespace == o.namespace) && sel.Matches(m.Labels) {
+			out = append(out, target{kind: r.kind, name: m.Name, obj: obj})
+		}
+	}
+	if len(out) == 0 {
+		return nil, &Result{Err: noResources(r, o.namespace, false)}
+	}
+	return out, nil
+}
