@@ -16,6 +16,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"uncordon": cordonCommand(false),
 	"drain":    drainCommand,
 	"delete":   deleteCommand,
+	"taint":    taintCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,

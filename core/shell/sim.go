@@ -179,7 +179,10 @@ func simAddNode(s *sim.Sim, args []string) Result {
 		opts.Labels[k] = v
 	}
 	for _, t := range f.All("taint") {
-		taint, err := ParseTaint(t)
+		taint, err := kubectl.ParseTaint(t)
+		if err == nil && taint.Effect == "" {
+			err = fmt.Errorf("invalid taint spec: %v", t)
+		}
 		if err != nil {
 			return Result{Err: "error: " + err.Error(), Code: 1}
 		}
@@ -202,19 +205,4 @@ func simAddNode(s *sim.Sim, args []string) Result {
 	}
 	s.Settle()
 	return Result{Out: "node/" + name + " created\n"}
-}
-
-// ParseTaint reads a taint as kubectl taint writes it: key[=value]:Effect.
-func ParseTaint(s string) (api.Taint, error) {
-	kv, effect, ok := strings.Cut(s, ":")
-	if !ok || effect == "" {
-		return api.Taint{}, fmt.Errorf("invalid taint spec: %v", s)
-	}
-	switch api.TaintEffect(effect) {
-	case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
-	default:
-		return api.Taint{}, fmt.Errorf("invalid taint effect: %v, unsupported taint effect", effect)
-	}
-	key, value, _ := strings.Cut(kv, "=")
-	return api.Taint{Key: key, Value: value, Effect: api.TaintEffect(effect)}, nil
 }
