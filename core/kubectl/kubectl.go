@@ -17,6 +17,8 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"drain":    drainCommand,
 	"delete":   deleteCommand,
 	"taint":    taintCommand,
+	"label":    labelCommand,
+	"scale":    scaleCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,

@@ -1,0 +1,236 @@
+package kubectl
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/sim"
+)
+
+var labelFlags = []FlagSpec{{Name: "overwrite", Boolean: true}, {Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}}
+
+// labelCommand runs `kubectl label TYPE NAME… KEY=VALUE… KEY-…`, printing TYPE/NAME labeled,
+// unlabeled, modified or not labeled as kubectl does (k8s.io/kubectl/pkg/cmd/label).
+func labelCommand(s *sim.Sim, args []string, _ string) Result {
+	f, err := ParseFlags("label", args, labelFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	var resources, specs []string
+	for _, a := range f.Args {
+		if strings.Contains(a, "=") || strings.HasSuffix(a, "-") {
+			specs = append(specs, a)
+		} else {
+			resources = append(resources, a)
+		}
+	}
+	if len(resources) < 1 {
+		return Result{Err: "error: one or more resources must be specified as <resource> <name> or <resource>/<name>", Code: 1}
+	}
+	if len(specs) < 1 {
+		return Result{Err: "error: at least one label update is required", Code: 1}
+	}
+	add, remove, err := parseLabels(specs)
+	if err != nil {
+		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	targets, bad := namedTargets(s, resources, orDefault(f.Get("namespace"), "default"), f.IsTrue("all"))
+	if bad != nil {
+		return *bad
+	}
+	var out strings.Builder
+	for _, t := range targets {
+		msg, res := relabel(s.C, t, add, remove, f.IsTrue("overwrite"), &out)
+		if res != nil {
+			res.Out = out.String()
+			return *res
+		}
+		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(t.kind), t.name, msg)
+	}
+	s.Settle()
+	return Result{Out: out.String()}
+}
+
+// parseLabels is kubectl's parseLabels: KEY=VALUE sets (the value must be a label value), KEY-
+// removes, and one command may not both set and remove a key.
+func parseLabels(specs []string) (map[string]string, []string, error) {
+	add := map[string]string{}
+	var remove []string
+	for _, spec := range specs {
+		switch {
+		case strings.Contains(spec, "="):
+			parts := strings.Split(spec, "=")
+			if len(parts) != 2 {
+				return nil, nil, fmt.Errorf("invalid label spec: %v", spec)
+			}
+			if errs := api.IsLabelValue(parts[1]); len(errs) > 0 {
+				return nil, nil, fmt.Errorf("invalid label value: %q: %s", spec, strings.Join(errs, ";"))
+			}
+			add[parts[0]] = parts[1]
+		case strings.HasSuffix(spec, "-"):
+			remove = append(remove, strings.TrimSuffix(spec, "-"))
+		default:
+			return nil, nil, fmt.Errorf("unknown label spec: %v", spec)
+		}
+	}
+	for _, k := range remove {
+		if _, ok := add[k]; ok {
+			return nil, nil, fmt.Errorf("can not both modify and remove a label in the same command")
+		}
+	}
+	return add, remove, nil
+}
+
+// relabel changes one object's labels: without --overwrite a key with another value is an
+// error; a key to remove that is missing is reported; the API server validates the result.
+func relabel(c *cluster.Cluster, t target, add map[string]string, remove []string, overwrite bool, out *strings.Builder) (string, *Result) {
+	cur := t.obj.GetObjectMeta().Labels
+	if !overwrite {
+		var errs []string
+		for _, k := range sortedKeys(add) {
+			if v, ok := cur[k]; ok && v != add[k] {
+				errs = append(errs, fmt.Sprintf("'%s' already has a value (%s), and --overwrite is false", k, v))
+			}
+		}
+		if len(errs) > 0 {
+			return "", &Result{Err: "error: " + aggregate(errs), Code: 1}
+		}
+	}
+	next := api.DeepCopyObject(t.obj)
+	m := next.GetObjectMeta()
+	if m.Labels == nil {
+		m.Labels = map[string]string{}
+	}
+	added, removed := 0, 0
+	for _, k := range remove {
+		if _, ok := m.Labels[k]; !ok {
+			fmt.Fprintf(out, "label %q not found.\n", k)
+			continue
+		}
+		delete(m.Labels, k)
+		removed++
+	}
+	for _, k := range sortedKeys(add) {
+		if v, ok := m.Labels[k]; !ok || v != add[k] {
+			m.Labels[k] = add[k]
+			added++
+		}
+	}
+	if errs := api.Validate(next); len(errs) > 0 {
+		return "", &Result{Err: invalidMessage(t.kind.Kind, t.name, errs), Code: 1}
+	}
+	if added+removed > 0 {
+		_ = c.Update(next)
+	}
+	switch {
+	case added > 0 && removed > 0:
+		return "modified", nil
+	case added > 0:
+		return "labeled", nil
+	case removed > 0:
+		return "unlabeled", nil
+	}
+	return "not labeled", nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func aggregate(errs []string) string {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return "[" + strings.Join(errs, ", ") + "]"
+}
+
+// namedTargets resolves TYPE NAME…, TYPE/NAME… or TYPE --all.
+func namedTargets(s *sim.Sim, resources []string, namespace string, all bool) ([]target, *Result) {
+	typ, names := resources[0], resources[1:]
+	if t, n, ok := strings.Cut(typ, "/"); ok {
+		typ, names = t, append([]string{n}, names...)
+	}
+	r, ok := findResource(typ)
+	if !ok {
+		return nil, &Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
+	}
+	var out []target
+	if all {
+		for _, o := range s.C.ListKind(r.kind.Kind) {
+			if !r.kind.Namespaced || o.GetObjectMeta().Namespace == namespace {
+				out = append(out, target{kind: r.kind, name: o.GetObjectMeta().Name, obj: o})
+			}
+		}
+		return out, nil
+	}
+	if len(names) == 0 {
+		return nil, &Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
+	}
+	for _, n := range names {
+		key := cluster.Key{Name: n}
+		if r.kind.Namespaced {
+			key.Namespace = namespace
+		}
+		o := s.C.Get(r.kind.Kind, key)
+		if o == nil {
+			return nil, &Result{Err: fmt.Sprintf("Error from server (NotFound): %s %q not found", r.kind.GroupResource(), n), Code: 1}
+		}
+		out = append(out, target{kind: r.kind, name: n, obj: o})
+	}
+	return out, nil
+}
+
+var scaleFlags = []FlagSpec{{Name: "replicas"}, {Name: "namespace", Shorthand: 'n'}}
+
+// scaleCommand runs `kubectl scale TYPE NAME --replicas=N` for Deployments and ReplicaSets.
+func scaleCommand(s *sim.Sim, args []string, _ string) Result {
+	f, err := ParseFlags("scale", args, scaleFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	if !f.Has("replicas") {
+		return Result{Err: "error: required flag(s) \"replicas\" not set", Code: 1}
+	}
+	n, err := strconv.ParseInt(f.Get("replicas"), 10, 32)
+	if err != nil {
+		return Result{Err: fmt.Sprintf("error: invalid argument %q for \"--replicas\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get("replicas"), f.Get("replicas")), Code: 1}
+	}
+	if n < 0 {
+		return Result{Err: "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0", Code: 1}
+	}
+	if len(f.Args) == 0 {
+		return Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
+	}
+	targets, bad := namedTargets(s, f.Args, orDefault(f.Get("namespace"), "default"), false)
+	if bad != nil {
+		return *bad
+	}
+	var out strings.Builder
+	for _, t := range targets {
+		replicas := int32(n)
+		next := api.DeepCopyObject(t.obj)
+		switch o := next.(type) {
+		case *api.Deployment:
+			o.Spec.Replicas = &replicas
+			o.Generation++
+		case *api.ReplicaSet:
+			o.Spec.Replicas = &replicas
+			o.Generation++
+		default:
+			return Result{Out: out.String(), Err: fmt.Sprintf("error: no scaler has been implemented for %s", t.kind.GroupResource()), Code: 1}
+		}
+		_ = s.C.Update(next)
+		fmt.Fprintf(&out, "%s/%s scaled\n", resourceName(t.kind), t.name)
+	}
+	s.Settle()
+	return Result{Out: out.String()}
+}
