@@ -147,11 +147,18 @@ func running(c *cluster.Cluster, node string) bool {
 	return ok && !m.KubeletDown
 }
 
-// NextTimer returns the earliest instant a running kubelet has something to do: a pod to start
-// or a deleted pod to remove.
+// NextTimer returns the earliest instant a running kubelet has something to do: a pod to start,
+// a deleted pod to remove, an eviction loop under memory pressure.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
+	for _, n := range c.Nodes() {
+		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
+			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
+				next, found = t, true
+			}
+		}
+	}
 	for _, p := range c.Pods() {
 		if !running(c, p.Spec.NodeName) {
 			continue
@@ -176,6 +183,8 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //     is Ready again.
 //  5. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
 //     shorter grace period).
+//  6. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
+//     and refuses new BestEffort pods (rejectAdmission).
 //
 // A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. It
 // returns whether anything changed.
@@ -183,7 +192,8 @@ func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for _, n := range c.Nodes() {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
-			changed = postStatus(c, n, m) || changed
+			changed = evictForMemory(c, n, m) || changed
+			changed = postStatus(c, c.Node(n.Name), m) || changed
 		}
 	}
 	for _, p := range c.Pods() {
@@ -209,6 +219,9 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	case ok && !t.After(c.Now()):
 		start(c, next, node, t)
 	case ok && len(p.Status.ContainerStatuses) == 0:
+		if rejectAdmission(c, p, node.Name) {
+			return true
+		}
 		admit(next, node, c.Now())
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p):
 		markReady(next, c.Now())

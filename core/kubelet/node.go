@@ -55,9 +55,10 @@ type condition struct {
 	reason, message string
 }
 
-// reported returns the conditions a running kubelet reports for a machine with these faults
-// (pkg/kubelet/nodestatus/setters.go wording; NetworkUnavailable in the route controller's).
-func reported(faults []string) []condition {
+// reported returns the conditions a running kubelet reports for a machine with these faults,
+// MemoryPressure coming from its eviction manager (pkg/kubelet/nodestatus/setters.go wording;
+// NetworkUnavailable in the route controller's).
+func reported(faults []string, memoryPressure bool) []condition {
 	has := func(f string) bool { return slices.Contains(faults, f) }
 	pick := func(bad bool, typ api.NodeConditionType, badReason, badMsg, okReason, okMsg string) condition {
 		if bad {
@@ -66,7 +67,7 @@ func reported(faults []string) []condition {
 		return condition{typ, api.ConditionFalse, okReason, okMsg}
 	}
 	conds := []condition{
-		pick(has(FaultMemoryPressure), api.NodeMemoryPressure, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+		pick(memoryPressure, api.NodeMemoryPressure, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
 		pick(has(FaultDiskPressure), api.NodeDiskPressure, "KubeletHasDiskPressure", "kubelet has disk pressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
 		pick(has(FaultPIDPressure), api.NodePIDPressure, "KubeletHasInsufficientPID", "kubelet has insufficient PID available", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 	}
@@ -86,7 +87,7 @@ func reported(faults []string) []condition {
 // NetworkUnavailable condition the machine no longer reports turns False ("RouteCreated").
 // DaemonLab posts only on change; a real kubelet also re-posts unchanged status every 5m.
 func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
-	want := reported(m.Faults)
+	want := reported(m.Faults, memoryPressure(c, n.Name))
 	if !slices.Contains(m.Faults, FaultNetworkUnavailable) && hasCondition(n, api.NodeNetworkUnavailable) {
 		want = append(want, condition{api.NodeNetworkUnavailable, api.ConditionFalse, "RouteCreated", "RouteController created a route"})
 	}

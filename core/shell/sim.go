@@ -21,13 +21,10 @@ var simCommands = []struct {
 	{"advance", "sim advance DURATION          move the clock forward (10s, 5m, 1h30m), firing due timers in order", simAdvance},
 	{"step", "sim step                      move to the next due timer and fire it", simStep},
 	{"add-node", "sim add-node NAME [--label k=v]… [--taint k[=v]:Effect]… [--cpu Q] [--memory Q]   a Ready node joins", simAddNode},
-	{"fail", "sim fail NODE KIND             KIND: kubelet-down, not-ready, disk-pressure, pid-pressure, network-unavailable", simFail},
+	{"fail", "sim fail NODE KIND             KIND: kubelet-down, not-ready, memory-pressure, disk-pressure, pid-pressure, network-unavailable", simFail},
 	{"recover", "sim recover NODE [KIND]       clear one fault, or all of them", simRecover},
+	{"usage", "sim usage POD --memory Q [-n NAMESPACE]   the memory a pod's containers use", simUsage},
 }
-
-// failKinds are the faults `sim fail` injects today. memory-pressure waits for the kubelet's
-// eviction manager: a node under memory pressure without its evictions would teach a wrong rule.
-var failKinds = []string{kubelet.FaultKubeletDown, kubelet.FaultNotReady, kubelet.FaultDiskPressure, kubelet.FaultPIDPressure, kubelet.FaultNetworkUnavailable}
 
 // machineOf finds the machine behind a node, in kubectl's words when there is none.
 func machineOf(s *sim.Sim, name string) (cluster.Machine, *Result) {
@@ -39,13 +36,39 @@ func machineOf(s *sim.Sim, name string) (cluster.Machine, *Result) {
 }
 
 func checkKind(kind string) *Result {
-	if kind == kubelet.FaultMemoryPressure {
-		return &Result{Err: "error: DaemonLab cannot simulate memory-pressure yet: it needs the kubelet's evictions, which are still to come", Code: 1}
-	}
-	if !slices.Contains(failKinds, kind) {
-		return &Result{Err: fmt.Sprintf("error: unknown fault %q: use one of %s", kind, strings.Join(failKinds, ", ")), Code: 1}
+	if !slices.Contains(kubelet.Faults, kind) {
+		return &Result{Err: fmt.Sprintf("error: unknown fault %q: use one of %s", kind, strings.Join(kubelet.Faults, ", ")), Code: 1}
 	}
 	return nil
+}
+
+var usageFlags = []kubectl.FlagSpec{{Name: "memory"}, {Name: "namespace", Shorthand: 'n'}}
+
+// simUsage sets the memory a pod uses, which ranks it for memory-pressure eviction:
+// `sim usage web --memory 300Mi`.
+func simUsage(s *sim.Sim, args []string) Result {
+	f, err := kubectl.ParseFlags("usage", args, usageFlags)
+	if err != nil {
+		return Result{Err: strings.Replace(err.Error(), "kubectl usage", "sim usage", 1), Code: 1}
+	}
+	if len(f.Args) != 1 || !f.Has("memory") {
+		return Result{Err: "error: sim usage takes a pod and --memory: sim usage POD --memory Q", Code: 1}
+	}
+	q, err := api.ParseQuantity(f.Get("memory"))
+	if err != nil || q.Sign() < 0 {
+		return Result{Err: fmt.Sprintf("error: --memory %s: not a memory quantity such as 300Mi", f.Get("memory")), Code: 1}
+	}
+	ns := f.Get("namespace")
+	if ns == "" {
+		ns = "default"
+	}
+	p, ok := s.C.Get("Pod", cluster.Key{Namespace: ns, Name: f.Args[0]}).(*api.Pod)
+	if !ok {
+		return Result{Err: fmt.Sprintf("Error from server (NotFound): pods %q not found", f.Args[0]), Code: 1}
+	}
+	kubelet.SetMemoryUsage(s.C, p, q)
+	s.Settle()
+	return Result{Out: fmt.Sprintf("pod/%s uses %s of memory\n", p.Name, q.String())}
 }
 
 // simFail injects a fault: `sim fail hd2 kubelet-down`.

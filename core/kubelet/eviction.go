@@ -1,0 +1,235 @@
+package kubelet
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// The eviction manager's settings (kubelet defaults, Linux, v1.37).
+const (
+	EvictionPeriod           = 10 * time.Second // evictionMonitoringPeriod: one eviction per loop at most
+	PressureTransitionPeriod = 5 * time.Minute  // evictionPressureTransitionPeriod
+	hardEvictionGrace        = 1                // immediateEvictionGracePeriodSeconds (v1.31+)
+)
+
+var (
+	// MemoryThreshold is evictionHard's memory.available<100Mi.
+	MemoryThreshold = api.MustParseQuantity("100Mi")
+	// pressureAvailable is what `sim fail NODE memory-pressure` leaves free while it lasts.
+	pressureAvailable = api.MustParseQuantity("50Mi")
+	// defaultUsage is the memory a container uses when `sim usage` has not said otherwise and it
+	// requests none.
+	defaultUsage = api.MustParseQuantity("50Mi")
+)
+
+func usageKey(p *api.Pod) string { return "usage/" + p.Namespace + "/" + p.Name }
+
+// SetMemoryUsage records the memory a pod's containers use together (`sim usage`).
+func SetMemoryUsage(c *cluster.Cluster, p *api.Pod, q api.Quantity) {
+	c.SetMemo(usageKey(p), strconv.FormatInt(q.Value(), 10))
+}
+
+// containerUsage returns each container's working set: the pod's `sim usage` split evenly, or
+// each container's memory request (capped by its limit), or 50Mi for a container that requests
+// none.
+func containerUsage(c *cluster.Cluster, p *api.Pod) []int64 {
+	out := make([]int64, len(p.Spec.Containers))
+	if v, ok := c.Memo(usageKey(p)); ok {
+		total, _ := strconv.ParseInt(v, 10, 64)
+		for i := range out {
+			out[i] = total / int64(len(out))
+		}
+		return out
+	}
+	for i, ctr := range p.Spec.Containers {
+		req, ok := ctr.Resources.Requests[api.ResourceMemory]
+		switch {
+		case ok && !req.IsZero():
+			out[i] = req.Value()
+		case hasLimit(ctr):
+			out[i] = min(defaultUsage.Value(), ctr.Resources.Limits[api.ResourceMemory].Value())
+		default:
+			out[i] = defaultUsage.Value()
+		}
+	}
+	return out
+}
+
+func hasLimit(ctr api.Container) bool {
+	q, ok := ctr.Resources.Limits[api.ResourceMemory]
+	return ok && !q.IsZero()
+}
+
+func memoryRequest(ctr api.Container) int64 {
+	q := ctr.Resources.Requests[api.ResourceMemory]
+	return q.Value()
+}
+
+// underPressure reports whether the node's memory.available is below the threshold now.
+func underPressure(m cluster.Machine) bool {
+	return !m.KubeletDown && slices.Contains(m.Faults, FaultMemoryPressure)
+}
+
+func pressureKey(node string) string { return "kubelet/" + node + "/memory-pressure-seen" }
+
+// memoryPressure reports the MemoryPressure condition the kubelet reports: True while the
+// threshold is met and for PressureTransitionPeriod after it was last seen met.
+func memoryPressure(c *cluster.Cluster, node string) bool {
+	seen, ok := c.MemoTime(pressureKey(node))
+	return ok && c.Now().Before(seen.Add(PressureTransitionPeriod))
+}
+
+func lastLoop(now time.Time) time.Time {
+	return cluster.Epoch.Add(now.Sub(cluster.Epoch) / EvictionPeriod * EvictionPeriod)
+}
+
+// evictionTimer returns when a node's eviction manager next has something to do: its next loop
+// while memory is short, or the end of the transition period after it.
+func evictionTimer(c *cluster.Cluster, node string, m cluster.Machine) (time.Time, bool) {
+	if underPressure(m) {
+		return lastLoop(c.Now()).Add(EvictionPeriod), true
+	}
+	if seen, ok := c.MemoTime(pressureKey(node)); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
+		return seen.Add(PressureTransitionPeriod), true
+	}
+	return time.Time{}, false
+}
+
+// evictForMemory is the eviction manager's synchronize loop for memory, run at its 10s loops:
+// with memory.available below 100Mi it remembers seeing the pressure, reports
+// EvictionThresholdMet, and evicts the first pod in rankMemoryPressure order (critical pods
+// never). It returns whether anything changed.
+func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
+	now := c.Now()
+	if !underPressure(m) || !now.Equal(lastLoop(now)) {
+		return false
+	}
+	if seen, ok := c.MemoTime(pressureKey(n.Name)); ok && seen.Equal(now) {
+		return false // this loop already ran
+	}
+	c.SetMemoTime(pressureKey(n.Name), now)
+	c.Record(n, cluster.EventWarning, "EvictionThresholdMet", "Attempting to reclaim memory", "kubelet", n.Name)
+	var candidates []*api.Pod
+	for _, p := range c.Pods() {
+		if p.Spec.NodeName == n.Name && api.IsPodActive(p) && p.Status.Phase == api.PodRunning && !isCritical(p) {
+			candidates = append(candidates, p)
+		}
+	}
+	if len(candidates) == 0 {
+		return true
+	}
+	rankMemoryPressure(c, candidates)
+	evict(c, candidates[0], evictionMessage(c, candidates[0]))
+	return true
+}
+
+// isCritical is IsCriticalPod for what DaemonLab models: a priority of 2000000000 or more
+// (system-cluster-critical, system-node-critical).
+func isCritical(p *api.Pod) bool {
+	return p.Spec.Priority != nil && *p.Spec.Priority >= 2000000000
+}
+
+// rankMemoryPressure orders pods the first to evict first (orderedBy(exceedMemoryRequests,
+// priority, memory)):
+//
+//  1. pods using more memory than they request come first;
+//  2. then lower priority first;
+//  3. then the larger usage above request first.
+//
+// QoS is no term of its own: a BestEffort pod requests nothing, so it always exceeds; a
+// Guaranteed pod cannot use more than its limit, which is its request.
+func rankMemoryPressure(c *cluster.Cluster, pods []*api.Pod) {
+	type stat struct{ usage, request int64 }
+	stats := map[*api.Pod]stat{}
+	for _, p := range pods {
+		var s stat
+		for i, u := range containerUsage(c, p) {
+			s.usage += u
+			s.request += memoryRequest(p.Spec.Containers[i])
+		}
+		stats[p] = s
+	}
+	sort.SliceStable(pods, func(i, j int) bool {
+		a, b := stats[pods[i]], stats[pods[j]]
+		if exA, exB := a.usage > a.request, b.usage > b.request; exA != exB {
+			return exA
+		}
+		if pa, pb := priority(pods[i]), priority(pods[j]); pa != pb {
+			return pa < pb
+		}
+		return a.usage-a.request > b.usage-b.request
+	})
+}
+
+func priority(p *api.Pod) int32 {
+	if p.Spec.Priority == nil {
+		return 0
+	}
+	return *p.Spec.Priority
+}
+
+// evictionMessage is the eviction manager's message: the resource, the threshold and what was
+// available, then every container above its request.
+func evictionMessage(c *cluster.Cluster, p *api.Pod) string {
+	msg := fmt.Sprintf("The node was low on resource: memory. Threshold quantity: %s, available: %s. ", MemoryThreshold.String(), pressureAvailable.String())
+	for i, u := range containerUsage(c, p) {
+		ctr := p.Spec.Containers[i]
+		if req := memoryRequest(ctr); u > req {
+			msg += fmt.Sprintf("Container %s was using %s, request is %s, has larger consumption of memory. ",
+				ctr.Name, binary(u), ctr.Resources.Requests[api.ResourceMemory].String())
+		}
+	}
+	return msg
+}
+
+// binary renders bytes as the kubelet's stats quantities print (BinarySI).
+func binary(bytes int64) string {
+	q := api.MustParseQuantity(strconv.FormatInt(bytes, 10))
+	q.Format = api.BinarySI
+	return q.Canonical()
+}
+
+// evict ends a pod as the eviction manager does: phase Failed, reason Evicted, the message,
+// DisruptionTarget ("TerminationByKubelet"), containers no longer ready, and the event Evicted.
+// The containers' last reported state is kept, so kubectl shows the pod "Evicted"; on a real
+// node a later status sync may replace it with the runtime's view (Error,
+// ContainerStatusUnknown: kubernetes/kubernetes#105467).
+func evict(c *cluster.Cluster, p *api.Pod, msg string) {
+	now := api.NewTime(c.Now())
+	next := api.DeepCopy(p)
+	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", msg
+	next.Status.Conditions = append(next.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
+		LastTransitionTime: now, Reason: "TerminationByKubelet", Message: msg})
+	for i := range next.Status.Conditions {
+		if t := next.Status.Conditions[i].Type; t == api.PodReady || t == api.ContainersReady {
+			next.Status.Conditions[i] = api.PodCondition{Type: t, Status: api.ConditionFalse, LastTransitionTime: now, Reason: "PodFailed"}
+		}
+	}
+	for i := range next.Status.ContainerStatuses {
+		next.Status.ContainerStatuses[i].Ready = false
+	}
+	_ = c.Update(next)
+	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", p.Spec.NodeName)
+}
+
+// rejectAdmission is the eviction manager's Admit and the kubelet's rejectPod: under memory
+// pressure a BestEffort pod that is not critical is refused — phase Failed, reason Evicted,
+// message "Pod was rejected: The node had condition: [MemoryPressure]. ", event Evicted. It
+// reports whether it refused.
+func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
+	if !memoryPressure(c, node) || isCritical(p) || api.ComputeQOS(&p.Spec) != api.QOSBestEffort {
+		return false
+	}
+	const msg = "The node had condition: [MemoryPressure]. "
+	next := api.DeepCopy(p)
+	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", "Pod was rejected: "+msg
+	_ = c.Update(next)
+	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", node)
+	return true
+}
