@@ -117,8 +117,9 @@ func boundAt(p *api.Pod) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// startAt returns when a pod bound to a node becomes Running, if it is still waiting to.
-func startAt(p *api.Pod) (time.Time, bool) {
+// startAt returns when a pod bound to a node becomes Running, if it is still waiting to: its
+// images' start-up time after binding.
+func startAt(c *cluster.Cluster, p *api.Pod) (time.Time, bool) {
 	if p.Spec.NodeName == "" || p.Status.Phase != api.PodPending || p.DeletionTimestamp != nil {
 		return time.Time{}, false
 	}
@@ -126,7 +127,7 @@ func startAt(p *api.Pod) (time.Time, bool) {
 	if !ok {
 		t = p.CreationTimestamp.Time // bound directly through spec.nodeName
 	}
-	return t.Add(StartupDelay), true
+	return t.Add(podStartup(c, p)), true
 }
 
 // StopDelay is how long a deleted pod's containers take to exit on SIGTERM on a healthy node.
@@ -163,7 +164,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		if !running(c, p.Spec.NodeName) {
 			continue
 		}
-		for _, due := range []func(*api.Pod) (time.Time, bool){startAt, goneAt} {
+		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, restartAt} {
 			if t, ok := due(p); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
@@ -214,8 +215,11 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 		c.Delete(p)
 		return true
 	}
+	if restartCrashed(c, p) {
+		return true
+	}
 	next := api.DeepCopy(p)
-	switch t, ok := startAt(p); {
+	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
 		start(c, next, node, t)
 	case ok && len(p.Status.ContainerStatuses) == 0:
@@ -223,12 +227,21 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 			return true
 		}
 		admit(next, node, c.Now())
-	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p):
+	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
 		markReady(next, c.Now())
 	default:
 		return false
 	}
 	return c.Update(next) == nil
+}
+
+func allReady(p *api.Pod) bool {
+	for _, cs := range p.Status.ContainerStatuses {
+		if !cs.Ready {
+			return false
+		}
+	}
+	return true
 }
 
 func markReady(p *api.Pod, now time.Time) {
@@ -277,21 +290,28 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
 	if p.Status.StartTime == nil {
 		p.Status.StartTime = &now
 	}
+	p.Status.ContainerStatuses = nil
+	var unready []string
+	for _, ctr := range p.Spec.Containers {
+		cs := containerStatus(c, p, ctr, 0, now)
+		if !cs.Ready {
+			unready = append(unready, ctr.Name)
+		}
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
+	}
+	ready := api.PodCondition{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: now}
+	if len(unready) > 0 {
+		ready = api.PodCondition{Type: api.PodReady, Status: api.ConditionFalse, LastTransitionTime: now, Reason: "ContainersNotReady",
+			Message: "containers with unready status: [" + strings.Join(unready, " ") + "]"}
+	}
+	containersReady := ready
+	containersReady.Type = api.ContainersReady
 	p.Status.Conditions = []api.PodCondition{
 		{Type: "PodReadyToStartContainers", Status: api.ConditionTrue, LastTransitionTime: now},
 		{Type: api.PodInitialized, Status: api.ConditionTrue, LastTransitionTime: now},
-		{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: now},
-		{Type: api.ContainersReady, Status: api.ConditionTrue, LastTransitionTime: now},
+		ready,
+		containersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
-	}
-	yes := true
-	p.Status.ContainerStatuses = nil
-	for _, ctr := range p.Spec.Containers {
-		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, api.ContainerStatus{
-			Name: ctr.Name, Image: ctr.Image, ImageID: ctr.Image, Ready: true, Started: &yes,
-			ContainerID: "containerd://" + c.RandomHex(64),
-			State:       api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: now}},
-		})
 	}
 }
 

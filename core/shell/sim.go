@@ -24,6 +24,33 @@ var simCommands = []struct {
 	{"fail", "sim fail NODE KIND             KIND: kubelet-down, not-ready, memory-pressure, disk-pressure, pid-pressure, network-unavailable", simFail},
 	{"recover", "sim recover NODE [KIND]       clear one fault, or all of them", simRecover},
 	{"usage", "sim usage POD --memory Q [-n NAMESPACE]   the memory a pod's containers use", simUsage},
+	{"image", "sim image IMAGE BEHAVIOUR [--start DURATION]   BEHAVIOUR: ok, crash (CrashLoopBackOff), unready", simImage},
+}
+
+var imageFlags = []kubectl.FlagSpec{{Name: "start"}}
+
+// simImage sets how containers of an image behave from now on: `sim image web:2 crash`.
+func simImage(s *sim.Sim, args []string) Result {
+	f, err := kubectl.ParseFlags("image", args, imageFlags)
+	if err != nil {
+		return Result{Err: strings.Replace(err.Error(), "kubectl image", "sim image", 1), Code: 1}
+	}
+	if len(f.Args) != 2 {
+		return Result{Err: "error: sim image takes an image and a behaviour: sim image IMAGE BEHAVIOUR [--start DURATION]", Code: 1}
+	}
+	b := kubelet.Behaviour(f.Args[1])
+	if !slices.Contains(kubelet.Behaviours, b) {
+		return Result{Err: fmt.Sprintf("error: unknown behaviour %q: use ok, crash or unready", f.Args[1]), Code: 1}
+	}
+	startup := kubelet.StartupDelay
+	if f.Has("start") {
+		if startup, err = time.ParseDuration(f.Get("start")); err != nil || startup < 0 {
+			return Result{Err: fmt.Sprintf("error: --start %q is not a duration such as 3s or 1m", f.Get("start")), Code: 1}
+		}
+	}
+	kubelet.SetImage(s.C, f.Args[0], b, startup)
+	s.Settle()
+	return Result{Out: fmt.Sprintf("image %s: %s, starting in %s\n", f.Args[0], b, startup)}
 }
 
 // machineOf finds the machine behind a node, in kubectl's words when there is none.
