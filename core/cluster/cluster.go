@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -50,15 +51,17 @@ type Machine struct {
 	Faults      []string  // reported conditions: not-ready, memory-pressure, …
 }
 
-// Machine returns the machine behind a node, and whether there is one.
+// Machine returns the machine behind a node, and whether there is one. The copy is the
+// caller's: changing it changes nothing until SetMachine.
 func (c *Cluster) Machine(node string) (Machine, bool) {
 	m, ok := c.machines[node]
+	m.Faults = slices.Clone(m.Faults)
 	return m, ok
 }
 
 // SetMachine records the machine behind a node.
 func (c *Cluster) SetMachine(node string, m Machine) {
-	m.Faults = append([]string(nil), m.Faults...)
+	m.Faults = slices.Clone(m.Faults)
 	c.machines[node] = m
 }
 

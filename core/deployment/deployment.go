@@ -67,16 +67,49 @@ func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 	return c.Version() != before
 }
 
-// replicaSets returns the ReplicaSets d controls, oldest first.
+// replicaSets returns the ReplicaSets d controls, oldest first, after claiming them
+// (ClaimReplicaSets): an orphan in d's namespace whose labels d's selector matches is adopted;
+// one d controls whose labels no longer match is released.
 func (s *syncer) replicaSets() []*api.ReplicaSet {
+	sel, err := api.LabelSelectorAsSelector(s.d.Spec.Selector)
+	if err != nil {
+		return nil
+	}
 	var out []*api.ReplicaSet
 	for _, rs := range cluster.List[*api.ReplicaSet](s.c) {
-		if ref, ok := api.ControllerOf(&rs.ObjectMeta); ok && ref.UID == s.d.UID && rs.Namespace == s.d.Namespace {
+		if rs.Namespace != s.d.Namespace {
+			continue
+		}
+		ref, owned := api.ControllerOf(&rs.ObjectMeta)
+		matches := sel.Matches(rs.Labels)
+		switch {
+		case owned && ref.UID == s.d.UID && matches:
 			out = append(out, rs)
+		case owned && ref.UID == s.d.UID:
+			s.c.Update(release(rs, s.d.UID))
+		case !owned && matches && rs.DeletionTimestamp == nil && s.d.DeletionTimestamp == nil:
+			adopted := api.DeepCopy(rs)
+			adopted.OwnerReferences = append(adopted.OwnerReferences, api.NewControllerRef(s.d, "apps/v1", "Deployment"))
+			if s.c.Update(adopted) == nil {
+				out = append(out, adopted)
+			}
 		}
 	}
 	sortByCreation(out)
 	return out
+}
+
+// release drops the owner reference to uid.
+func release(rs *api.ReplicaSet, uid string) *api.ReplicaSet {
+	next := api.DeepCopy(rs)
+	var refs []api.OwnerReference
+	for _, r := range next.OwnerReferences {
+		if r.UID != uid {
+			refs = append(refs, r)
+		}
+	}
+	next.OwnerReferences = refs
+	return next
 }
 
 func sortByCreation(rss []*api.ReplicaSet) {
@@ -145,6 +178,17 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 		return nil, old
 	}
 	rs := s.buildReplicaSet(rev, old)
+	if s.c.Get("ReplicaSet", cluster.Key{Namespace: rs.Namespace, Name: rs.Name}) != nil {
+		// A ReplicaSet of that name that is not ours: a hash collision. Count it, so the next
+		// sync hashes the template to another name.
+		n := int32(1)
+		if s.d.Status.CollisionCount != nil {
+			n = *s.d.Status.CollisionCount + 1
+		}
+		s.d.Status.CollisionCount = &n
+		s.write()
+		return nil, old
+	}
 	if err := s.c.Create(rs); err != nil {
 		msg := fmt.Sprintf("Failed to create new replica set %q: %v", rs.Name, err)
 		s.c.Record(s.d, cluster.EventWarning, "ReplicaSetCreateError", msg, component, "")

@@ -218,14 +218,31 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", p.Spec.NodeName)
 }
 
-// rejectAdmission is the eviction manager's Admit and the kubelet's rejectPod: under memory
-// pressure a BestEffort pod that is not critical is refused — phase Failed, reason Evicted,
-// message "Pod was rejected: The node had condition: [MemoryPressure]. ", event Evicted. It
-// reports whether it refused.
-func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
-	if !memoryPressure(c, node) || isCritical(p) || api.ComputeQOS(&p.Spec) != api.QOSBestEffort {
-		return false
+// refused reports whether the eviction manager's Admit refuses the pod: under memory pressure,
+// a BestEffort pod that is not critical.
+func refused(c *cluster.Cluster, p *api.Pod, node string) bool {
+	return memoryPressure(c, node) && !isCritical(p) && api.ComputeQOS(&p.Spec) == api.QOSBestEffort
+}
+
+// AdmissionDelay is how long after binding a refused pod is marked Failed: the kubelet's pod
+// worker. It keeps a controller that recreates refused pods (a ReplicaSet whose pods tolerate
+// the memory-pressure taint) from looping within one instant; in a real cluster such pods pile
+// up just as they do here, only faster.
+const AdmissionDelay = time.Second
+
+// admissionAt returns when the kubelet decides on a bound pod.
+func admissionAt(p *api.Pod) (time.Time, bool) {
+	t, ok := boundAt(p)
+	if !ok {
+		t = p.CreationTimestamp.Time
 	}
+	return t.Add(AdmissionDelay), true
+}
+
+// rejectAdmission is the kubelet's rejectPod for a refused pod: phase Failed, reason Evicted,
+// message "Pod was rejected: The node had condition: [MemoryPressure]. ", event Evicted. It
+// reports whether it changed the pod.
+func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
 	const msg = "The node had condition: [MemoryPressure]. "
 	next := api.DeepCopy(p)
 	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", "Pod was rejected: "+msg

@@ -164,7 +164,13 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		if !running(c, p.Spec.NodeName) {
 			continue
 		}
-		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, restartAt} {
+		rejection := func(p *api.Pod) (time.Time, bool) {
+			if len(p.Status.ContainerStatuses) > 0 || !refused(c, p, p.Spec.NodeName) {
+				return time.Time{}, false
+			}
+			return admissionAt(p)
+		}
+		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, restartAt, rejection} {
 			if t, ok := due(p); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
@@ -223,8 +229,11 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	case ok && !t.After(c.Now()):
 		start(c, next, node, t)
 	case ok && len(p.Status.ContainerStatuses) == 0:
-		if rejectAdmission(c, p, node.Name) {
-			return true
+		if refused(c, p, node.Name) {
+			if due, _ := admissionAt(p); !due.After(c.Now()) {
+				return rejectAdmission(c, p, node.Name)
+			}
+			return false
 		}
 		admit(next, node, c.Now())
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):

@@ -5,6 +5,7 @@ package replicaset
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -24,7 +25,8 @@ type Plan struct {
 
 // Reconcile decides what rs needs (manageReplicas):
 //
-//  1. Its pods are the active pods (not finished, not being deleted) it controls.
+//  1. Its pods are the active pods (not finished, not being deleted) it controls (Sync claims
+//     orphans first).
 //  2. Too few: create the difference. Too many: delete the difference, the pods that matter
 //     least first (see deletionOrder).
 //
@@ -62,6 +64,35 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 		}
 	}
 	return out
+}
+
+// claimPods is ClaimPods: an active orphan pod in rs's namespace whose labels rs's selector
+// matches is adopted; a pod rs controls whose labels no longer match is released. It returns
+// whether anything changed.
+func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
+	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil || rs.DeletionTimestamp != nil {
+		return false
+	}
+	changed := false
+	for _, p := range c.Pods() {
+		if p.Namespace != rs.Namespace {
+			continue
+		}
+		ref, owned := api.ControllerOf(&p.ObjectMeta)
+		matches := sel.Matches(p.Labels)
+		switch {
+		case owned && ref.UID == rs.UID && !matches:
+			next := api.DeepCopy(p)
+			next.OwnerReferences = slices.DeleteFunc(next.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == rs.UID })
+			changed = c.Update(next) == nil || changed
+		case !owned && matches && api.IsPodActive(p):
+			next := api.DeepCopy(p)
+			next.OwnerReferences = append(next.OwnerReferences, api.NewControllerRef(rs, "apps/v1", "ReplicaSet"))
+			changed = c.Update(next) == nil || changed
+		}
+	}
+	return changed
 }
 
 func activePods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
@@ -251,4 +282,10 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	return next, found
+}
+
+// Sync runs one sync of rs: claim pods, decide, apply. It returns whether anything changed.
+func Sync(c *cluster.Cluster, rs *api.ReplicaSet) bool {
+	claimed := claimPods(c, rs)
+	return Apply(c, Reconcile(c, rs)) || claimed
 }

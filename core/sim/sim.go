@@ -5,6 +5,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -77,30 +78,64 @@ const maxRounds = 1000
 // Deployment, ReplicaSet and DaemonSet controllers, the scheduler (one pod at a time, in queue
 // order) and the kubelets.
 func (s *Sim) Settle() {
+	var busy []string
 	for range maxRounds {
-		changed := nodelifecycle.Sync(s.C)
-		changed = tainteviction.Sync(s.C) || changed
-		changed = garbagecollector.Sync(s.C) || changed
-		changed = garbagecollector.SyncPods(s.C) || changed
-		for _, d := range cluster.List[*api.Deployment](s.C) {
-			changed = deployment.Sync(s.C, d) || changed
+		busy = busy[:0]
+		for _, ctl := range controllers {
+			if ctl.sync(s.C) {
+				busy = append(busy, ctl.name)
+			}
 		}
-		for _, rs := range cluster.List[*api.ReplicaSet](s.C) {
-			changed = replicaset.Apply(s.C, replicaset.Reconcile(s.C, rs)) || changed
-		}
-		for _, ds := range s.C.DaemonSets() {
-			changed = daemon.Apply(s.C, daemon.Reconcile(s.C, ds)) || changed
-		}
-		for _, pod := range scheduler.Pending(s.C) {
-			changed = scheduler.Apply(s.C, scheduler.Schedule(s.C, pod)) || changed
-		}
-		changed = kubelet.Sync(s.C) || changed
-		if !changed {
+		if len(busy) == 0 {
 			s.C.ExpireEvents()
 			return
 		}
 	}
-	panic("the controllers did not settle")
+	panic(fmt.Sprintf("the controllers did not settle: %s kept changing the cluster", strings.Join(busy, ", ")))
+}
+
+// controller is one control loop of the simulation: it syncs everything it manages once and
+// reports whether it changed anything.
+type controller struct {
+	name string
+	sync func(*cluster.Cluster) bool
+}
+
+// controllers run in this order in every round of Settle.
+var controllers = []controller{
+	{"node-lifecycle-controller", nodelifecycle.Sync},
+	{"taint-eviction-controller", tainteviction.Sync},
+	{"garbage-collector", garbagecollector.Sync},
+	{"pod-garbage-collector", garbagecollector.SyncPods},
+	{"deployment-controller", func(c *cluster.Cluster) bool {
+		changed := false
+		for _, d := range cluster.List[*api.Deployment](c) {
+			changed = deployment.Sync(c, d) || changed
+		}
+		return changed
+	}},
+	{"replicaset-controller", func(c *cluster.Cluster) bool {
+		changed := false
+		for _, rs := range cluster.List[*api.ReplicaSet](c) {
+			changed = replicaset.Sync(c, rs) || changed
+		}
+		return changed
+	}},
+	{"daemonset-controller", func(c *cluster.Cluster) bool {
+		changed := false
+		for _, ds := range c.DaemonSets() {
+			changed = daemon.Apply(c, daemon.Reconcile(c, ds)) || changed
+		}
+		return changed
+	}},
+	{"default-scheduler", func(c *cluster.Cluster) bool {
+		changed := false
+		for _, pod := range scheduler.Pending(c) {
+			changed = scheduler.Apply(c, scheduler.Schedule(c, pod)) || changed
+		}
+		return changed
+	}},
+	{"kubelet", kubelet.Sync},
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
