@@ -6,15 +6,15 @@ import "encoding/json"
 type DaemonSet struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       DaemonSetSpec   `json:"spec,omitzero"`
-	Status     DaemonSetStatus `json:"status,omitzero"`
+	Spec       DaemonSetSpec   `json:"spec"`
+	Status     DaemonSetStatus `json:"status"`
 }
 
 // DaemonSetSpec is the desired state of a DaemonSet.
 type DaemonSetSpec struct {
 	Selector             *LabelSelector          `json:"selector"`
 	Template             PodTemplateSpec         `json:"template"`
-	UpdateStrategy       DaemonSetUpdateStrategy `json:"updateStrategy,omitzero"`
+	UpdateStrategy       DaemonSetUpdateStrategy `json:"updateStrategy"`
 	MinReadySeconds      int32                   `json:"minReadySeconds,omitempty"`
 	RevisionHistoryLimit *int32                  `json:"revisionHistoryLimit,omitempty"`
 }
@@ -57,8 +57,8 @@ type DaemonSetStatus struct {
 type WorkloadCondition struct {
 	Type               string          `json:"type"`
 	Status             ConditionStatus `json:"status"`
-	LastUpdateTime     Time            `json:"lastUpdateTime,omitzero"`
-	LastTransitionTime Time            `json:"lastTransitionTime,omitzero"`
+	LastUpdateTime     Time            `json:"lastUpdateTime"`
+	LastTransitionTime Time            `json:"lastTransitionTime"`
 	Reason             string          `json:"reason,omitempty"`
 	Message            string          `json:"message,omitempty"`
 }
@@ -67,8 +67,8 @@ type WorkloadCondition struct {
 type Deployment struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       DeploymentSpec   `json:"spec,omitzero"`
-	Status     DeploymentStatus `json:"status,omitzero"`
+	Spec       DeploymentSpec   `json:"spec"`
+	Status     DeploymentStatus `json:"status"`
 }
 
 // DeploymentSpec is the desired state of a Deployment.
@@ -76,7 +76,7 @@ type DeploymentSpec struct {
 	Replicas                *int32             `json:"replicas,omitempty"`
 	Selector                *LabelSelector     `json:"selector"`
 	Template                PodTemplateSpec    `json:"template"`
-	Strategy                DeploymentStrategy `json:"strategy,omitzero"`
+	Strategy                DeploymentStrategy `json:"strategy"`
 	MinReadySeconds         int32              `json:"minReadySeconds,omitempty"`
 	RevisionHistoryLimit    *int32             `json:"revisionHistoryLimit,omitempty"`
 	Paused                  bool               `json:"paused,omitempty"`
@@ -120,8 +120,8 @@ type DeploymentStatus struct {
 type ReplicaSet struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       ReplicaSetSpec   `json:"spec,omitzero"`
-	Status     ReplicaSetStatus `json:"status,omitzero"`
+	Spec       ReplicaSetSpec   `json:"spec"`
+	Status     ReplicaSetStatus `json:"status"`
 }
 
 // ReplicaSetSpec is the desired state of a ReplicaSet.
@@ -129,7 +129,7 @@ type ReplicaSetSpec struct {
 	Replicas        *int32          `json:"replicas,omitempty"`
 	MinReadySeconds int32           `json:"minReadySeconds,omitempty"`
 	Selector        *LabelSelector  `json:"selector"`
-	Template        PodTemplateSpec `json:"template,omitzero"`
+	Template        PodTemplateSpec `json:"template"`
 }
 
 // ReplicaSetStatus is the observed state of a ReplicaSet.
@@ -158,9 +158,9 @@ type Event struct {
 	InvolvedObject     ObjectReference `json:"involvedObject"`
 	Reason             string          `json:"reason,omitempty"`
 	Message            string          `json:"message,omitempty"`
-	Source             EventSource     `json:"source,omitzero"`
-	FirstTimestamp     Time            `json:"firstTimestamp,omitzero"`
-	LastTimestamp      Time            `json:"lastTimestamp,omitzero"`
+	Source             EventSource     `json:"source"`
+	FirstTimestamp     Time            `json:"firstTimestamp"`
+	LastTimestamp      Time            `json:"lastTimestamp"`
 	Count              int32           `json:"count,omitempty"`
 	Type               string          `json:"type,omitempty"`
 	EventTime          *Time           `json:"eventTime,omitempty"`

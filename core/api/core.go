@@ -17,8 +17,8 @@ type ResourceList map[ResourceName]Quantity
 type Namespace struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       NamespaceSpec   `json:"spec,omitzero"`
-	Status     NamespaceStatus `json:"status,omitzero"`
+	Spec       NamespaceSpec   `json:"spec"`
+	Status     NamespaceStatus `json:"status"`
 }
 
 // NamespaceSpec holds the finalizers of a namespace.
@@ -35,8 +35,8 @@ type NamespaceStatus struct {
 type Node struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       NodeSpec   `json:"spec,omitzero"`
-	Status     NodeStatus `json:"status,omitzero"`
+	Spec       NodeSpec   `json:"spec"`
+	Status     NodeStatus `json:"status"`
 }
 
 // NodeSpec holds what the cluster administrator sets on a node.
@@ -67,12 +67,23 @@ type Taint struct {
 
 // NodeStatus is what the kubelet and the node controller report.
 type NodeStatus struct {
-	Capacity    ResourceList    `json:"capacity,omitempty"`
-	Allocatable ResourceList    `json:"allocatable,omitempty"`
-	Phase       string          `json:"phase,omitempty"`
-	Conditions  []NodeCondition `json:"conditions,omitempty"`
-	Addresses   []NodeAddress   `json:"addresses,omitempty"`
-	NodeInfo    NodeSystemInfo  `json:"nodeInfo,omitzero"`
+	Capacity        ResourceList        `json:"capacity,omitempty"`
+	Allocatable     ResourceList        `json:"allocatable,omitempty"`
+	Phase           string              `json:"phase,omitempty"`
+	Conditions      []NodeCondition     `json:"conditions,omitempty"`
+	Addresses       []NodeAddress       `json:"addresses,omitempty"`
+	DaemonEndpoints NodeDaemonEndpoints `json:"daemonEndpoints"`
+	NodeInfo        NodeSystemInfo      `json:"nodeInfo"`
+}
+
+// NodeDaemonEndpoints are the ports of the daemons on a node.
+type NodeDaemonEndpoints struct {
+	KubeletEndpoint DaemonEndpoint `json:"kubeletEndpoint"`
+}
+
+// DaemonEndpoint is one daemon's port (the field is capitalised in the API too).
+type DaemonEndpoint struct {
+	Port int32 `json:"Port"`
 }
 
 // NodeConditionType names a node condition.
@@ -99,8 +110,8 @@ const (
 type NodeCondition struct {
 	Type               NodeConditionType `json:"type"`
 	Status             ConditionStatus   `json:"status"`
-	LastHeartbeatTime  Time              `json:"lastHeartbeatTime,omitzero"`
-	LastTransitionTime Time              `json:"lastTransitionTime,omitzero"`
+	LastHeartbeatTime  Time              `json:"lastHeartbeatTime"`
+	LastTransitionTime Time              `json:"lastTransitionTime"`
 	Reason             string            `json:"reason,omitempty"`
 	Message            string            `json:"message,omitempty"`
 }
@@ -113,14 +124,14 @@ type NodeAddress struct {
 
 // NodeSystemInfo describes a node's software.
 type NodeSystemInfo struct {
-	MachineID               string `json:"machineID,omitempty"`
-	SystemUUID              string `json:"systemUUID,omitempty"`
-	BootID                  string `json:"bootID,omitempty"`
-	KernelVersion           string `json:"kernelVersion,omitempty"`
-	OSImage                 string `json:"osImage,omitempty"`
-	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
-	KubeletVersion          string `json:"kubeletVersion,omitempty"`
-	KubeProxyVersion        string `json:"kubeProxyVersion,omitempty"`
-	OperatingSystem         string `json:"operatingSystem,omitempty"`
-	Architecture            string `json:"architecture,omitempty"`
+	MachineID               string `json:"machineID"`
+	SystemUUID              string `json:"systemUUID"`
+	BootID                  string `json:"bootID"`
+	KernelVersion           string `json:"kernelVersion"`
+	OSImage                 string `json:"osImage"`
+	ContainerRuntimeVersion string `json:"containerRuntimeVersion"`
+	KubeletVersion          string `json:"kubeletVersion"`
+	KubeProxyVersion        string `json:"kubeProxyVersion"` // deprecated; kubelets since v1.31 leave it empty
+	OperatingSystem         string `json:"operatingSystem"`
+	Architecture            string `json:"architecture"`
 }

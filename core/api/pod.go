@@ -4,14 +4,14 @@ package api
 type Pod struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       PodSpec   `json:"spec,omitzero"`
-	Status     PodStatus `json:"status,omitzero"`
+	Spec       PodSpec   `json:"spec"`
+	Status     PodStatus `json:"status"`
 }
 
 // PodTemplateSpec is the pod a controller creates.
 type PodTemplateSpec struct {
 	ObjectMeta `json:"metadata,omitempty"`
-	Spec       PodSpec `json:"spec,omitzero"`
+	Spec       PodSpec `json:"spec"`
 }
 
 // RestartPolicy says when the kubelet restarts a container.
@@ -72,7 +72,7 @@ type Container struct {
 	Ports                    []ContainerPort      `json:"ports,omitempty"`
 	EnvFrom                  []EnvFromSource      `json:"envFrom,omitempty"`
 	Env                      []EnvVar             `json:"env,omitempty"`
-	Resources                ResourceRequirements `json:"resources,omitzero"`
+	Resources                ResourceRequirements `json:"resources"`
 	RestartPolicy            *RestartPolicy       `json:"restartPolicy,omitempty"`
 	VolumeMounts             []VolumeMount        `json:"volumeMounts,omitempty"`
 	LivenessProbe            *Probe               `json:"livenessProbe,omitempty"`
@@ -551,8 +551,8 @@ const (
 type PodCondition struct {
 	Type               PodConditionType `json:"type"`
 	Status             ConditionStatus  `json:"status"`
-	LastProbeTime      Time             `json:"lastProbeTime,omitzero"`
-	LastTransitionTime Time             `json:"lastTransitionTime,omitzero"`
+	LastProbeTime      Time             `json:"lastProbeTime"`
+	LastTransitionTime Time             `json:"lastTransitionTime"`
 	Reason             string           `json:"reason,omitempty"`
 	Message            string           `json:"message,omitempty"`
 }
@@ -560,8 +560,8 @@ type PodCondition struct {
 // ContainerStatus is the observed state of a container.
 type ContainerStatus struct {
 	Name         string         `json:"name"`
-	State        ContainerState `json:"state,omitzero"`
-	LastState    ContainerState `json:"lastState,omitzero"`
+	State        ContainerState `json:"state"`
+	LastState    ContainerState `json:"lastState"`
 	Ready        bool           `json:"ready"`
 	RestartCount int32          `json:"restartCount"`
 	Image        string         `json:"image"`
@@ -585,7 +585,7 @@ type ContainerStateWaiting struct {
 
 // ContainerStateRunning says since when a container runs.
 type ContainerStateRunning struct {
-	StartedAt Time `json:"startedAt,omitzero"`
+	StartedAt Time `json:"startedAt"`
 }
 
 // ContainerStateTerminated says how a container ended.
@@ -593,6 +593,6 @@ type ContainerStateTerminated struct {
 	ExitCode   int32  `json:"exitCode"`
 	Reason     string `json:"reason,omitempty"`
 	Message    string `json:"message,omitempty"`
-	StartedAt  Time   `json:"startedAt,omitzero"`
-	FinishedAt Time   `json:"finishedAt,omitzero"`
+	StartedAt  Time   `json:"startedAt"`
+	FinishedAt Time   `json:"finishedAt"`
 }

@@ -24,8 +24,14 @@ const EventTTL = time.Hour
 //  2. Otherwise a new Event is stored in the object's namespace ("default" for cluster-scoped
 //     objects), named <object>.<hex nanoseconds>.
 func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, host string) {
+	c.RecordPart(obj, "", eventType, reason, message, component, host)
+}
+
+// RecordPart records an event about a part of an object, such as a pod's container
+// ("spec.containers{nginx}"), which kubectl prints as the SUBOBJECT.
+func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, message, component, host string) {
 	meta, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
-	ref := api.ObjectReference{Kind: tm.Kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, APIVersion: tm.APIVersion, ResourceVersion: meta.ResourceVersion}
+	ref := api.ObjectReference{Kind: tm.Kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, APIVersion: tm.APIVersion, ResourceVersion: meta.ResourceVersion, FieldPath: fieldPath}
 	ns := meta.Namespace
 	if ns == "" {
 		ns = "default"
@@ -56,7 +62,7 @@ func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, 
 
 func sameEvent(e *api.Event, ref api.ObjectReference, eventType, reason, message, component, host string) bool {
 	o := e.InvolvedObject
-	return o.Kind == ref.Kind && o.Name == ref.Name && o.UID == ref.UID && e.Type == eventType && e.Reason == reason &&
+	return o.Kind == ref.Kind && o.Name == ref.Name && o.UID == ref.UID && o.FieldPath == ref.FieldPath && e.Type == eventType && e.Reason == reason &&
 		e.Message == message && e.Source.Component == component && e.Source.Host == host
 }
 

@@ -24,6 +24,7 @@ var resources = []resource{
 	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns)},
 	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns)},
 	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns)},
+	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns)},
 }
 
 func kindOf(kind string) api.Kind {
@@ -93,9 +94,14 @@ func get(s *sim.Sim, args []string) Result {
 	}
 	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names, sel: api.Everything()}
 	output := f.Get("output")
-	if output != "" && output != "wide" && output != "name" {
-		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide or -o name", output), Code: 1}
+	switch output {
+	case "", "wide", "name", "yaml", "json":
+	default:
+		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml or -o json", output), Code: 1}
 	}
+	structuredOut := output == "yaml" || output == "json"
+	// kubectl prints a lone object only when the request names exactly one (TYPE NAME or TYPE/NAME).
+	single := len(rs) == 1 && len(names) == 1
 	if f.Has("selector") {
 		if len(names) > 0 {
 			return Result{Err: "error: name cannot be provided when a selector is specified", Code: 1}
@@ -110,10 +116,17 @@ func get(s *sim.Sim, args []string) Result {
 	var b strings.Builder
 	var errs []string
 	found := false
+	var items []any
 	for _, r := range rs {
 		objs, missing := q.find(s, r)
 		errs = append(errs, missing...)
 		if len(objs) == 0 {
+			continue
+		}
+		if structuredOut {
+			for _, o := range objs {
+				items = append(items, structured(o, r.kind))
+			}
 			continue
 		}
 		opts := tableOptions{wide: output == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}
@@ -133,7 +146,12 @@ func get(s *sim.Sim, args []string) Result {
 		}
 		found = true
 	}
-	if !found && len(names) == 0 {
+	switch {
+	case structuredOut && single && len(items) == 1:
+		printStructured(&b, items[0], output)
+	case structuredOut && !(single && len(errs) > 0):
+		printStructured(&b, listOf(items), output)
+	case !found && len(names) == 0:
 		return Result{Err: noResources(rs[0], q.namespace, q.all && len(rs) == 1)}
 	}
 	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}

@@ -49,12 +49,14 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 			cells = append(cells, o.GetObjectMeta().Namespace)
 		}
 		for _, c := range cols {
-			switch {
-			case c.header == "NAME":
-				cells = append(cells, opts.namePrefix+c.cell(o, now))
-			case !c.wide || wide:
-				cells = append(cells, c.cell(o, now))
+			if c.wide && !wide {
+				continue
 			}
+			cell := c.cell(o, now)
+			if c.header == "NAME" {
+				cell = opts.namePrefix + cell
+			}
+			cells = append(cells, cell)
 		}
 		if opts.showLabels {
 			cells = append(cells, api.FormatLabels(o.GetObjectMeta().Labels))
@@ -345,4 +347,43 @@ var replicaSetColumns = []column[*api.ReplicaSet]{
 	{header: "CONTAINERS", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return containerField(r.Spec.Template.Spec, false) }},
 	{header: "IMAGES", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return containerField(r.Spec.Template.Spec, true) }},
 	{header: "SELECTOR", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return api.FormatLabelSelector(r.Spec.Selector) }},
+}
+
+// eventColumns are printEvent's: LAST SEEN falls back to the first timestamp, OBJECT is
+// kind/name in lower case, SOURCE is "component, host", COUNT is at least 1.
+var eventColumns = []column[*api.Event]{
+	{header: "LAST SEEN", cell: func(e *api.Event, now time.Time) string {
+		if e.LastTimestamp.IsZero() {
+			return age(e.FirstTimestamp, now)
+		}
+		return age(e.LastTimestamp, now)
+	}},
+	{header: "TYPE", cell: func(e *api.Event, _ time.Time) string { return e.Type }},
+	{header: "REASON", cell: func(e *api.Event, _ time.Time) string { return e.Reason }},
+	{header: "OBJECT", cell: func(e *api.Event, _ time.Time) string {
+		kind := strings.ToLower(e.InvolvedObject.Kind)
+		if e.InvolvedObject.Name == "" {
+			return kind
+		}
+		return kind + "/" + e.InvolvedObject.Name
+	}},
+	{header: "SUBOBJECT", wide: true, cell: func(e *api.Event, _ time.Time) string { return e.InvolvedObject.FieldPath }},
+	{header: "SOURCE", wide: true, cell: func(e *api.Event, _ time.Time) string {
+		component, host := firstNonEmpty(e.Source.Component, e.ReportingComponent), firstNonEmpty(e.Source.Host, e.ReportingInstance)
+		if host == "" {
+			return component
+		}
+		return component + ", " + host
+	}},
+	{header: "MESSAGE", cell: func(e *api.Event, _ time.Time) string { return strings.TrimSpace(e.Message) }},
+	{header: "FIRST SEEN", wide: true, cell: func(e *api.Event, now time.Time) string { return age(e.FirstTimestamp, now) }},
+	{header: "COUNT", wide: true, cell: func(e *api.Event, _ time.Time) string { return itoa(max(e.Count, 1)) }},
+	{header: "NAME", wide: true, cell: func(e *api.Event, _ time.Time) string { return e.Name }},
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -116,7 +116,7 @@ func restartAt(p *api.Pod) (time.Time, bool) {
 func restartCrashed(c *cluster.Cluster, p *api.Pod) bool {
 	now := c.Now()
 	next := api.DeepCopy(p)
-	changed := false
+	var restarted []api.Container
 	for i, cs := range p.Status.ContainerStatuses {
 		if w := cs.State.Waiting; w == nil || w.Reason != "CrashLoopBackOff" || cs.LastState.Terminated == nil {
 			continue
@@ -125,13 +125,18 @@ func restartCrashed(c *cluster.Cluster, p *api.Pod) bool {
 			continue
 		}
 		next.Status.ContainerStatuses[i] = containerStatus(c, p, p.Spec.Containers[i], cs.RestartCount+1, api.NewTime(now))
-		changed = true
+		restarted = append(restarted, p.Spec.Containers[i])
 	}
-	if changed {
-		_ = c.Update(next)
-		c.Record(next, cluster.EventWarning, "BackOff", "Back-off restarting failed container "+firstCrashed(next)+" in pod "+p.Name+"_"+p.Namespace+"("+string(p.UID)+")", "kubelet", p.Spec.NodeName)
+	if len(restarted) == 0 || c.Update(next) != nil {
+		return false
 	}
-	return changed
+	for _, ctr := range restarted {
+		recordContainerStart(c, next, ctr)
+	}
+	if crashed := firstCrashed(next); crashed != "" {
+		c.RecordPart(next, "spec.containers{"+crashed+"}", cluster.EventWarning, "BackOff", "Back-off restarting failed container "+crashed+" in pod "+p.Name+"_"+p.Namespace+"("+string(p.UID)+")", "kubelet", p.Spec.NodeName)
+	}
+	return true
 }
 
 func firstCrashed(p *api.Pod) string {

@@ -3,6 +3,8 @@
 package kubelet
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -92,12 +94,26 @@ func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time
 			cond(api.NodePIDPressure, api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 			cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
 		},
-		Addresses: []api.NodeAddress{{Type: "InternalIP", Address: fmt.Sprintf("192.168.10.%d", 11+index)}, {Type: "Hostname", Address: name}},
+		Addresses:       []api.NodeAddress{{Type: "InternalIP", Address: fmt.Sprintf("192.168.10.%d", 11+index)}, {Type: "Hostname", Address: name}},
+		DaemonEndpoints: api.NodeDaemonEndpoints{KubeletEndpoint: api.DaemonEndpoint{Port: 10250}},
 		NodeInfo: api.NodeSystemInfo{
+			MachineID: machineID(name, "machine-id"), SystemUUID: uuidOf(machineID(name, "system-uuid")), BootID: uuidOf(machineID(name, "boot-id")),
 			KernelVersion: "6.8.0-87-generic", OSImage: "Ubuntu 24.04.3 LTS", ContainerRuntimeVersion: "containerd://2.1.4",
 			KubeletVersion: Version, OperatingSystem: "linux", Architecture: "amd64",
 		},
 	}
+}
+
+// machineID is a stable 32-hex-digit identity of the machine behind a node name: the same
+// name stands for the same machine, and no draw from the cluster's random source is needed.
+func machineID(name, what string) string {
+	sum := sha256.Sum256([]byte(what + "/" + name))
+	return hex.EncodeToString(sum[:16])
+}
+
+// uuidOf writes 32 hex digits in the 8-4-4-4-12 form of a UUID.
+func uuidOf(h string) string {
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 func orDefault(v, d string) string {
@@ -228,6 +244,13 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
 		start(c, next, node, t)
+		if c.Update(next) != nil {
+			return false
+		}
+		for _, ctr := range next.Spec.Containers {
+			recordContainerStart(c, next, ctr)
+		}
+		return true
 	case ok && len(p.Status.ContainerStatuses) == 0:
 		if refused(c, p, node.Name) {
 			if due, _ := admissionAt(p); !due.After(c.Now()) {
@@ -322,6 +345,17 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
 		containersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
 	}
+}
+
+// recordContainerStart records what a v1.37 kubelet reports as it starts a container whose
+// image is already on the node (DaemonLab's nodes have every image; pulls are not modelled):
+// Pulled with KubeletEnsureSecretPulledImages' wording (on by default since v1.35), then
+// Created and Started, each about the container's field path.
+func recordContainerStart(c *cluster.Cluster, p *api.Pod, ctr api.Container) {
+	part := "spec.containers{" + ctr.Name + "}"
+	c.RecordPart(p, part, cluster.EventNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", ctr.Image), "kubelet", p.Spec.NodeName)
+	c.RecordPart(p, part, cluster.EventNormal, "Created", "Container created", "kubelet", p.Spec.NodeName)
+	c.RecordPart(p, part, cluster.EventNormal, "Started", "Container started", "kubelet", p.Spec.NodeName)
 }
 
 func nodeIP(n *api.Node) string {

@@ -78,21 +78,28 @@ func (f *Failure) Error() string {
 
 // Run plays a scenario on a new cluster and returns the first step that does not hold.
 func (sc *Scenario) Run() error {
+	_, err := sc.Play()
+	return err
+}
+
+// Play plays a scenario on a new cluster and returns the cluster as the last step left it,
+// or the first step that does not hold.
+func (sc *Scenario) Play() (*sim.Sim, error) {
 	seed := uint64(1)
 	if sc.Seed != nil {
 		seed = *sc.Seed
 	}
 	s, err := sim.New(seed, sim.Topology(sc.Cluster))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i, st := range sc.Steps {
 		r := shell.Run(s, st.Run, st.Stdin)
 		if problem := check(st, r); problem != "" {
-			return &Failure{Step: i + 1, Run: st.Run, Problem: problem}
+			return nil, &Failure{Step: i + 1, Run: st.Run, Problem: problem}
 		}
 	}
-	return nil
+	return s, nil
 }
 
 // check compares one step's result with its expectations; "" means it holds.

@@ -10,6 +10,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/kubelet"
 	"daemonlab/core/daemon"
 )
 
@@ -163,8 +164,10 @@ func TestControllersRecordEvents(t *testing.T) {
 		"DaemonSet Normal SuccessfulCreate daemonset-controller", "DaemonSet Normal SuccessfulCreate daemonset-controller",
 		"Pod Normal Scheduled default-scheduler", "Pod Normal Scheduled default-scheduler",
 	}, got, "two workers get pods; hd1's taint is not tolerated")
+	s.Advance(kubelet.StartupDelay)
+	assert.Len(t, cluster.List[*api.Event](s.C), 4+2*3, "each kubelet reports Pulled, Created and Started")
 	s.Advance(cluster.EventTTL)
-	assert.Empty(t, cluster.List[*api.Event](s.C), "events expire after an hour")
+	assert.Empty(t, cluster.List[*api.Event](s.C), "events expire an hour after they last happened")
 
 	s.C.Record(s.C.Nodes()[0], cluster.EventNormal, "NodeReady", "Node hd1 status is now: NodeReady", "node-controller", "")
 	s.C.Record(s.C.Nodes()[0], cluster.EventNormal, "NodeReady", "Node hd1 status is now: NodeReady", "node-controller", "")
