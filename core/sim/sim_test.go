@@ -10,8 +10,8 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/kubelet"
 	"daemonlab/core/daemon"
+	"daemonlab/core/kubelet"
 )
 
 func fluentd() *api.DaemonSet {
