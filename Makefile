@@ -40,10 +40,14 @@ chromium:
 test-browser: chromium build
 	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
 
+FUZZPKGS := ./core/api ./core/jsonpath
+
 fuzz:
-	@for target in $$($(GO) test -list 'Fuzz.*' ./core/api | grep ^Fuzz); do \
-	  echo "fuzzing $$target for $(FUZZTIME)"; \
-	  $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./core/api || exit 1; \
+	@for pkg in $(FUZZPKGS); do \
+	  for target in $$($(GO) test -list 'Fuzz.*' $$pkg | grep ^Fuzz); do \
+	    echo "fuzzing $$pkg $$target for $(FUZZTIME)"; \
+	    $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
 	done
 
 clean:

@@ -11,6 +11,7 @@ require (
 	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
+	k8s.io/client-go v0.37.2
 	k8s.io/component-helpers v0.37.2
 	k8s.io/klog/v2 v2.140.0
 	sigs.k8s.io/yaml v1.6.0

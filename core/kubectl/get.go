@@ -69,6 +69,9 @@ var getFlags = []FlagSpec{
 	{Name: "output", Shorthand: 'o'},
 	{Name: "selector", Shorthand: 'l'},
 	{Name: "show-labels", Boolean: true},
+	{Name: "sort-by"},
+	{Name: "template"},
+	{Name: "allow-missing-template-keys", Boolean: true},
 }
 
 // get runs `kubectl get TYPE[,TYPE…] [NAME…]` and `kubectl get TYPE/NAME…`.
@@ -93,13 +96,10 @@ func get(s *sim.Sim, args []string) Result {
 		rs = append(rs, r)
 	}
 	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names, sel: api.Everything()}
-	output := f.Get("output")
-	switch output {
-	case "", "wide", "name", "yaml", "json":
-	default:
-		return Result{Err: fmt.Sprintf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml or -o json", output), Code: 1}
+	out, err := parseOutput(f)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
 	}
-	structuredOut := output == "yaml" || output == "json"
 	// kubectl prints a lone object only when the request names exactly one (TYPE NAME or TYPE/NAME).
 	single := len(rs) == 1 && len(names) == 1
 	if f.Has("selector") {
@@ -123,18 +123,24 @@ func get(s *sim.Sim, args []string) Result {
 		if len(objs) == 0 {
 			continue
 		}
-		if structuredOut {
+		if out.generic() {
 			for _, o := range objs {
 				items = append(items, structured(o, r.kind))
 			}
 			continue
 		}
-		opts := tableOptions{wide: output == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}
+		if f.Has("sort-by") {
+			if err := sortItems(f.Get("sort-by"), len(objs), func(i int) map[string]any { return structured(objs[i], r.kind) },
+				func(i, j int) { objs[i], objs[j] = objs[j], objs[i] }); err != nil {
+				return Result{Out: b.String(), Err: err.Error(), Code: 1}
+			}
+		}
+		opts := tableOptions{wide: out.name == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}
 		if len(rs) > 1 {
 			opts.namePrefix = resourceName(r.kind) + "/"
 		}
 		switch {
-		case output == "name":
+		case out.name == "name":
 			for _, o := range objs {
 				fmt.Fprintf(&b, "%s/%s\n", resourceName(r.kind), o.GetObjectMeta().Name)
 			}
@@ -146,12 +152,11 @@ func get(s *sim.Sim, args []string) Result {
 		}
 		found = true
 	}
-	switch {
-	case structuredOut && single && len(items) == 1:
-		printStructured(&b, items[0], output)
-	case structuredOut && !(single && len(errs) > 0):
-		printStructured(&b, listOf(items), output)
-	case !found && len(names) == 0:
+	if out.generic() && !(single && len(errs) > 0) {
+		if err := printGenericAnswer(&b, items, out, single, f); err != nil {
+			return Result{Out: b.String(), Err: err.Error(), Code: 1}
+		}
+	} else if !found && len(names) == 0 {
 		return Result{Err: noResources(rs[0], q.namespace, q.all && len(rs) == 1)}
 	}
 	res := Result{Out: b.String(), Err: strings.Join(errs, "\n")}
@@ -159,6 +164,21 @@ func get(s *sim.Sim, args []string) Result {
 		res.Code = 1
 	}
 	return res
+}
+
+// printGenericAnswer prints what a get found in a generic format: the lone object of a single
+// request, otherwise a List of everything, sorted as a whole by --sort-by.
+func printGenericAnswer(b *strings.Builder, items []any, out outputFormat, single bool, f Flags) error {
+	if single && len(items) == 1 {
+		return printGeneric(b, items[0].(map[string]any), out, true)
+	}
+	if f.Has("sort-by") {
+		if err := sortItems(f.Get("sort-by"), len(items), func(i int) map[string]any { return items[i].(map[string]any) },
+			func(i, j int) { items[i], items[j] = items[j], items[i] }); err != nil {
+			return err
+		}
+	}
+	return printGeneric(b, listOf(items), out, false)
 }
 
 // query is what a get asks for.

@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v2"
 
 	"daemonlab/core/api"
+	"daemonlab/core/jsonpath"
 )
 
 // Structured output (-o yaml, -o json) as kubectl prints it. kubectl receives objects from
@@ -47,6 +48,97 @@ func listOf(items []any) map[string]any {
 		items = []any{}
 	}
 	return map[string]any{"apiVersion": "v1", "items": items, "kind": "List", "metadata": map[string]any{"resourceVersion": ""}}
+}
+
+// outputFormat is what -o asks for.
+type outputFormat struct {
+	name         string // "", wide, name, yaml, json, jsonpath, jsonpath-as-json
+	template     *jsonpath.Template
+	raw          string // the jsonpath template as typed
+	allowMissing bool
+}
+
+// generic reports whether the format prints one document for the whole answer (kubectl's
+// "generic" printers) rather than a table or names per resource type.
+func (o outputFormat) generic() bool {
+	switch o.name {
+	case "yaml", "json", "jsonpath", "jsonpath-as-json":
+		return true
+	}
+	return false
+}
+
+// parseOutput reads -o, --template and --allow-missing-template-keys as kubectl's print flags do.
+func parseOutput(f Flags) (outputFormat, error) {
+	o := outputFormat{name: f.Get("output"), allowMissing: f.Get("allow-missing-template-keys") != "false"}
+	for _, format := range []string{"jsonpath", "jsonpath-as-json", "jsonpath-file", "custom-columns", "custom-columns-file", "go-template", "go-template-file"} {
+		if strings.HasPrefix(o.name, format+"=") {
+			o.name, o.raw = format, strings.TrimPrefix(o.name, format+"=")
+		}
+	}
+	switch o.name {
+	case "", "wide", "name", "yaml", "json":
+		return o, nil
+	case "jsonpath", "jsonpath-as-json":
+		if o.raw == "" {
+			o.raw = f.Get("template")
+		}
+		if o.raw == "" {
+			return o, fmt.Errorf("error: template format specified but no template given")
+		}
+		t, err := jsonpath.Parse(o.raw)
+		if err != nil {
+			return o, fmt.Errorf("error: error parsing jsonpath %s, %v", o.raw, err)
+		}
+		o.template = t
+		return o, nil
+	}
+	return o, fmt.Errorf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml, -o json or -o jsonpath=", o.name)
+}
+
+// printGeneric prints v, a lone object (single) or a List, in a generic format.
+func printGeneric(b *strings.Builder, v map[string]any, o outputFormat, single bool) error {
+	switch o.name {
+	case "yaml", "json":
+		printStructured(b, v, o.name)
+		return nil
+	}
+	// kubectl hands a lone object to jsonpath as it came from the server (integers int64) and
+	// a List after a round trip through encoding/json (every number float64).
+	data := unstructured(v, single)
+	out, err := o.template.Execute(data, jsonpath.Options{AllowMissingKeys: o.allowMissing, JSON: o.name == "jsonpath-as-json"})
+	if err != nil {
+		return fmt.Errorf("error: error executing jsonpath %q: Error executing template: %v. Printing more information for debugging the template:\n"+
+			"\ttemplate was:\n\t\t%v\n\tobject given to jsonpath engine was:\n\t\t%#v\n\n", o.raw, err, o.raw, data)
+	}
+	b.WriteString(out)
+	return nil
+}
+
+// unstructured converts the numbers of a structured value to int64 (integers, when ints) or
+// float64, as Kubernetes' unstructured objects and encoding/json hold them.
+func unstructured(v any, ints bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = unstructured(x, ints)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, x := range v {
+			l[i] = unstructured(x, ints)
+		}
+		return l
+	case json.Number:
+		if i, err := v.Int64(); err == nil && ints {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
 }
 
 // printStructured writes v in format "yaml" or "json".
