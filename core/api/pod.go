@@ -591,6 +591,7 @@ type ContainerStateRunning struct {
 // ContainerStateTerminated says how a container ended.
 type ContainerStateTerminated struct {
 	ExitCode   int32  `json:"exitCode"`
+	Signal     int32  `json:"signal,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	Message    string `json:"message,omitempty"`
 	StartedAt  Time   `json:"startedAt"`

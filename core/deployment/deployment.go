@@ -394,3 +394,30 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 	}
 	return next
 }
+
+// ReplicaSets returns d's new ReplicaSet (nil if there is none yet) and its old ones, oldest
+// first, as kubectl's deployment util finds them without changing anything: the ReplicaSets d
+// controls whose labels its selector matches; the new one is the oldest whose template is d's.
+func ReplicaSets(c *cluster.Cluster, d *api.Deployment) (*api.ReplicaSet, []*api.ReplicaSet) {
+	sel, err := api.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil {
+		return nil, nil
+	}
+	var owned []*api.ReplicaSet
+	for _, rs := range cluster.List[*api.ReplicaSet](c) {
+		if ref, ok := api.ControllerOf(&rs.ObjectMeta); ok && rs.Namespace == d.Namespace && ref.UID == d.UID && sel.Matches(rs.Labels) {
+			owned = append(owned, rs)
+		}
+	}
+	sortByCreation(owned)
+	var newRS *api.ReplicaSet
+	var old []*api.ReplicaSet
+	for _, rs := range owned {
+		if newRS == nil && equalIgnoreHash(rs.Spec.Template, d.Spec.Template) {
+			newRS = rs
+			continue
+		}
+		old = append(old, rs)
+	}
+	return newRS, old
+}

@@ -19,6 +19,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"taint":    taintCommand,
 	"label":    labelCommand,
 	"scale":    scaleCommand,
+	"describe": func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,

@@ -2,7 +2,6 @@ package kubectl
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -135,15 +134,6 @@ func relabel(c *cluster.Cluster, t target, add map[string]string, remove []strin
 		return "unlabeled", nil
 	}
 	return "not labeled", nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func aggregate(errs []string) string {

@@ -1,0 +1,70 @@
+package api
+
+// PodRequestsList and PodLimitsList are component-helpers' PodRequests and PodLimits, the
+// amounts kubectl describe node shows per pod:
+//
+//  1. The containers' amounts are summed.
+//  2. Init containers run one at a time before them: each needs its own amount plus that of
+//     the restartable (sidecar) init containers started before it; the pod needs at least
+//     the largest of those. Sidecars keep running, so their amounts also add to the sum.
+//  3. The pod overhead is added to the requests, and to each limit that is set.
+
+// PodRequestsList is what a pod requests, per resource.
+func PodRequestsList(pod *Pod) ResourceList {
+	reqs := aggregate(pod, func(c *Container) ResourceList { return c.Resources.Requests })
+	AddResources(reqs, pod.Spec.Overhead)
+	return reqs
+}
+
+// PodLimitsList is a pod's limits, per resource.
+func PodLimitsList(pod *Pod) ResourceList {
+	limits := aggregate(pod, func(c *Container) ResourceList { return c.Resources.Limits })
+	for name, q := range pod.Spec.Overhead {
+		if have, ok := limits[name]; ok && !have.IsZero() {
+			limits[name] = have.Add(q)
+		}
+	}
+	return limits
+}
+
+func aggregate(pod *Pod, amounts func(*Container) ResourceList) ResourceList {
+	total := ResourceList{}
+	for i := range pod.Spec.Containers {
+		AddResources(total, amounts(&pod.Spec.Containers[i]))
+	}
+	sidecars, initMax := ResourceList{}, ResourceList{}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		need := ResourceList{}
+		if c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways {
+			AddResources(total, amounts(c))
+			AddResources(sidecars, amounts(c))
+			AddResources(need, sidecars)
+		} else {
+			AddResources(need, amounts(c))
+			AddResources(need, sidecars)
+		}
+		maxList(initMax, need)
+	}
+	maxList(total, initMax)
+	return total
+}
+
+// AddResources adds each amount of add to total.
+func AddResources(total, add ResourceList) {
+	for name, q := range add {
+		if have, ok := total[name]; ok {
+			total[name] = have.Add(q)
+		} else {
+			total[name] = q
+		}
+	}
+}
+
+func maxList(total, other ResourceList) {
+	for name, q := range other {
+		if have, ok := total[name]; !ok || q.Cmp(have) > 0 {
+			total[name] = q
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package kubectl_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/kubectl/pkg/describe"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/kubectl"
+	"daemonlab/core/kubelet"
+	"daemonlab/core/scenario"
+	"daemonlab/core/sim"
+)
+
+// shifter moves every timestamp of the objects handed to upstream kubectl by a whole number
+// of seconds, so that kubectl's ages (counted from the wall clock) equal DaemonLab's (counted
+// from the simulated clock); absolute times in its output are moved back.
+type shifter struct {
+	by   time.Duration
+	back map[string]string // shifted RFC 1123Z text -> DaemonLab's
+}
+
+func newShifter(now time.Time) *shifter {
+	wall := time.Now()
+	if wall.Sub(wall.Truncate(time.Second)) > 800*time.Millisecond {
+		time.Sleep(time.Second - wall.Sub(wall.Truncate(time.Second)) + 10*time.Millisecond)
+		wall = time.Now()
+	}
+	return &shifter{by: wall.Truncate(time.Second).Sub(now), back: map[string]string{}}
+}
+
+func (s *shifter) shift(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = s.shift(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = s.shift(x)
+		}
+	case string:
+		if t, err := time.Parse(time.RFC3339, v); err == nil && strings.HasSuffix(v, "Z") && len(v) == len("2006-01-02T15:04:05Z") {
+			moved := t.Add(s.by)
+			s.back[moved.Format(time.RFC1123Z)] = t.Format(time.RFC1123Z)
+			return moved.Format(time.RFC3339)
+		}
+	}
+	return v
+}
+
+// typed converts one of DaemonLab's objects to the upstream type, timestamps shifted.
+func typed[T runtime.Object](t *testing.T, s *shifter, obj any, out T) T {
+	data, err := json.Marshal(obj)
+	require.NoError(t, err)
+	var m any
+	require.NoError(t, json.Unmarshal(data, &m))
+	data, err = json.Marshal(s.shift(m))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, out))
+	return out
+}
+
+func (s *shifter) unshift(out string) string {
+	for moved, orig := range s.back {
+		out = strings.ReplaceAll(out, moved, orig)
+	}
+	return out
+}
+
+// upstreamDescribe runs kubectl's own describer for obj against a fake API server holding
+// what that describer would find: the object, the pods it counts or lists, the node's lease,
+// and the events about the object.
+func upstreamDescribe(t *testing.T, s *sim.Sim, kind string, obj api.Object) string {
+	time.Local = time.UTC
+	sh := newShifter(s.C.Now())
+	var objs []runtime.Object
+	var describer describe.ResourceDescriber
+	for _, p := range s.C.Pods() {
+		objs = append(objs, typed(t, sh, p, &corev1.Pod{}))
+	}
+	// What the API server answers to describe's event searches: involvedObject kind, name,
+	// namespace and uid, then for a node the same with its name as uid.
+	meta := obj.GetObjectMeta()
+	var queue []*corev1.EventList
+	for _, uid := range []string{meta.UID, meta.Name} {
+		list := &corev1.EventList{}
+		for _, e := range cluster.List[*api.Event](s.C) {
+			o := e.InvolvedObject
+			if o.Kind == kind && o.Name == meta.Name && o.Namespace == meta.Namespace && o.UID == uid {
+				list.Items = append(list.Items, *typed(t, sh, e, &corev1.Event{}))
+			}
+		}
+		queue = append(queue, list)
+	}
+	switch kind {
+	case "Pod":
+	case "Node":
+		node := obj.(*api.Node)
+		objs = append(objs, typed(t, sh, obj, &corev1.Node{}))
+		if m, ok := s.C.Machine(node.Name); ok {
+			holder := node.Name
+			renew := metav1.NewMicroTime(kubelet.LastRenew(m, s.C.Now()).Add(sh.by))
+			sh.back[renew.Format(time.RFC1123Z)] = renew.Add(-sh.by).Format(time.RFC1123Z)
+			objs = append(objs, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: node.Name, Namespace: "kube-node-lease"},
+				Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, RenewTime: &renew}})
+		}
+	case "DaemonSet":
+		objs = append(objs, typed(t, sh, obj, &appsv1.DaemonSet{}))
+	case "ReplicaSet":
+		objs = append(objs, typed(t, sh, obj, &appsv1.ReplicaSet{}))
+	case "Namespace":
+		objs = append(objs, typed(t, sh, obj, &corev1.Namespace{}))
+	}
+	client := fake.NewClientset(objs...)
+	honourFieldSelectors(client, queue)
+	switch kind {
+	case "Pod":
+		describer = &describe.PodDescriber{Interface: client}
+	case "Node":
+		describer = &describe.NodeDescriber{Interface: client}
+	case "DaemonSet":
+		describer = &describe.DaemonSetDescriber{Interface: client}
+	case "ReplicaSet":
+		describer = &describe.ReplicaSetDescriber{Interface: client}
+	case "Namespace":
+		describer = &describe.NamespaceDescriber{Interface: client}
+	}
+	out, err := describer.Describe(meta.Namespace, meta.Name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
+	require.NoError(t, err)
+	return sh.unshift(out)
+}
+
+// honourFieldSelectors makes the fake API server filter pods by the field selectors describe
+// sends (the fake ignores them), and answer describe's event searches from eventQueue.
+func honourFieldSelectors(client *fake.Clientset, eventQueue []*corev1.EventList) {
+	for _, resource := range []string{"pods", "events"} {
+		client.PrependReactor("list", resource, func(action k8stesting.Action) (bool, runtime.Object, error) {
+			list := action.(k8stesting.ListAction)
+			sel := list.GetListRestrictions().Fields
+			gvr := list.GetResource()
+			switch gvr.Resource {
+			case "pods":
+				obj, err := client.Tracker().List(gvr, corev1.SchemeGroupVersion.WithKind("Pod"), list.GetNamespace())
+				if err != nil {
+					return true, nil, err
+				}
+				pods := obj.(*corev1.PodList)
+				var keep []corev1.Pod
+				for _, p := range pods.Items {
+					if sel.Matches(fields.Set{"spec.nodeName": p.Spec.NodeName, "status.phase": string(p.Status.Phase), "metadata.name": p.Name, "metadata.namespace": p.Namespace}) &&
+						list.GetListRestrictions().Labels.Matches(labels.Set(p.Labels)) {
+						keep = append(keep, p)
+					}
+				}
+				pods.Items = keep
+				return true, pods, nil
+			default:
+				// The fake's EventExpansion sends no field selector, so the answers come from
+				// a queue: describe asks by the object's uid, then (nodes) by its name as uid.
+				next := &corev1.EventList{}
+				if len(eventQueue) > 0 {
+					next, eventQueue = eventQueue[0], eventQueue[1:]
+				}
+				return true, next, nil
+			}
+		})
+	}
+}
+
+// TestDescribeIsKubectlsDescribe plays every scenario and describes every pod, node,
+// DaemonSet, ReplicaSet and namespace both with DaemonLab and with kubectl's own describers
+// (k8s.io/kubectl/pkg/describe, against a fake API server holding the same objects): the
+// outputs must be identical, character for character.
+func TestDescribeIsKubectlsDescribe(t *testing.T) {
+	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
+	require.NoError(t, err)
+	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces"}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			sc, err := scenario.Parse(data)
+			require.NoError(t, err)
+			s, err := sc.Play()
+			require.NoError(t, err)
+			for kind, resource := range kinds {
+				for _, obj := range s.C.ListKind(kind) {
+					meta := obj.GetObjectMeta()
+					args := []string{"describe", resource, meta.Name}
+					if meta.Namespace != "" {
+						args = append(args, "-n", meta.Namespace)
+					}
+					got := kubectl.Run(s, args, "")
+					require.Empty(t, got.Err, "%v", args)
+					assert.Equal(t, upstreamDescribe(t, s, kind, obj), got.Out, "%v", args)
+				}
+			}
+		})
+	}
+}
