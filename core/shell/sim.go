@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"daemonlab/core/api"
@@ -25,6 +26,53 @@ var simCommands = []struct {
 	{"recover", "sim recover NODE [KIND]       clear one fault, or all of them", simRecover},
 	{"usage", "sim usage POD --memory Q [-n NAMESPACE]   the memory a pod's containers use", simUsage},
 	{"image", "sim image IMAGE BEHAVIOUR [--start DURATION]   BEHAVIOUR: ok, crash (CrashLoopBackOff), unready", simImage},
+	{"oom", "sim oom [NODE]                the oom_score_adj the kubelet gives each running container", simOOM},
+}
+
+// simOOM shows what a learner would read in /proc/<pid>/oom_score_adj on each node: the
+// kubelet's OOM score adjustment of every container of the pods bound there that have not
+// finished (regular containers and sidecars), by the pod's QoS class.
+func simOOM(s *sim.Sim, args []string) Result {
+	if len(args) > 1 {
+		return Result{Err: "error: sim oom takes at most one node: sim oom [NODE]", Code: 1}
+	}
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 6, 4, 3, ' ', 0)
+	fmt.Fprintln(w, "NODE\tNAMESPACE\tPOD\tCONTAINER\tQOS CLASS\tMEMORY REQUEST\tOOM_SCORE_ADJ")
+	found := false
+	for _, n := range s.C.Nodes() {
+		if len(args) == 1 && n.Name != args[0] {
+			continue
+		}
+		found = true
+		capacity := n.Status.Capacity[api.ResourceMemory]
+		for _, p := range s.C.Pods() {
+			if p.Spec.NodeName != n.Name || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+				continue
+			}
+			var cs []*api.Container
+			for i := range p.Spec.InitContainers {
+				if rp := p.Spec.InitContainers[i].RestartPolicy; rp != nil && *rp == api.RestartPolicyAlways {
+					cs = append(cs, &p.Spec.InitContainers[i])
+				}
+			}
+			for i := range p.Spec.Containers {
+				cs = append(cs, &p.Spec.Containers[i])
+			}
+			for _, c := range cs {
+				req := "<none>"
+				if q, ok := c.Resources.Requests[api.ResourceMemory]; ok {
+					req = q.String()
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", n.Name, p.Namespace, p.Name, c.Name, p.Status.QOSClass, req, kubelet.OOMScoreAdjust(p, c, capacity.Value()))
+			}
+		}
+	}
+	if len(args) == 1 && !found {
+		return Result{Err: fmt.Sprintf("Error from server (NotFound): nodes %q not found", args[0]), Code: 1}
+	}
+	w.Flush()
+	return Result{Out: b.String()}
 }
 
 var imageFlags = []kubectl.FlagSpec{{Name: "start"}}
