@@ -19,6 +19,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"taint":    taintCommand,
 	"label":    labelCommand,
 	"scale":    scaleCommand,
+	"set":      setCommand,
 	"describe": func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
 }
 
