@@ -26,6 +26,7 @@ var describeFlags = []FlagSpec{
 	{Name: "namespace", Shorthand: 'n'},
 	{Name: "all-namespaces", Shorthand: 'A', Boolean: true},
 	{Name: "selector", Shorthand: 'l'},
+	{Name: "field-selector"},
 	{Name: "show-events", Boolean: true},
 }
 
@@ -61,12 +62,9 @@ func describeCommand(s *sim.Sim, args []string) Result {
 	if !ok {
 		return Result{Err: fmt.Sprintf("error: DaemonLab cannot describe %s yet", r.kind.Resource), Code: 1}
 	}
-	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names, sel: api.Everything()}
-	if f.Has("selector") {
-		if q.sel, err = api.ParseSelector(f.Get("selector")); err != nil {
-			return Result{Err: fmt.Sprintf("Error from server (BadRequest): Unable to find \"%s/%s, Resource=%s\" that match label selector %q, field selector \"\": %v",
-				r.kind.Group, r.kind.Version, r.kind.Resource, f.Get("selector"), err), Code: 1}
-		}
+	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names}
+	if bad := q.selectors(f, r); bad != nil {
+		return *bad
 	}
 	objs, missing := q.find(s, r)
 	events := len(objs) == 1 && len(missing) == 0
@@ -76,7 +74,8 @@ func describeCommand(s *sim.Sim, args []string) Result {
 	if len(missing) > 0 && len(names) == 1 {
 		// No object has that name: describe those whose name starts with it, without events.
 		var b strings.Builder
-		for _, o := range (query{namespace: q.namespace, sel: api.Everything()}).findAll(s, r) {
+		everything, _ := query{namespace: q.namespace, sel: api.Everything()}.find(s, r)
+		for _, o := range everything {
 			if strings.HasPrefix(o.GetObjectMeta().Name, names[0]) {
 				b.WriteString(describe(s, o, f.IsTrue("show-events")) + "\n")
 			}
@@ -100,13 +99,6 @@ func describeCommand(s *sim.Sim, args []string) Result {
 		res.Err = fmt.Sprintf("No resources found in %s namespace.", q.namespace)
 	}
 	return res
-}
-
-// findAll lists every object of a resource type in the query's namespace.
-func (q query) findAll(s *sim.Sim, r resource) []api.Object {
-	q.names = nil
-	objs, _ := q.find(s, r)
-	return objs
 }
 
 // describeWriter is kubectl's PrefixWriter: two spaces per level, terminal escapes defused.

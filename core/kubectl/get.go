@@ -68,6 +68,7 @@ var getFlags = []FlagSpec{
 	{Name: "all-namespaces", Shorthand: 'A', Boolean: true},
 	{Name: "output", Shorthand: 'o'},
 	{Name: "selector", Shorthand: 'l'},
+	{Name: "field-selector"},
 	{Name: "show-labels", Boolean: true},
 	{Name: "sort-by"},
 	{Name: "template"},
@@ -95,23 +96,15 @@ func get(s *sim.Sim, args []string) Result {
 		}
 		rs = append(rs, r)
 	}
-	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names, sel: api.Everything()}
+	q := query{namespace: orDefault(f.Get("namespace"), "default"), all: f.IsTrue("all-namespaces") && len(names) == 0, names: names}
 	out, err := parseOutput(f)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
 	// kubectl prints a lone object only when the request names exactly one (TYPE NAME or TYPE/NAME).
 	single := len(rs) == 1 && len(names) == 1
-	if f.Has("selector") {
-		if len(names) > 0 {
-			return Result{Err: "error: name cannot be provided when a selector is specified", Code: 1}
-		}
-		// kubectl passes the selector to the API server, which parses it and refuses a bad one.
-		if q.sel, err = api.ParseSelector(f.Get("selector")); err != nil {
-			r := rs[0]
-			return Result{Err: fmt.Sprintf("Error from server (BadRequest): Unable to find \"%s/%s, Resource=%s\" that match label selector %q, field selector \"\": %v",
-				r.kind.Group, r.kind.Version, r.kind.Resource, f.Get("selector"), err), Code: 1}
-		}
+	if bad := q.selectors(f, rs[0]); bad != nil {
+		return *bad
 	}
 	var b strings.Builder
 	var errs []string
@@ -187,6 +180,31 @@ type query struct {
 	all       bool
 	names     []string
 	sel       api.Selector
+	fields    api.FieldSelector
+}
+
+// selectors reads -l and --field-selector. kubectl sends them to the API server, which parses
+// them and refuses a bad one or a field the kind does not offer; names and selectors exclude
+// each other.
+func (q *query) selectors(f Flags, r resource) *Result {
+	q.sel = api.Everything()
+	if !f.Has("selector") && !f.Has("field-selector") {
+		return nil
+	}
+	if len(q.names) > 0 {
+		return &Result{Err: "error: name cannot be provided when a selector is specified", Code: 1}
+	}
+	var err error
+	if q.sel, err = api.ParseSelector(f.Get("selector")); err == nil {
+		if q.fields, err = api.ParseFieldSelector(f.Get("field-selector")); err == nil {
+			err = checkFieldSelector(r.kind, q.fields)
+		}
+	}
+	if err != nil {
+		return &Result{Err: fmt.Sprintf("Error from server (BadRequest): Unable to find \"%s/%s, Resource=%s\" that match label selector %q, field selector %q: %v",
+			r.kind.Group, r.kind.Version, r.kind.Resource, f.Get("selector"), f.Get("field-selector"), err), Code: 1}
+	}
+	return nil
 }
 
 // find returns the objects of one resource type the query selects, and kubectl's NotFound
@@ -209,7 +227,7 @@ func (q query) find(s *sim.Sim, r resource) ([]api.Object, []string) {
 		return objs, errs
 	}
 	for _, o := range s.C.ListKind(r.kind.Kind) {
-		if (q.all || !r.kind.Namespaced || o.GetObjectMeta().Namespace == q.namespace) && q.sel.Matches(o.GetObjectMeta().Labels) {
+		if (q.all || !r.kind.Namespaced || o.GetObjectMeta().Namespace == q.namespace) && q.sel.Matches(o.GetObjectMeta().Labels) && q.fields.Matches(selectableFields(o)) {
 			objs = append(objs, o)
 		}
 	}

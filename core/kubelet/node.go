@@ -85,6 +85,7 @@ func reported(faults []string, memoryPressure bool) []condition {
 // postStatus writes the node's conditions when they differ from what its machine reports: a
 // changed status moves lastTransitionTime, every write moves lastHeartbeatTime. A
 // NetworkUnavailable condition the machine no longer reports turns False ("RouteCreated").
+// Each changed status is also an event about the node ("Node hd2 status is now: NodeReady").
 // DaemonLab posts only on change; a real kubelet also re-posts unchanged status every 5m.
 func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	want := reported(m.Faults, memoryPressure(c, n.Name))
@@ -94,6 +95,7 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	now := api.NewTime(c.Now())
 	next := api.DeepCopy(n)
 	changed := false
+	var events []string
 	for _, w := range want {
 		i := slices.IndexFunc(next.Status.Conditions, func(nc api.NodeCondition) bool { return nc.Type == w.typ })
 		if i < 0 {
@@ -107,6 +109,9 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 		}
 		if cur.Status != w.status {
 			cur.LastTransitionTime = now
+			if e := statusEvents[w.typ][w.status == api.ConditionTrue]; e != "" {
+				events = append(events, e)
+			}
 		}
 		cur.Status, cur.Reason, cur.Message, cur.LastHeartbeatTime = w.status, w.reason, w.message, now
 		changed = true
@@ -117,7 +122,22 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	for i := range next.Status.Conditions {
 		next.Status.Conditions[i].LastHeartbeatTime = now
 	}
-	return c.Update(next) == nil
+	if c.Update(next) != nil {
+		return false
+	}
+	for _, e := range events {
+		c.Record(next, cluster.EventNormal, e, "Node "+n.Name+" status is now: "+e, "kubelet", n.Name)
+	}
+	return true
+}
+
+// statusEvents are the events the kubelet records when it posts a condition whose status
+// changed (pkg/kubelet/nodestatus/setters.go), by condition and whether it is now True.
+var statusEvents = map[api.NodeConditionType]map[bool]string{
+	api.NodeMemoryPressure: {true: "NodeHasInsufficientMemory", false: "NodeHasSufficientMemory"},
+	api.NodeDiskPressure:   {true: "NodeHasDiskPressure", false: "NodeHasNoDiskPressure"},
+	api.NodePIDPressure:    {true: "NodeHasInsufficientPID", false: "NodeHasSufficientPID"},
+	api.NodeReady:          {true: "NodeReady", false: "NodeNotReady"},
 }
 
 func hasCondition(n *api.Node, typ api.NodeConditionType) bool {

@@ -102,7 +102,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //     the grace period gets Ready, MemoryPressure, DiskPressure and PIDPressure Unknown
 //     ("NodeStatusUnknown", "Kubelet stopped posting node status.").
 //  2. A Ready node that stops being Ready gets the event NodeNotReady, and its pods Ready=False
-//     with the pod event NodeNotReady; a node Ready again gets the event NodeReady.
+//     with the pod event NodeNotReady. (NodeReady, when it is Ready again, is the kubelet's.)
 //  3. NoSchedule taints follow the conditions at once (doNoScheduleTaintingPass).
 //  4. NoExecute taints follow Ready through the rate limiter (doNoExecuteTaintingPass): not-ready
 //     for False, unreachable for Unknown, swapped at once; cleared at the monitor pass after the
@@ -153,15 +153,12 @@ func markUnknown(c *cluster.Cluster, n *api.Node) bool {
 func noticeReadyChange(c *cluster.Cluster, n *api.Node) bool {
 	r, _ := readyCondition(n)
 	key := "nodelifecycle/ready/" + n.Name
-	seen, known := c.Memo(key)
+	seen, _ := c.Memo(key)
 	if seen == string(r.Status) {
 		return false
 	}
 	c.SetMemo(key, string(r.Status))
-	switch {
-	case r.Status == api.ConditionTrue && known:
-		c.Record(n, cluster.EventNormal, "NodeReady", "Node "+n.Name+" status is now: NodeReady", component, "")
-	case seen == string(api.ConditionTrue) && r.Status != api.ConditionTrue:
+	if seen == string(api.ConditionTrue) && r.Status != api.ConditionTrue {
 		c.Record(n, cluster.EventNormal, "NodeNotReady", "Node "+n.Name+" status is now: NodeNotReady", component, "")
 		markPodsNotReady(c, n.Name)
 	}
