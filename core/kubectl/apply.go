@@ -38,16 +38,27 @@ type action struct {
 // fail to parse stop everything; otherwise every object is created or updated on its own, the
 // ones that fail are reported after the others, and the controllers then settle.
 func Apply(s *sim.Sim, data []byte, source, namespace string) Result {
-	return apply(s, data, source, namespace, false)
+	return apply(s, data, source, namespace, applyMode{})
 }
 
 // ApplyAll is Apply for an editor: it applies every object or, if any would fail, none, and says
 // so; a failed ApplyAll leaves the cluster exactly as it was.
 func ApplyAll(s *sim.Sim, data []byte, source, namespace string) Result {
-	return apply(s, data, source, namespace, true)
+	return apply(s, data, source, namespace, applyMode{atomic: true})
 }
 
-func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Result {
+// Create runs `kubectl create -f <source>`: like Apply, but an object that exists already is
+// an AlreadyExists error, and no last-applied annotation is kept.
+func Create(s *sim.Sim, data []byte, source, namespace string) Result {
+	return apply(s, data, source, namespace, applyMode{create: true})
+}
+
+// applyMode says how apply treats a batch: all or nothing (atomic), create only (create).
+type applyMode struct {
+	atomic, create bool
+}
+
+func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Result {
 	manifests, err := api.Decode(data)
 	if err != nil {
 		r := clientError(err, source)
@@ -55,13 +66,17 @@ func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Resul
 		return r
 	}
 	if len(manifests) == 0 {
-		return Result{Err: "error: no objects passed to apply", Code: 1}
+		verb := "apply"
+		if mode.create {
+			verb = "create"
+		}
+		return Result{Err: "error: no objects passed to " + verb, Code: 1}
 	}
 	var actions []action
 	var errs []string
 	var problems []Problem
 	for _, m := range manifests {
-		a, msg, probs := prepare(s.C, m, source, namespace)
+		a, msg, probs := prepare(s.C, m, source, namespace, mode.create)
 		if msg != "" {
 			errs = append(errs, msg)
 			problems = append(problems, probs...)
@@ -69,7 +84,7 @@ func apply(s *sim.Sim, data []byte, source, namespace string, atomic bool) Resul
 		}
 		actions = append(actions, a)
 	}
-	if atomic && len(errs) > 0 {
+	if mode.atomic && len(errs) > 0 {
 		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
 	var out strings.Builder
@@ -117,9 +132,10 @@ func clientError(err error, source string) Result {
 }
 
 // prepare readies one manifest as the API server would on create or update, without storing it:
-// namespace, defaulting, validation and, for an existing object, the update rules. It returns
-// kubectl's error text and the problems behind it when the server would refuse the object.
-func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string) (action, string, []Problem) {
+// namespace, defaulting, validation and, for an existing object, the update rules (or, for
+// create, AlreadyExists). It returns kubectl's error text and the problems behind it when the
+// server would refuse the object.
+func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool) (action, string, []Problem) {
 	obj := m.Object
 	meta := obj.GetObjectMeta()
 	if m.Kind.Namespaced && meta.Namespace == "" {
@@ -134,10 +150,16 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string) (acti
 		return action{}, fmt.Sprintf("Error from server (NotFound): error when %s %q: namespaces %q not found", verb, source, meta.Namespace),
 			[]Problem{{Line: m.LineOf("metadata.namespace"), Path: "metadata.namespace", Message: fmt.Sprintf("namespaces %q not found", meta.Namespace)}}
 	}
-	if meta.Annotations == nil {
-		meta.Annotations = map[string]string{}
+	if create && existing != nil {
+		return action{}, fmt.Sprintf("Error from server (AlreadyExists): error when creating %q: %s %q already exists", source, m.Kind.GroupResource(), meta.Name),
+			[]Problem{{Line: m.LineOf("metadata.name"), Path: "metadata.name", Message: fmt.Sprintf("%s %q already exists", m.Kind.GroupResource(), meta.Name)}}
 	}
-	meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
+	if !create {
+		if meta.Annotations == nil {
+			meta.Annotations = map[string]string{}
+		}
+		meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
+	}
 	if node, ok := obj.(*api.Node); ok && existing == nil {
 		registerNode(c, node)
 	}

@@ -183,3 +183,19 @@ func TestJoiningNodeTakesAFreeCIDR(t *testing.T) {
 	require.Empty(t, Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd5}\n"), "STDIN", "default").Err)
 	assert.Equal(t, "10.244.3.0/24", s.C.Node("hd5").Spec.PodCIDR)
 }
+
+// TestCreateRefusesWhatExists: kubectl create stores a new object without the last-applied
+// annotation and fails with AlreadyExists for one that exists, changing nothing.
+func TestCreateRefusesWhatExists(t *testing.T) {
+	s := newSim(t)
+	pod := []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx:1.27}]\n")
+	r := Create(s, pod, "STDIN", "default")
+	require.Empty(t, r.Err)
+	assert.Equal(t, "pod/web created\n", r.Out)
+	assert.Empty(t, s.C.Pods()[0].Annotations, "create keeps no last-applied configuration")
+	before := snapshot(s)
+	r = Create(s, pod, "STDIN", "default")
+	assert.Equal(t, `Error from server (AlreadyExists): error when creating "STDIN": pods "web" already exists`, r.Err)
+	assert.Equal(t, 1, r.Code)
+	assert.Equal(t, before, snapshot(s))
+}

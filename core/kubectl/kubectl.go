@@ -11,6 +11,7 @@ import (
 // commands are the kubectl commands DaemonLab runs, by name.
 var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"apply":    applyCommand,
+	"create":   createCommand,
 	"get":      func(s *sim.Sim, args []string, _ string) Result { return get(s, args) },
 	"cordon":   cordonCommand(true),
 	"uncordon": cordonCommand(false),
@@ -89,7 +90,16 @@ var applyFlags = []FlagSpec{
 // applyCommand runs `kubectl apply -f -`; DaemonLab has no files, so standard input is the only
 // source.
 func applyCommand(s *sim.Sim, args []string, stdin string) Result {
-	f, err := ParseFlags("apply", args, applyFlags)
+	return fromStdin("apply", Apply, s, args, stdin)
+}
+
+// createCommand runs `kubectl create -f -`.
+func createCommand(s *sim.Sim, args []string, stdin string) Result {
+	return fromStdin("create", Create, s, args, stdin)
+}
+
+func fromStdin(name string, run func(*sim.Sim, []byte, string, string) Result, s *sim.Sim, args []string, stdin string) Result {
+	f, err := ParseFlags(name, args, applyFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
@@ -99,5 +109,5 @@ func applyCommand(s *sim.Sim, args []string, stdin string) Result {
 	case file != "-":
 		return Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
 	}
-	return Apply(s, []byte(stdin), "STDIN", orDefault(f.Get("namespace"), "default"))
+	return run(s, []byte(stdin), "STDIN", orDefault(f.Get("namespace"), "default"))
 }
