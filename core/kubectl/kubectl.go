@@ -42,7 +42,7 @@ func Run(s *sim.Sim, args []string, stdin string) Result {
 func unknownCommand(name string) string {
 	msg := fmt.Sprintf("error: unknown command %q for \"kubectl\"", name)
 	var suggestions []string
-	for _, c := range sortedCommands() {
+	for _, c := range Commands() {
 		if levenshtein(name, c) <= 2 || strings.HasPrefix(c, strings.ToLower(name)) {
 			suggestions = append(suggestions, "\t"+c)
 		}
@@ -53,7 +53,8 @@ func unknownCommand(name string) string {
 	return msg
 }
 
-func sortedCommands() []string {
+// Commands lists the kubectl commands DaemonLab runs, sorted.
+func Commands() []string {
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

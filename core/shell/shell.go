@@ -29,8 +29,23 @@ func Run(s *sim.Sim, line, stdin string) Result {
 		return kubectl.Run(s, words[1:], stdin)
 	case "sim":
 		return runSim(s, words[1:])
+	case "help":
+		return help()
 	}
 	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl and sim commands)", words[0]), Code: 127}
+}
+
+// help lists what can be typed.
+func help() Result {
+	var b strings.Builder
+	b.WriteString("DaemonLab runs kubectl (or k) and sim commands against a simulated Kubernetes v1.37 cluster.\n\n")
+	b.WriteString("kubectl commands: " + strings.Join(kubectl.Commands(), ", ") + "\n")
+	b.WriteString("  input comes from a here-document: kubectl apply -f - <<EOF … EOF\n\n")
+	b.WriteString("sim commands (time moves only with sim advance and sim step):\n")
+	for _, c := range simCommands {
+		b.WriteString("  " + c.usage + "\n")
+	}
+	return Result{Out: b.String()}
 }
 
 // Split splits a command line into words as a POSIX shell does:

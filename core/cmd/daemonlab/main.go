@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"daemonlab/core/scenario"
@@ -78,24 +79,46 @@ func runFile(name string) error {
 
 // interactive reads command lines from in until end of input or `exit`. A line ending in
 // "<<EOF" reads the following lines up to "EOF" as the command's standard input, as a shell's
-// here-document does.
+// here-document does. As in bash, `history` lists the lines run so far, `!!` runs the last
+// one again and `!N` the N-th (each echoed first).
 func interactive(in io.Reader, w io.Writer) int {
 	s, err := sim.New(1, sim.Default)
 	if err != nil {
 		fmt.Fprintln(w, err)
 		return 1
 	}
-	fmt.Fprintln(w, "DaemonLab: a simulated Kubernetes v1.37 cluster (hd1, hd2, hd3). Type kubectl or sim commands; `sim help`; `exit` to leave.")
+	fmt.Fprintln(w, "DaemonLab: a simulated Kubernetes v1.37 cluster (hd1, hd2, hd3). Type kubectl or sim commands; `help`; `exit` to leave.")
+	type entry struct{ line, stdin string }
+	var history []entry
 	lines := bufio.NewScanner(in)
 	for fmt.Fprint(w, "$ "); lines.Scan(); fmt.Fprint(w, "$ ") {
 		line := strings.TrimSpace(lines.Text())
-		if line == "exit" {
-			return 0
-		}
 		stdin := ""
-		if cmd, marker, ok := strings.Cut(line, "<<"); ok {
-			line, stdin = cmd, hereDocument(lines, strings.TrimSpace(marker))
+		switch n, err := strconv.Atoi(strings.TrimPrefix(line, "!")); {
+		case line == "exit":
+			return 0
+		case line == "":
+			continue
+		case line == "history":
+			for i, e := range history {
+				fmt.Fprintf(w, "%5d  %s\n", i+1, e.line)
+			}
+			continue
+		case line == "!!" && len(history) > 0:
+			line, stdin = history[len(history)-1].line, history[len(history)-1].stdin
+			fmt.Fprintln(w, line)
+		case line == "!!" || strings.HasPrefix(line, "!") && (err != nil || n < 1 || n > len(history)):
+			fmt.Fprintf(w, "%s: event not found\n", line)
+			continue
+		case strings.HasPrefix(line, "!"):
+			line, stdin = history[n-1].line, history[n-1].stdin
+			fmt.Fprintln(w, line)
+		default:
+			if cmd, marker, ok := strings.Cut(line, "<<"); ok {
+				line, stdin = strings.TrimSpace(cmd), hereDocument(lines, strings.TrimSpace(marker))
+			}
 		}
+		history = append(history, entry{line, stdin})
 		r := shell.Run(s, line, stdin)
 		fmt.Fprint(w, r.Out)
 		if r.Err != "" {

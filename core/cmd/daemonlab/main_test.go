@@ -41,3 +41,17 @@ func TestShellRunsCommandsAndHereDocuments(t *testing.T) {
 	assert.Contains(t, out.String(), "namespace/team-a created\n")
 	assert.Contains(t, out.String(), "team-a   Active   60s\n")
 }
+
+// TestShellHistoryRerunsLinesWithTheirInput: history lists what ran; !! and !N run a line
+// again, here-document included, echoing it first; a missing one is bash's "event not found".
+func TestShellHistoryRerunsLinesWithTheirInput(t *testing.T) {
+	in := "kubectl create -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\nk get ns team-a\nhistory\n!1\n!!\n!7\nhelp\n"
+	var out strings.Builder
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	got := out.String()
+	assert.Contains(t, got, "$     1  kubectl create -f -\n    2  k get ns team-a\n$ ")
+	assert.Contains(t, got, "$ kubectl create -f -\nError from server (AlreadyExists): error when creating \"STDIN\": namespaces \"team-a\" already exists\n")
+	assert.Equal(t, 2, strings.Count(got, "$ kubectl create -f -\nError from server (AlreadyExists)"), "!1, then !! repeating it")
+	assert.Contains(t, got, "$ !7: event not found\n")
+	assert.Contains(t, got, "kubectl commands: apply, cordon, create, delete, describe,")
+}
