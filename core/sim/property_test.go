@@ -47,7 +47,7 @@ type step struct{ line, stdin string }
 func randomStep(r *rand.Rand) step {
 	node := nodeNames[r.IntN(len(nodeNames))]
 	name := []string{"a", "b"}[r.IntN(2)]
-	switch r.IntN(16) {
+	switch r.IntN(19) {
 	case 0:
 		return step{"kubectl apply -f -", manifest("ds", "ds-"+name, templateExtras[r.IntN(len(templateExtras))])}
 	case 1:
@@ -78,6 +78,12 @@ func randomStep(r *rand.Rand) step {
 		return step{line: "kubectl delete node " + node}
 	case 14:
 		return step{line: "sim image busybox:1.36 " + []string{"ok", "crash", "unready"}[r.IntN(3)]}
+	case 15:
+		return step{line: "kubectl set image " + []string{"ds/ds-", "deploy/web-"}[r.IntN(2)] + name + " *=busybox:1." + strconv.Itoa(36+r.IntN(2))}
+	case 16:
+		return step{line: "kubectl describe " + []string{"pods", "nodes", "ds", "deploy", "rs"}[r.IntN(5)] + " -A"}
+	case 17:
+		return step{line: "kubectl get " + []string{"pods", "nodes", "events", "rs"}[r.IntN(4)] + " -A " + []string{"-o yaml", "-o json", "-o jsonpath={..name}", "--sort-by=.metadata.creationTimestamp", "--field-selector=metadata.namespace=default"}[r.IntN(5)]}
 	}
 	return step{line: "sim advance " + []string{"1s", "5s", "30s", "2m", "6m"}[r.IntN(5)]}
 }
