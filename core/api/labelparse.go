@@ -2,6 +2,8 @@ package api
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -202,7 +204,7 @@ func (p *selParser) requirement() (Requirement, error) {
 
 // newParsedRequirement validates a parsed requirement with its values sorted.
 func newParsedRequirement(key string, op Operator, vals map[string]bool) (Requirement, error) {
-	return NewRequirement(key, op, sortedKeys(vals), nil)
+	return NewRequirement(key, op, slices.Sorted(maps.Keys(vals)), nil)
 }
 
 func (p *selParser) valueSet() (map[string]bool, error) {

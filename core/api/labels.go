@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -192,19 +193,10 @@ func (a byKey) Less(i, j int) bool { return a[i].Key < a[j].Key }
 // SelectorFromSet returns the selector requiring every key=value of set.
 func SelectorFromSet(set map[string]string) Selector {
 	var s Selector
-	for _, k := range sortedKeys(set) {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		s.Requirements = append(s.Requirements, Requirement{Key: k, Operator: OpEquals, Values: []string{set[k]}})
 	}
 	return s
-}
-
-func sortedKeys[K ~string, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }
 
 // FormatLabels renders labels as kubectl prints them: k=v pairs sorted by key joined by commas,
@@ -214,7 +206,7 @@ func FormatLabels(labels map[string]string) string {
 		return "<none>"
 	}
 	parts := make([]string, 0, len(labels))
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		parts = append(parts, k+"="+labels[k])
 	}
 	return strings.Join(parts, ",")
@@ -230,7 +222,7 @@ func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
 		return Nothing(), nil
 	}
 	var s Selector
-	for _, k := range sortedKeys(ls.MatchLabels) {
+	for _, k := range slices.Sorted(maps.Keys(ls.MatchLabels)) {
 		r, err := NewRequirement(k, OpEquals, []string{ls.MatchLabels[k]}, nil)
 		if err != nil {
 			return Selector{}, err

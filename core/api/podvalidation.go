@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -166,7 +167,7 @@ func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
 func validateResources(r *ResourceRequirements, p *Path) ErrorList {
 	var errs ErrorList
 	check := func(list ResourceList, lp *Path) {
-		for _, k := range sortedKeys(list) {
+		for _, k := range slices.Sorted(maps.Keys(list)) {
 			q := list[k]
 			if q.Sign() < 0 {
 				errs = append(errs, Invalid(lp.Key(string(k)), q.String(), "must be greater than or equal to 0"))
@@ -178,7 +179,7 @@ func validateResources(r *ResourceRequirements, p *Path) ErrorList {
 	}
 	check(r.Limits, p.Child("limits"))
 	check(r.Requests, p.Child("requests"))
-	for _, k := range sortedKeys(r.Requests) {
+	for _, k := range slices.Sorted(maps.Keys(r.Requests)) {
 		req := r.Requests[k]
 		if lim, ok := r.Limits[k]; ok && req.Cmp(lim) > 0 {
 			errs = append(errs, Invalid(p.Child("requests"), req.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))

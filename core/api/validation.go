@@ -2,6 +2,8 @@ package api
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -77,7 +79,7 @@ func validateObjectMeta(m *ObjectMeta, namespaced bool, nameFn func(string) []st
 // validateLabels follows ValidateLabels: every key a qualified name, every value a label value.
 func validateLabels(labels map[string]string, p *Path) ErrorList {
 	var errs ErrorList
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		errs = append(errs, validateLabelName(k, p)...)
 		for _, msg := range IsLabelValue(labels[k]) {
 			errs = append(errs, Invalid(p, labels[k], msg))
@@ -99,7 +101,7 @@ const totalAnnotationSizeLimit = 256 * 1024
 func validateAnnotations(annotations map[string]string, p *Path) ErrorList {
 	var errs ErrorList
 	size := 0
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range IsLabelKey(strings.ToLower(k)) {
 			errs = append(errs, Invalid(p, k, msg))
 		}

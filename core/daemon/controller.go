@@ -3,6 +3,8 @@ package daemon
 import (
 	"encoding/json"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -71,7 +73,7 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 			}
 		}
 	}
-	for _, name := range sortedKeys(byNode) {
+	for _, name := range slices.Sorted(maps.Keys(byNode)) {
 		if existing[name] {
 			continue
 		}
@@ -108,15 +110,6 @@ func sortPods(pods []*api.Pod) {
 		}
 		return a.Name < b.Name
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ownedPods returns the pods ds controls: same namespace, its controller reference, labels that

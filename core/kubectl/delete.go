@@ -167,10 +167,7 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 	if len(f.Args) == 0 {
 		return nil, &Result{Err: "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'", Code: 1}
 	}
-	typ, names := f.Args[0], f.Args[1:]
-	if t, n, ok := strings.Cut(typ, "/"); ok {
-		typ, names = t, append([]string{n}, names...)
-	}
+	typ, names := typeAndNames(f.Args)
 	r, ok := findResource(typ)
 	if !ok {
 		return nil, &Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}

@@ -2,6 +2,8 @@ package kubectl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -50,10 +52,7 @@ func describeCommand(s *sim.Sim, args []string) Result {
 	if len(f.Args) == 0 {
 		return Result{Err: "You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.\nerror: Required resource not specified.", Code: 1}
 	}
-	typ, names := f.Args[0], f.Args[1:]
-	if t, n, ok := strings.Cut(typ, "/"); ok {
-		typ, names = t, append([]string{n}, names...)
-	}
+	typ, names := typeAndNames(f.Args)
 	r, ok := findResource(typ)
 	if !ok {
 		return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
@@ -134,15 +133,6 @@ func printBool(v bool) string {
 	return "False"
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // labelsMultiline prints key=value lines, sorted, or <none>.
 func labelsMultiline(w describeWriter, title string, labels map[string]string) {
 	w.write(0, "%s:\t", title)
@@ -150,7 +140,7 @@ func labelsMultiline(w describeWriter, title string, labels map[string]string) {
 		w.write(0, "<none>\n")
 		return
 	}
-	for i, k := range sortedKeys(labels) {
+	for i, k := range slices.Sorted(maps.Keys(labels)) {
 		if i > 0 {
 			w.write(0, "\t")
 		}
@@ -166,7 +156,7 @@ const maxAnnotationLen = 140
 func annotationsMultiline(w describeWriter, title string, annotations map[string]string) {
 	w.write(0, "%s:\t", title)
 	var keys []string
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		if k != api.LastAppliedAnnotation {
 			keys = append(keys, k)
 		}

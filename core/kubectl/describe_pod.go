@@ -2,9 +2,11 @@ package kubectl
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -350,7 +352,7 @@ func fieldRefValue(pod *api.Pod, path string) string {
 		}
 		if path == m.prefix {
 			var lines []string
-			for _, k := range sortedKeys(m.values) {
+			for _, k := range slices.Sorted(maps.Keys(m.values)) {
 				lines = append(lines, k+"="+strconv.Quote(m.values[k]))
 			}
 			return strings.Join(lines, "\n")

@@ -2,8 +2,6 @@ package kubectl_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +23,6 @@ import (
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
 	"daemonlab/core/kubelet"
-	"daemonlab/core/scenario"
 	"daemonlab/core/sim"
 )
 
@@ -190,29 +187,19 @@ func honourFieldSelectors(client *fake.Clientset, eventQueue []*corev1.EventList
 // (k8s.io/kubectl/pkg/describe, against a fake API server holding the same objects): the
 // outputs must be identical, character for character.
 func TestDescribeIsKubectlsDescribe(t *testing.T) {
-	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
-	require.NoError(t, err)
 	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces"}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			sc, err := scenario.Parse(data)
-			require.NoError(t, err)
-			s, err := sc.Play()
-			require.NoError(t, err)
-			for kind, resource := range kinds {
-				for _, obj := range s.C.ListKind(kind) {
-					meta := obj.GetObjectMeta()
-					args := []string{"describe", resource, meta.Name}
-					if meta.Namespace != "" {
-						args = append(args, "-n", meta.Namespace)
-					}
-					got := kubectl.Run(s, args, "")
-					require.Empty(t, got.Err, "%v", args)
-					assert.Equal(t, upstreamDescribe(t, s, kind, obj), got.Out, "%v", args)
+	forEachScenario(t, func(t *testing.T, s *sim.Sim) {
+		for kind, resource := range kinds {
+			for _, obj := range s.C.ListKind(kind) {
+				meta := obj.GetObjectMeta()
+				args := []string{"describe", resource, meta.Name}
+				if meta.Namespace != "" {
+					args = append(args, "-n", meta.Namespace)
 				}
+				got := kubectl.Run(s, args, "")
+				require.Empty(t, got.Err, "%v", args)
+				assert.Equal(t, upstreamDescribe(t, s, kind, obj), got.Out, "%v", args)
 			}
-		})
-	}
+		}
+	})
 }

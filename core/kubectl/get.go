@@ -84,10 +84,7 @@ func get(s *sim.Sim, args []string) Result {
 	if len(f.Args) == 0 {
 		return Result{Err: "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples", Code: 1}
 	}
-	typ, names := f.Args[0], f.Args[1:]
-	if t, n, ok := strings.Cut(typ, "/"); ok {
-		typ, names = t, append([]string{n}, names...)
-	}
+	typ, names := typeAndNames(f.Args)
 	var rs []resource
 	for _, t := range strings.Split(typ, ",") {
 		r, ok := findResource(t)
@@ -172,6 +169,15 @@ func printGenericAnswer(b *strings.Builder, items []any, out outputFormat, singl
 		}
 	}
 	return printGeneric(b, listOf(items), out, false)
+}
+
+// typeAndNames splits TYPE NAME… or TYPE/NAME NAME… into the type and the names.
+func typeAndNames(args []string) (string, []string) {
+	typ, names := args[0], args[1:]
+	if t, n, ok := strings.Cut(typ, "/"); ok {
+		return t, append([]string{n}, names...)
+	}
+	return typ, names
 }
 
 // query is what a get asks for.

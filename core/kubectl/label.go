@@ -2,6 +2,8 @@ package kubectl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,7 +92,7 @@ func relabel(c *cluster.Cluster, t target, add map[string]string, remove []strin
 	cur := t.obj.GetObjectMeta().Labels
 	if !overwrite {
 		var errs []string
-		for _, k := range sortedKeys(add) {
+		for _, k := range slices.Sorted(maps.Keys(add)) {
 			if v, ok := cur[k]; ok && v != add[k] {
 				errs = append(errs, fmt.Sprintf("'%s' already has a value (%s), and --overwrite is false", k, v))
 			}
@@ -113,7 +115,7 @@ func relabel(c *cluster.Cluster, t target, add map[string]string, remove []strin
 		delete(m.Labels, k)
 		removed++
 	}
-	for _, k := range sortedKeys(add) {
+	for _, k := range slices.Sorted(maps.Keys(add)) {
 		if v, ok := m.Labels[k]; !ok || v != add[k] {
 			m.Labels[k] = add[k]
 			added++
@@ -145,10 +147,7 @@ func aggregate(errs []string) string {
 
 // namedTargets resolves TYPE NAME…, TYPE/NAME… or TYPE --all.
 func namedTargets(s *sim.Sim, resources []string, namespace string, all bool) ([]target, *Result) {
-	typ, names := resources[0], resources[1:]
-	if t, n, ok := strings.Cut(typ, "/"); ok {
-		typ, names = t, append([]string{n}, names...)
-	}
+	typ, names := typeAndNames(resources)
 	r, ok := findResource(typ)
 	if !ok {
 		return nil, &Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}

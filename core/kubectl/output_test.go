@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"daemonlab/core/kubectl"
-	"daemonlab/core/scenario"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
@@ -50,22 +47,11 @@ func decodeJSON(t *testing.T, data []byte, v any, strict bool) {
 // "lastProbeTime: null") are the API server's. The -o yaml of the same objects must be what
 // sigs.k8s.io/yaml, kubectl's converter, makes of that JSON.
 func TestStructuredOutputIsWhatTheAPIServerWouldSend(t *testing.T) {
-	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			sc, err := scenario.Parse(data)
-			require.NoError(t, err)
-			s, err := sc.Play()
-			require.NoError(t, err)
-			for resource, newUpstream := range upstreamTypes {
-				assertStructuredOutput(t, s, resource, newUpstream)
-			}
-		})
-	}
+	forEachScenario(t, func(t *testing.T, s *sim.Sim) {
+		for resource, newUpstream := range upstreamTypes {
+			assertStructuredOutput(t, s, resource, newUpstream)
+		}
+	})
 }
 
 func assertStructuredOutput(t *testing.T, s *sim.Sim, resource string, newUpstream func() any) {

@@ -142,10 +142,7 @@ func goTaint(t api.Taint) string {
 }
 
 func taintTargets(s *sim.Sim, resources []string, all bool) ([]*api.Node, *Result) {
-	typ, names := resources[0], resources[1:]
-	if t, n, ok := strings.Cut(typ, "/"); ok {
-		typ, names = t, append([]string{n}, names...)
-	}
+	typ, names := typeAndNames(resources)
 	if r, ok := findResource(typ); !ok || r.kind.Kind != "Node" {
 		return nil, &Result{Err: fmt.Sprintf("error: invalid resource type %s, only node types are supported", typ), Code: 1}
 	}
