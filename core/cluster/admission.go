@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"fmt"
+
 	"daemonlab/core/api"
 )
 
@@ -8,23 +10,66 @@ import (
 // --default-unreachable-toleration-seconds.
 const defaultTolerationSeconds = 300
 
+// PriorityClasses are the priority classes every cluster has (scheduling.k8s.io/v1, created by
+// the API server); DaemonLab has no others and no global default.
+var PriorityClasses = map[string]int32{
+	"system-node-critical":    2000001000,
+	"system-cluster-critical": 2000000000,
+}
+
+// preemptLowerPriority is the preemption policy of the built-in classes and of pods without one.
+const preemptLowerPriority = "PreemptLowerPriority"
+
+// Admit runs, on a copy, the admission a new object would get, and returns the API server's
+// refusal, if any ("pods "x" is forbidden: …").
+func Admit(obj api.Object) error {
+	return admit(api.DeepCopyObject(obj))
+}
+
 // admit does what the API server does to a new object before storing it: defaulting, and for
-// pods the admission plugins DaemonLab models and the registry's status.
-func admit(obj api.Object) {
+// pods the admission plugins DaemonLab models and the registry's status. Priority admission:
+//
+//  1. A pod without priorityClassName gets priority 0 (no global default class).
+//  2. A pod naming a class gets its value; an unknown class is Forbidden, and so is a
+//     priority in the spec that differs from the class's.
+//  3. The preemption policy comes from the class (PreemptLowerPriority for the built-in ones
+//     and for none); a different one in the spec is Forbidden.
+func admit(obj api.Object) error {
 	api.Default(obj)
 	pod, ok := obj.(*api.Pod)
 	if !ok {
-		return
+		return nil
 	}
+	forbidden := func(format string, a ...any) error {
+		name := pod.Name
+		if name == "" {
+			name = pod.GenerateName // admission runs before the name is generated
+		}
+		return fmt.Errorf("pods %q is forbidden: %s", name, fmt.Sprintf(format, a...))
+	}
+	priority := int32(0)
+	if name := pod.Spec.PriorityClassName; name != "" {
+		value, ok := PriorityClasses[name]
+		if !ok {
+			return forbidden("no PriorityClass with name %v was found", name)
+		}
+		priority = value
+	}
+	if pod.Spec.Priority != nil && *pod.Spec.Priority != priority {
+		return forbidden("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *pod.Spec.Priority, priority)
+	}
+	pod.Spec.Priority = &priority
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p != preemptLowerPriority {
+		return forbidden("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *p, preemptLowerPriority)
+	}
+	policy := preemptLowerPriority
+	pod.Spec.PreemptionPolicy = &policy
 	addDefaultTolerationSeconds(&pod.Spec)
-	if pod.Spec.Priority == nil {
-		zero := int32(0)
-		pod.Spec.Priority = &zero // Priority admission: no PriorityClass, no global default
-	}
 	if pod.Status.Phase == "" {
 		pod.Status.Phase = api.PodPending
 	}
 	pod.Status.QOSClass = string(api.ComputeQOS(&pod.Spec))
+	return nil
 }
 
 // addDefaultTolerationSeconds is the DefaultTolerationSeconds admission plugin (reference taints

@@ -198,9 +198,11 @@ func (c *Cluster) Get(kind string, k Key) api.Object {
 //  2. The object may not exist yet.
 //  3. It gets a uid, a resourceVersion, the current time as creationTimestamp and, for
 //     workloads, generation 1.
-//  4. It is defaulted and, for pods, admitted (see admit).
+//  4. It is defaulted and, for pods, admitted (see admit) — or refused.
 func (c *Cluster) Create(obj api.Object) error {
-	admit(obj)
+	if err := admit(obj); err != nil {
+		return err
+	}
 	m := obj.GetObjectMeta()
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = generatedName(m.GenerateName, c.RandomString(5))

@@ -11,8 +11,8 @@ var (
 )
 
 // kind is the comparison class of a value, as Go's text/template sorts them: an int64 and a
-// float64 are different kinds and do not compare, which is why a filter on a number in a
-// list (whose numbers kubectl holds as float64) fails against an integer literal.
+// float64 are different kinds and do not compare, which is why a filter comparing an integer
+// field with 30.0 fails while 30 works.
 type kind int
 
 const (

@@ -14,8 +14,8 @@ import (
 	upstream "k8s.io/client-go/util/jsonpath"
 )
 
-// loadData decodes testdata/pods.json as kubectl holds a list (numbers float64) and, with
-// ints, as it holds one unstructured object (integers int64).
+// loadData decodes testdata/pods.json as encoding/json does (numbers float64) or, with ints,
+// as kubectl's unstructured objects hold it (integers int64).
 func loadData(t testing.TB, ints bool) any {
 	data, err := os.ReadFile("testdata/pods.json")
 	require.NoError(t, err)
@@ -148,7 +148,7 @@ var templates = []string{
 
 // TestTemplatesPrintWhatClientGoPrints runs every template through this package and through
 // client-go's util/jsonpath (what kubectl runs) on the same objects — as a list holds them
-// (float64) and as one object holds them (int64), with missing keys allowed and not, and as
+// (float64) and as kubectl's unstructured content holds them (int64), with missing keys allowed and not, and as
 // JSON — and wants the same output and the same error.
 func TestTemplatesPrintWhatClientGoPrints(t *testing.T) {
 	for _, ints := range []bool{false, true} {

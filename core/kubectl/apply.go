@@ -171,6 +171,12 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, creat
 	if len(errs) > 0 {
 		return action{}, invalidMessage(m.Kind.Kind, meta.Name, errs), problemsOf(m, errs)
 	}
+	if existing == nil {
+		if err := cluster.Admit(obj); err != nil {
+			return action{}, fmt.Sprintf("Error from server (Forbidden): error when creating %q: %v", source, err),
+				[]Problem{{Line: m.LineOf("spec.priorityClassName"), Path: "spec", Message: err.Error()}}
+		}
+	}
 	a := action{manifest: m, obj: obj, verb: "created"}
 	if existing != nil {
 		a.verb = "configured"

@@ -160,7 +160,7 @@ func get(s *sim.Sim, args []string) Result {
 // request, otherwise a List of everything, sorted as a whole by --sort-by.
 func printGenericAnswer(b *strings.Builder, items []any, out outputFormat, single bool, f Flags) error {
 	if single && len(items) == 1 {
-		return printGeneric(b, items[0].(map[string]any), out, true)
+		return printGeneric(b, items[0].(map[string]any), out)
 	}
 	if f.Has("sort-by") {
 		if err := sortItems(f.Get("sort-by"), len(items), func(i int) map[string]any { return items[i].(map[string]any) },
@@ -168,7 +168,7 @@ func printGenericAnswer(b *strings.Builder, items []any, out outputFormat, singl
 			return err
 		}
 	}
-	return printGeneric(b, listOf(items), out, false)
+	return printGeneric(b, listOf(items), out)
 }
 
 // typeAndNames splits TYPE NAME… or TYPE/NAME NAME… into the type and the names.

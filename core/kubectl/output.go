@@ -96,16 +96,15 @@ func parseOutput(f Flags) (outputFormat, error) {
 	return o, fmt.Errorf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml, -o json or -o jsonpath=", o.name)
 }
 
-// printGeneric prints v, a lone object (single) or a List, in a generic format.
-func printGeneric(b *strings.Builder, v map[string]any, o outputFormat, single bool) error {
+// printGeneric prints v, a lone object or a List, in a generic format.
+func printGeneric(b *strings.Builder, v map[string]any, o outputFormat) error {
 	switch o.name {
 	case "yaml", "json":
 		printStructured(b, v, o.name)
 		return nil
 	}
-	// kubectl hands a lone object to jsonpath as it came from the server (integers int64) and
-	// a List after a round trip through encoding/json (every number float64).
-	data := unstructured(v, single)
+	// kubectl hands jsonpath unstructured content: integers are int64, other numbers float64.
+	data := unstructured(v)
 	out, err := o.template.Execute(data, jsonpath.Options{AllowMissingKeys: o.allowMissing, JSON: o.name == "jsonpath-as-json"})
 	if err != nil {
 		return fmt.Errorf("error: error executing jsonpath %q: Error executing template: %v. Printing more information for debugging the template:\n"+
@@ -115,24 +114,24 @@ func printGeneric(b *strings.Builder, v map[string]any, o outputFormat, single b
 	return nil
 }
 
-// unstructured converts the numbers of a structured value to int64 (integers, when ints) or
-// float64, as Kubernetes' unstructured objects and encoding/json hold them.
-func unstructured(v any, ints bool) any {
+// unstructured converts the numbers of a structured value to int64 (integers) or float64, as
+// Kubernetes' unstructured objects hold them.
+func unstructured(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(v))
 		for k, x := range v {
-			m[k] = unstructured(x, ints)
+			m[k] = unstructured(x)
 		}
 		return m
 	case []any:
 		l := make([]any, len(v))
 		for i, x := range v {
-			l[i] = unstructured(x, ints)
+			l[i] = unstructured(x)
 		}
 		return l
 	case json.Number:
-		if i, err := v.Int64(); err == nil && ints {
+		if i, err := v.Int64(); err == nil {
 			return i
 		}
 		f, _ := v.Float64()

@@ -78,7 +78,7 @@ func sortItems(field string, n int, item func(i int) map[string]any, swap func(i
 	s := &byField{swap: swap, field: field}
 	found := false
 	for i := 0; i < n; i++ {
-		vs, err := t.Values(unstructured(item(i), true), jsonpath.Options{AllowMissingKeys: true})
+		vs, err := t.Values(unstructured(item(i)), jsonpath.Options{AllowMissingKeys: true})
 		if err != nil {
 			return fmt.Errorf("error: %v", err)
 		}
