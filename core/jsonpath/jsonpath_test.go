@@ -147,9 +147,9 @@ var templates = []string{
 }
 
 // TestTemplatesPrintWhatClientGoPrints runs every template through this package and through
-// client-go's util/jsonpath (what kubectl runs) on the same objects — as a list holds them
-// (float64) and as kubectl's unstructured content holds them (int64), with missing keys allowed and not, and as
-// JSON — and wants the same output and the same error.
+// client-go's util/jsonpath (what kubectl runs) on the same objects — numbers as float64 and
+// as kubectl's unstructured content holds them (int64), with missing keys allowed and not, and
+// as JSON — and wants the same output and the same error.
 func TestTemplatesPrintWhatClientGoPrints(t *testing.T) {
 	for _, ints := range []bool{false, true} {
 		data := loadData(t, ints)
