@@ -5,25 +5,34 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// Apply carries out a decision: it binds the pod (nodeName, PodScheduled=True, event Scheduled)
-// or records why it cannot be placed (PodScheduled=False, reason Unschedulable, the FitError
-// message, event FailedScheduling). It returns whether the pod changed.
+// Apply carries out a decision: it binds the pod (nodeName, PodScheduled=True, event Scheduled,
+// no more nomination) or records why it cannot be placed (PodScheduled=False, reason
+// Unschedulable, the FitError message, event FailedScheduling), after preempting its victims.
+// It returns whether anything changed.
 func Apply(c *cluster.Cluster, d Decision) bool {
+	preempted := false
+	if d.preemption.node != "" {
+		d.Pod = applyPreemption(c, d.Pod, d.preemption)
+		preempted = true
+	}
 	cond := api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}
 	if d.Node == "" {
 		cond = api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "Unschedulable", Message: d.Message}
 	}
 	for _, old := range d.Pod.Status.Conditions {
 		if d.Node == "" && old.Type == api.PodScheduled && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message {
-			return false // the same verdict as last time
+			return preempted // the same verdict as last time
 		}
 	}
 	pod := api.DeepCopy(d.Pod)
 	cond.LastTransitionTime = api.NewTime(c.Now())
 	setCondition(&pod.Status, cond)
 	pod.Spec.NodeName = d.Node
+	if d.Node != "" {
+		pod.Status.NominatedNodeName = ""
+	}
 	if err := c.Update(pod); err != nil {
-		return false
+		return preempted
 	}
 	if d.Node == "" {
 		c.Record(pod, cluster.EventWarning, "FailedScheduling", d.Message, "default-scheduler", "")

@@ -28,18 +28,25 @@ type verdict struct {
 	reasons []string
 }
 
-// Decision is what scheduling one pod decided: the node to bind it to, or why there is none.
+// Decision is what scheduling one pod decided: the node to bind it to, or why there is none
+// and whom to preempt.
 type Decision struct {
-	Pod     *api.Pod
-	Node    string // "" when the pod does not fit anywhere
-	Message string // the FailedScheduling message when Node is ""
+	Pod        *api.Pod
+	Node       string // "" when the pod does not fit anywhere
+	Message    string // the FailedScheduling message when Node is ""
+	preemption preemption
 }
 
 // Pending returns the pods the scheduler must place, in queue order (PrioritySort: higher
-// priority first, then older first, then by name).
+// priority first, then older first, then by name). A pod that preempted waits while its victims
+// are terminating: the queue retries it only when one is gone (DefaultPreemption's queueing
+// hint), so it is not reported unschedulable again meanwhile.
 func Pending(c *cluster.Cluster) []*api.Pod {
 	var out []*api.Pod
 	for _, p := range c.Pods() {
+		if n := p.Status.NominatedNodeName; n != "" && terminatingVictim(c, p, n) {
+			continue
+		}
 		if p.Spec.NodeName == "" && p.DeletionTimestamp == nil && p.Spec.SchedulerName == "default-scheduler" && p.Status.Phase == api.PodPending {
 			out = append(out, p)
 		}
@@ -66,13 +73,24 @@ func priority(p *api.Pod) int32 {
 //  1. PreFilter: a pod whose every required term pins metadata.name (as DaemonSet pods are)
 //     only considers those nodes; the others "didn't satisfy plugin(s) [NodeAffinity]".
 //  2. Filter each node, stopping at the first filter that fails (see filter).
-//  3. Score the nodes that pass (see score) and take the best; ties are broken at random, as
-//     kube-scheduler's selectHost does, from the cluster's random source.
-//  4. If none passes, the message is FitError's: "0/N nodes are available: <reasons>." with the
-//     reason counts sorted as strings, then the preemption verdicts the same way.
+//  3. A pod nominated to a node (after preempting there) goes there as soon as it fits.
+//  4. Otherwise score the nodes that pass (see score) and take the best; ties are broken at
+//     random, as kube-scheduler's selectHost does, from the cluster's random source.
+//  5. If none passes, the message is FitError's: "0/N nodes are available: <reasons>." with the
+//     reason counts sorted as strings, then what preemption did or why it could not (see
+//     preempt).
+//
+// Pods nominated to a node with at least this pod's priority count as running there.
 func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 	nodes := c.Nodes()
 	usage := nodeUsage(c)
+	for _, p := range c.Pods() {
+		if n := p.Status.NominatedNodeName; n != "" && p.Spec.NodeName == "" && p.UID != pod.UID && priority(p) >= priority(pod) {
+			u := usage[n]
+			u.add(PodRequests(p))
+			usage[n] = u
+		}
+	}
 	pinned := pinnedNodes(pod)
 	var feasible []*api.Node
 	verdicts := make([]verdict, len(nodes))
@@ -87,7 +105,13 @@ func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 		}
 	}
 	if len(feasible) == 0 {
-		return Decision{Pod: pod, Message: fitError(len(nodes), verdicts)}
+		pre := preempt(c, pod, nodes, verdicts, usage)
+		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre}
+	}
+	for _, n := range feasible {
+		if n.Name == pod.Status.NominatedNodeName {
+			return Decision{Pod: pod, Node: n.Name}
+		}
 	}
 	scores := scoreNodes(c, pod, feasible, usage)
 	best, bestScore, ties := "", int64(-1), 0
@@ -184,21 +208,15 @@ func fitResources(want, used requests, n *api.Node) verdict {
 	return verdict{unschedulable, reasons}
 }
 
-// fitError renders FitError.Error() with the preemption verdicts DefaultPreemption reports when
-// no pod of lower priority can make room.
-func fitError(numNodes int, verdicts []verdict) string {
-	reasons, preemption := map[string]int{}, map[string]int{}
+// filterReasons is the first sentence of FitError.Error(): the filters' reasons over all nodes.
+func filterReasons(numNodes int, verdicts []verdict) string {
+	reasons := map[string]int{}
 	for _, v := range verdicts {
 		for _, r := range v.reasons {
 			reasons[r]++
 		}
-		if v.code == unschedulableUnresolvable {
-			preemption["Preemption is not helpful for scheduling"]++
-		} else {
-			preemption["No preemption victims found for incoming pod"]++
-		}
 	}
-	return fmt.Sprintf("0/%d nodes are available: %s. preemption: 0/%d nodes are available: %s.", numNodes, histogram(reasons), numNodes, histogram(preemption))
+	return fmt.Sprintf("0/%d nodes are available: %s.", numNodes, histogram(reasons))
 }
 
 func histogram(counts map[string]int) string {

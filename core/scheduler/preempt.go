@@ -1,0 +1,222 @@
+package scheduler
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// preemption is what DefaultPreemption (the PostFilter of the default profile) decided for a pod
+// no node fits: where it would fit once the victims are gone, or why it cannot preempt.
+type preemption struct {
+	node    string     // "" when nothing is preempted
+	victims []*api.Pod // the pods to delete, most important first
+	message string     // what follows the filter reasons in FailedScheduling
+}
+
+// preempt is DefaultPreemption's PostFilter (pkg/scheduler/framework/preemption):
+//
+//  1. A pod with preemptionPolicy Never may not preempt ("not eligible due to
+//     preemptionPolicy=Never."), nor may one whose nominated node still has a lower-priority
+//     pod terminating by preemption ("not eligible due to a terminating pod on the nominated
+//     node.").
+//  2. Candidates are the nodes that failed only for reasons removing pods can fix (resources);
+//     on each, every pod of lower priority is a potential victim. If the pod does not fit even
+//     without all of them, the node is no candidate ("No preemption victims found for incoming
+//     pod" when there were none).
+//  3. The potential victims, most important first (higher priority, then earlier start), are
+//     added back one by one; one the pod still fits with is reprieved, the rest are victims.
+//  4. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
+//     priorities, the fewest victims, the latest start among the highest-priority victims;
+//     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
+func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests) preemption {
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p == "Never" {
+		return preemption{message: "preemption: not eligible due to preemptionPolicy=Never."}
+	}
+	if nominated := pod.Status.NominatedNodeName; nominated != "" {
+		for i, n := range nodes {
+			if n.Name == nominated && verdicts[i].code != unschedulableUnresolvable && terminatingVictim(c, pod, nominated) {
+				return preemption{message: "preemption: not eligible due to a terminating pod on the nominated node."}
+			}
+		}
+	}
+	var potential []int
+	for i := range nodes {
+		if verdicts[i].code == unschedulable {
+			potential = append(potential, i)
+		}
+	}
+	if len(potential) > 1 { // kube-scheduler starts the dry run at a random node
+		offset := c.IntN(len(potential))
+		potential = append(potential[offset:], potential[:offset]...)
+	}
+	failures := map[string]int{}
+	type candidate struct {
+		node    string
+		victims []*api.Pod
+	}
+	var candidates []candidate
+	for _, i := range potential {
+		victims, reasons := selectVictims(c, pod, nodes[i], usage[nodes[i].Name])
+		if victims == nil {
+			for _, r := range reasons {
+				failures[r]++
+			}
+			continue
+		}
+		candidates = append(candidates, candidate{nodes[i].Name, victims})
+	}
+	if len(candidates) == 0 {
+		if absent := len(nodes) - len(potential); absent > 0 {
+			failures["Preemption is not helpful for scheduling"] += absent
+		}
+		return preemption{message: fmt.Sprintf("preemption: 0/%d nodes are available: %s.", len(nodes), histogram(failures))}
+	}
+	scores := []func(victims []*api.Pod) int64{
+		func(v []*api.Pod) int64 { return -int64(priority(v[0])) },
+		func(v []*api.Pod) int64 {
+			var sum int64
+			for _, p := range v {
+				sum += int64(priority(p)) + math.MaxInt32 + 1
+			}
+			return -sum
+		},
+		func(v []*api.Pod) int64 { return -int64(len(v)) },
+		func(v []*api.Pod) int64 { return earliestStart(v).UnixNano() },
+	}
+	for _, score := range scores {
+		best := int64(math.MinInt64)
+		var kept []candidate
+		for _, cand := range candidates {
+			switch s := score(cand.victims); {
+			case s > best:
+				best, kept = s, []candidate{cand}
+			case s == best:
+				kept = append(kept, cand)
+			}
+		}
+		candidates = kept
+		if len(candidates) == 1 {
+			break
+		}
+	}
+	chosen := candidates[0]
+	if len(candidates) > 1 {
+		chosen = candidates[c.IntN(len(candidates))]
+	}
+	return preemption{node: chosen.node, victims: chosen.victims,
+		message: fmt.Sprintf("preemption: found a potential placement for pod on node %v, preempting %d victims", chosen.node, len(chosen.victims))}
+}
+
+// selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority
+// whose removal lets pod fit on node, or nil and the reasons it cannot.
+func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used requests) ([]*api.Pod, []string) {
+	var potential []*api.Pod
+	for _, p := range c.Pods() {
+		if p.Spec.NodeName == node.Name && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && priority(p) < priority(pod) {
+			potential = append(potential, p)
+		}
+	}
+	if len(potential) == 0 {
+		return nil, []string{"No preemption victims found for incoming pod"}
+	}
+	want := PodRequests(pod)
+	for _, p := range potential {
+		used = minus(used, PodRequests(p))
+	}
+	if v := fitResources(want, used, node); v.code != fits {
+		return nil, v.reasons
+	}
+	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j], c.Now()) })
+	var victims []*api.Pod
+	for _, p := range potential {
+		with := used
+		with.add(PodRequests(p))
+		if fitResources(want, with, node).code == fits {
+			used = with // reprieved
+			continue
+		}
+		victims = append(victims, p)
+	}
+	return victims, nil
+}
+
+func minus(a, b requests) requests {
+	return requests{milliCPU: a.milliCPU - b.milliCPU, memory: a.memory - b.memory, ephemeral: a.ephemeral - b.ephemeral, pods: a.pods - b.pods}
+}
+
+// startTime is GetPodStartTime: status.startTime, or now for a pod that has not started.
+func startTime(p *api.Pod, now time.Time) time.Time {
+	if p.Status.StartTime != nil {
+		return p.Status.StartTime.Time
+	}
+	return now
+}
+
+// moreImportant is MoreImportantPod: higher priority, then started earlier.
+func moreImportant(a, b *api.Pod, now time.Time) bool {
+	if pa, pb := priority(a), priority(b); pa != pb {
+		return pa > pb
+	}
+	return startTime(a, now).Before(startTime(b, now))
+}
+
+// earliestStart is the earliest start among the victims of the highest priority.
+func earliestStart(victims []*api.Pod) time.Time {
+	top := priority(victims[0])
+	var earliest time.Time
+	for _, p := range victims {
+		if priority(p) != top || p.Status.StartTime == nil {
+			continue
+		}
+		if earliest.IsZero() || p.Status.StartTime.Before(earliest) {
+			earliest = p.Status.StartTime.Time
+		}
+	}
+	return earliest
+}
+
+// terminatingVictim reports whether a pod of lower priority on the node is terminating because
+// the scheduler preempted it (its DisruptionTarget condition says so).
+func terminatingVictim(c *cluster.Cluster, pod *api.Pod, node string) bool {
+	return slices.ContainsFunc(c.Pods(), func(p *api.Pod) bool {
+		return p.Spec.NodeName == node && p.DeletionTimestamp != nil && priority(p) < priority(pod) &&
+			slices.ContainsFunc(p.Status.Conditions, func(cond api.PodCondition) bool {
+				return cond.Type == "DisruptionTarget" && cond.Status == api.ConditionTrue && cond.Reason == "PreemptionByScheduler"
+			})
+	})
+}
+
+// applyPreemption carries preemption out (the executor): each victim not already going gets
+// the DisruptionTarget condition and is deleted gracefully, with the event Preempted; pods of
+// lower priority nominated to the node lose their nomination; the preemptor is nominated.
+func applyPreemption(c *cluster.Cluster, pod *api.Pod, p preemption) *api.Pod {
+	for _, v := range p.victims {
+		if v.DeletionTimestamp != nil {
+			continue
+		}
+		next := api.DeepCopy(v)
+		setCondition(&next.Status, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue, LastTransitionTime: api.NewTime(c.Now()),
+			Reason: "PreemptionByScheduler", Message: "default-scheduler: preempting to accommodate a higher priority pod"})
+		if c.Update(next) != nil {
+			continue
+		}
+		c.DeletePod(c.Get("Pod", cluster.Key{Namespace: v.Namespace, Name: v.Name}).(*api.Pod), nil)
+		c.Record(next, cluster.EventNormal, "Preempted", fmt.Sprintf("Preempted by pod %v on node %v", pod.UID, p.node), "default-scheduler", "")
+	}
+	for _, other := range c.Pods() {
+		if other.Status.NominatedNodeName == p.node && other.UID != pod.UID && priority(other) < priority(pod) {
+			next := api.DeepCopy(other)
+			next.Status.NominatedNodeName = ""
+			_ = c.Update(next)
+		}
+	}
+	next := api.DeepCopy(pod)
+	next.Status.NominatedNodeName = p.node
+	return next
+}

@@ -1,0 +1,155 @@
+package scheduler
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// world is a cluster of 4Gi workers, each pod given as name, node ("" for pending), priority
+// class ("" or one of the built-in ones) and memory request.
+type podSpec struct {
+	name, node, class, memory string
+	started                   time.Duration // after the epoch
+}
+
+func world(t *testing.T, nodes []string, pods []podSpec) *cluster.Cluster {
+	c := cluster.New(1)
+	for _, n := range nodes {
+		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
+		list := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4"), api.ResourceMemory: api.MustParseQuantity("4Gi"), api.ResourcePods: api.MustParseQuantity("110")}
+		node.Status.Capacity, node.Status.Allocatable = list, list
+		require.NoError(t, c.Create(node))
+	}
+	for _, p := range pods {
+		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: p.name, Namespace: "default"}, Spec: api.PodSpec{NodeName: p.node, PriorityClassName: p.class,
+			Containers: []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity(p.memory)}}}}}}
+		if p.node != "" {
+			start := api.NewTime(cluster.Epoch.Add(p.started))
+			pod.Status.StartTime = &start
+			pod.Status.Phase = api.PodRunning
+		}
+		require.NoError(t, c.Create(pod))
+	}
+	return c
+}
+
+func pod(c *cluster.Cluster, name string) *api.Pod {
+	return c.Get("Pod", cluster.Key{Namespace: "default", Name: name}).(*api.Pod)
+}
+
+func names(pods []*api.Pod) []string {
+	var out []string
+	for _, p := range pods {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// TestPreemptionPicksVictimsAndNodeAsDefaultPreemptionDoes pins SelectVictimsOnNode and
+// pickOneNodeForPreemption (pkg/scheduler/framework/plugins/defaultpreemption,
+// framework/preemption): only lower-priority pods are victims; the most important are
+// reprieved first; the node whose most important victim matters least wins, then the fewest
+// victims, then the latest-started ones.
+func TestPreemptionPicksVictimsAndNodeAsDefaultPreemptionDoes(t *testing.T) {
+	tests := []struct {
+		name        string
+		nodes       []string
+		pods        []podSpec
+		wantNode    string
+		wantVictims []string
+		wantMessage string
+	}{
+		{
+			name:  "the less important of two pods is the victim, the other is reprieved",
+			nodes: []string{"n1"},
+			pods: []podSpec{
+				{name: "low", node: "n1", memory: "2Gi", started: time.Second},
+				{name: "cluster", node: "n1", class: "system-cluster-critical", memory: "2Gi"},
+				{name: "preemptor", class: "system-node-critical", memory: "2Gi"},
+			},
+			wantNode: "n1", wantVictims: []string{"low"},
+			wantMessage: "preemption: found a potential placement for pod on node n1, preempting 1 victims",
+		},
+		{
+			name:  "the node whose highest victim priority is lowest",
+			nodes: []string{"n1", "n2"},
+			pods: []podSpec{
+				{name: "cluster", node: "n1", class: "system-cluster-critical", memory: "3Gi"},
+				{name: "plain", node: "n2", memory: "3Gi"},
+				{name: "preemptor", class: "system-node-critical", memory: "2Gi"},
+			},
+			wantNode: "n2", wantVictims: []string{"plain"},
+			wantMessage: "preemption: found a potential placement for pod on node n2, preempting 1 victims",
+		},
+		{
+			name:  "then the fewest victims",
+			nodes: []string{"n1", "n2"},
+			pods: []podSpec{
+				{name: "a", node: "n1", memory: "2Gi"}, {name: "b", node: "n1", memory: "2Gi"},
+				{name: "c", node: "n2", memory: "4Gi"},
+				{name: "preemptor", class: "system-node-critical", memory: "3Gi"},
+			},
+			wantNode: "n2", wantVictims: []string{"c"},
+			wantMessage: "preemption: found a potential placement for pod on node n2, preempting 1 victims",
+		},
+		{
+			name:  "then the victims that started last",
+			nodes: []string{"n1", "n2"},
+			pods: []podSpec{
+				{name: "old", node: "n1", memory: "4Gi", started: time.Second},
+				{name: "new", node: "n2", memory: "4Gi", started: time.Minute},
+				{name: "preemptor", class: "system-node-critical", memory: "1Gi"},
+			},
+			wantNode: "n2", wantVictims: []string{"new"},
+			wantMessage: "preemption: found a potential placement for pod on node n2, preempting 1 victims",
+		},
+		{
+			name:  "equal priority is no victim",
+			nodes: []string{"n1"},
+			pods: []podSpec{
+				{name: "full", node: "n1", memory: "4Gi"},
+				{name: "preemptor", memory: "1Gi"},
+			},
+			wantMessage: "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+		},
+		{
+			name:  "a pod too big even for an empty node",
+			nodes: []string{"n1"},
+			pods: []podSpec{
+				{name: "small", node: "n1", memory: "1Gi"},
+				{name: "preemptor", class: "system-node-critical", memory: "5Gi"},
+			},
+			wantMessage: "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := world(t, tt.nodes, tt.pods)
+			d := Schedule(c, pod(c, "preemptor"))
+			require.Empty(t, d.Node)
+			assert.Equal(t, tt.wantNode, d.preemption.node)
+			assert.Equal(t, tt.wantVictims, names(d.preemption.victims))
+			assert.Equal(t, tt.wantMessage, d.preemption.message)
+		})
+	}
+}
+
+// TestPreemptionPolicyNeverDoesNotPreempt: "not eligible due to preemptionPolicy=Never."
+func TestPreemptionPolicyNeverDoesNotPreempt(t *testing.T) {
+	c := world(t, []string{"n1"}, []podSpec{{name: "full", node: "n1", memory: "4Gi"}})
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "x", Namespace: "default"}, Spec: api.PodSpec{PriorityClassName: "system-node-critical",
+		Containers: []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi")}}}}}}
+	require.NoError(t, c.Create(p))
+	never := "Never"
+	p = api.DeepCopy(pod(c, "x"))
+	p.Spec.PreemptionPolicy = &never
+	d := Schedule(c, p)
+	assert.Equal(t, "preemption: not eligible due to preemptionPolicy=Never.", d.preemption.message)
+	assert.Empty(t, d.preemption.victims)
+}
