@@ -1,3 +1,8 @@
+//go:build !(js && wasm)
+
+// kubectl's describers need a terminal package that does not build for js/wasm; this
+// differential test runs natively only.
+
 package kubectl_test
 
 import (
