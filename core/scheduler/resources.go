@@ -37,22 +37,13 @@ func fromList(l api.ResourceList) requests {
 	return requests{milliCPU: cpu.MilliValue(), memory: q(api.ResourceMemory).Value(), ephemeral: q(api.ResourceEphemeralStorage).Value(), pods: q(api.ResourcePods).Value()}
 }
 
-// PodRequests is what a pod asks of a node (resourcehelper.PodRequests): the larger of the sum
-// over its containers and each init container, per resource, plus the pod overhead.
+// PodRequests is what a pod asks of a node (resourcehelper.PodRequests, see
+// api.PodRequestsList: containers summed, init containers and sidecars as the kubelet runs them,
+// the pod overhead), plus the pod itself.
 func PodRequests(pod *api.Pod) requests {
-	var sum requests
-	for _, c := range pod.Spec.Containers {
-		sum.add(fromList(c.Resources.Requests))
-	}
-	for _, c := range pod.Spec.InitContainers {
-		init := fromList(c.Resources.Requests)
-		sum.milliCPU = max(sum.milliCPU, init.milliCPU)
-		sum.memory = max(sum.memory, init.memory)
-		sum.ephemeral = max(sum.ephemeral, init.ephemeral)
-	}
-	sum.add(fromList(pod.Spec.Overhead))
-	sum.pods = 1
-	return sum
+	r := fromList(api.PodRequestsList(pod))
+	r.pods = 1
+	return r
 }
 
 // scoringRequests is PodRequests with 100m cpu and 200Mi memory for every container that
