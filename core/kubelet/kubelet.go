@@ -231,9 +231,16 @@ func Sync(c *cluster.Cluster) bool {
 
 func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	if t, ok := goneAt(p); ok {
+		key := "kubelet/killing/" + p.UID
+		if _, told := c.Memo(key); !told {
+			c.SetMemo(key, "")
+			recordKilling(c, p)
+			return true
+		}
 		if t.After(c.Now()) {
 			return false
 		}
+		c.ForgetMemo(key)
 		c.Delete(p)
 		return true
 	}
@@ -344,6 +351,16 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
 		ready,
 		containersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
+	}
+}
+
+// recordKilling records what the kubelet says as it stops a deleted pod's containers that run
+// (kuberuntime killContainer): Killing, "Stopping container <name>", on each container.
+func recordKilling(c *cluster.Cluster, p *api.Pod) {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Running != nil {
+			c.RecordPart(p, "spec.containers{"+cs.Name+"}", cluster.EventNormal, "Killing", "Stopping container "+cs.Name, "kubelet", p.Spec.NodeName)
+		}
 	}
 }
 
