@@ -1,6 +1,9 @@
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // DaemonSet runs a copy of a pod on every node that matches (apps/v1).
 type DaemonSet struct {
@@ -184,4 +187,17 @@ type ObjectReference struct {
 type EventSource struct {
 	Component string `json:"component,omitempty"`
 	Host      string `json:"host,omitempty"`
+}
+
+// DeprecatedTemplateGeneration is the annotation in which apps/v1 carries a DaemonSet's
+// template generation (internal spec.templateGeneration): 1 on create, one more each time the
+// pod template changes.
+const DeprecatedTemplateGeneration = "deprecated.daemonset.template.generation"
+
+// TemplateGeneration returns a DaemonSet's template generation (1 if it has none yet).
+func (ds *DaemonSet) TemplateGeneration() int64 {
+	if g, err := strconv.ParseInt(ds.Annotations[DeprecatedTemplateGeneration], 10, 64); err == nil && g >= 1 {
+		return g
+	}
+	return 1
 }

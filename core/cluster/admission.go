@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
+	"strconv"
 
 	"daemonlab/core/api"
 )
@@ -36,6 +39,9 @@ func Admit(obj api.Object) error {
 //     and for none); a different one in the spec is Forbidden.
 func admit(obj api.Object) error {
 	api.Default(obj)
+	if ds, ok := obj.(*api.DaemonSet); ok {
+		setTemplateGeneration(ds, ds.TemplateGeneration())
+	}
 	pod, ok := obj.(*api.Pod)
 	if !ok {
 		return nil
@@ -93,4 +99,25 @@ func addDefaultTolerationSeconds(spec *api.PodSpec) {
 			spec.Tolerations = append(spec.Tolerations, api.Toleration{Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds})
 		}
 	}
+}
+
+// setTemplateGeneration writes a DaemonSet's template generation into its annotation, as the
+// apps/v1 conversion does from spec.templateGeneration (1 on create, kept on update, one more
+// when the template changes: the registry's PrepareForCreate and PrepareForUpdate).
+func setTemplateGeneration(ds *api.DaemonSet, generation int64) {
+	ds.Annotations = maps.Clone(ds.Annotations) // the caller's map may be a stored object's
+	if ds.Annotations == nil {
+		ds.Annotations = map[string]string{}
+	}
+	ds.Annotations[api.DeprecatedTemplateGeneration] = strconv.FormatInt(generation, 10)
+}
+
+// templateGenerationOnUpdate is the update half: the stored generation, one more if the
+// template changed.
+func templateGenerationOnUpdate(ds, old *api.DaemonSet) {
+	g := old.TemplateGeneration()
+	if !reflect.DeepEqual(api.DeepCopy(ds.Spec.Template), api.DeepCopy(old.Spec.Template)) {
+		g++
+	}
+	setTemplateGeneration(ds, g)
 }

@@ -245,6 +245,9 @@ func (c *Cluster) Update(obj api.Object) error {
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
+	if ds, ok := obj.(*api.DaemonSet); ok {
+		templateGenerationOnUpdate(ds, old.(*api.DaemonSet))
+	}
 	c.bump(m)
 	c.objects[kind][keyOf(obj)] = obj
 	return nil

@@ -71,7 +71,7 @@ func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {
 		pod.Labels[k] = v
 	}
 	pod.Labels[ControllerRevisionHashLabel] = hash
-	pod.Labels[PodTemplateGenerationLabel] = strconv.FormatInt(ds.Generation, 10)
+	pod.Labels[PodTemplateGenerationLabel] = strconv.FormatInt(ds.TemplateGeneration(), 10)
 	pod.OwnerReferences = []api.OwnerReference{api.NewControllerRef(ds, "apps/v1", "DaemonSet")}
 	AddOrUpdateDaemonPodTolerations(&pod.Spec)
 	pod.Spec.Affinity = ReplaceDaemonSetPodNodeNameNodeAffinity(pod.Spec.Affinity, nodeName)

@@ -174,7 +174,7 @@ func Status(c *cluster.Cluster, ds *api.DaemonSet) api.DaemonSetStatus {
 		s.CurrentNumberScheduled++
 		sortPods(pods)
 		oldest := pods[0]
-		if isPodUpdated(oldest, hash, ds.Generation) {
+		if isPodUpdated(oldest, hash, ds.TemplateGeneration()) {
 			s.UpdatedNumberScheduled++
 		}
 		if api.IsPodReady(oldest) {

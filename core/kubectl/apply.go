@@ -178,6 +178,10 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, creat
 		}
 	}
 	a := action{manifest: m, obj: obj, verb: "created"}
+	if ds, ok := obj.(*api.DaemonSet); ok && existing != nil {
+		// The template generation is the server's: apply's patch never touches it.
+		ds.Annotations[api.DeprecatedTemplateGeneration] = existing.GetObjectMeta().Annotations[api.DeprecatedTemplateGeneration]
+	}
 	if existing != nil {
 		a.verb = "configured"
 		if !changed(obj, existing) {
