@@ -43,8 +43,10 @@ func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDele
 // The status is computed after the plan is carried out (Apply, Status), as upstream's
 // updateDaemonSetStatus runs after manage.
 //
+// Its history (ControllerRevisions) is PlanHistory's; Sync runs both.
+//
 // Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, surge, rolling
-// updates, ControllerRevisions, adoption and release, slow-start batches.
+// updates, adoption and release of pods, slow-start batches.
 func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
 	if ds.DeletionTimestamp != nil {

@@ -25,6 +25,7 @@ var resources = []resource{
 	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns)},
 	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns)},
 	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns)},
+	{kindOf("ControllerRevision"), []string{"controllerrevision", "controllerrevisions"}, tableOf(controllerRevisionColumns)},
 }
 
 func kindOf(kind string) api.Kind {

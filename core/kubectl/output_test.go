@@ -21,13 +21,14 @@ import (
 
 // upstreamTypes are the k8s.io/api types kubectl would decode each resource into.
 var upstreamTypes = map[string]func() any{
-	"pods":        func() any { return &corev1.Pod{} },
-	"nodes":       func() any { return &corev1.Node{} },
-	"namespaces":  func() any { return &corev1.Namespace{} },
-	"daemonsets":  func() any { return &appsv1.DaemonSet{} },
-	"deployments": func() any { return &appsv1.Deployment{} },
-	"replicasets": func() any { return &appsv1.ReplicaSet{} },
-	"events":      func() any { return &corev1.Event{} },
+	"pods":                func() any { return &corev1.Pod{} },
+	"nodes":               func() any { return &corev1.Node{} },
+	"namespaces":          func() any { return &corev1.Namespace{} },
+	"daemonsets":          func() any { return &appsv1.DaemonSet{} },
+	"deployments":         func() any { return &appsv1.Deployment{} },
+	"replicasets":         func() any { return &appsv1.ReplicaSet{} },
+	"events":              func() any { return &corev1.Event{} },
+	"controllerrevisions": func() any { return &appsv1.ControllerRevision{} },
 }
 
 func decodeJSON(t *testing.T, data []byte, v any, strict bool) {

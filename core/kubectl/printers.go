@@ -387,3 +387,26 @@ func firstNonEmpty(a, b string) string {
 	}
 	return b
 }
+
+// controllerRevisionColumns are printControllerRevision's: CONTROLLER is the controller as
+// <kind>.<group>/<name> in lower case, or <none>.
+var controllerRevisionColumns = []column[*api.ControllerRevision]{
+	{header: "NAME", cell: func(r *api.ControllerRevision, _ time.Time) string { return r.Name }},
+	{header: "CONTROLLER", cell: func(r *api.ControllerRevision, _ time.Time) string {
+		ref, ok := api.ControllerOf(&r.ObjectMeta)
+		if !ok {
+			return "<none>"
+		}
+		group, _, _ := strings.Cut(ref.APIVersion, "/")
+		if !strings.Contains(ref.APIVersion, "/") {
+			group = ""
+		}
+		kind := strings.ToLower(ref.Kind)
+		if group != "" {
+			kind += "." + group
+		}
+		return kind + "/" + ref.Name
+	}},
+	{header: "REVISION", cell: func(r *api.ControllerRevision, _ time.Time) string { return strconv.FormatInt(r.Revision, 10) }},
+	{header: "AGE", cell: func(r *api.ControllerRevision, now time.Time) string { return age(r.CreationTimestamp, now) }},
+}
