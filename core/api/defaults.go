@@ -102,7 +102,9 @@ func defaultDeployment(d *Deployment) {
 //
 //  1. A negative terminationGracePeriodSeconds becomes 1.
 //  2. Each container's requests take its limits for every resource they do not name.
-//  3. enableServiceLinks defaults to true.
+//  3. With pod-level limits, each pod-level request not given defaults to the containers'
+//     aggregate request of that resource, or else to the pod-level limit (defaultPodRequests).
+//  4. enableServiceLinks defaults to true.
 //  4. With hostNetwork, a container port's hostPort defaults to its containerPort.
 func defaultPod(p *Pod) {
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
@@ -124,6 +126,7 @@ func defaultPod(p *Pod) {
 			}
 		}
 	}
+	defaultPodRequests(p)
 	if p.Spec.EnableServiceLinks == nil {
 		p.Spec.EnableServiceLinks = ptr(true)
 	}
@@ -271,5 +274,34 @@ func defaultVolume(v *Volume) {
 		mode(&v.Projected.DefaultMode)
 	case v.EmptyDir == nil && v.PersistentVolumeClaim == nil:
 		v.EmptyDir = &EmptyDirVolumeSource{}
+	}
+}
+
+// podLevelResources are the resources pod-level requirements may name (cpu and memory;
+// hugepages are not modelled).
+var podLevelResources = []ResourceName{ResourceCPU, ResourceMemory}
+
+func defaultPodRequests(p *Pod) {
+	r := p.Spec.Resources
+	if r == nil || len(r.Limits) == 0 {
+		return
+	}
+	reqs := r.Requests
+	if reqs == nil {
+		reqs = ResourceList{}
+	}
+	aggregate := aggregate(p, func(c *Container) ResourceList { return c.Resources.Requests })
+	for _, name := range podLevelResources {
+		if _, ok := reqs[name]; ok {
+			continue
+		}
+		if q, ok := aggregate[name]; ok {
+			reqs[name] = q
+		} else if q, ok := r.Limits[name]; ok {
+			reqs[name] = q
+		}
+	}
+	if len(reqs) > 0 {
+		r.Requests = reqs
 	}
 }

@@ -56,6 +56,7 @@ type PodSpec struct {
 	EnableServiceLinks            *bool                      `json:"enableServiceLinks,omitempty"`
 	PreemptionPolicy              *string                    `json:"preemptionPolicy,omitempty"`
 	Overhead                      ResourceList               `json:"overhead,omitempty"`
+	Resources                     *ResourceRequirements      `json:"resources,omitempty"` // pod-level (PodLevelResources, beta and on since v1.34)
 	TopologySpreadConstraints     []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 	SetHostnameAsFQDN             *bool                      `json:"setHostnameAsFQDN,omitempty"`
 	OS                            *PodOS                     `json:"os,omitempty"`

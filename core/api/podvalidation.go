@@ -45,7 +45,48 @@ func validatePodSpec(s *PodSpec, p *Path) ErrorList {
 	if d := s.ActiveDeadlineSeconds; d != nil && *d < 1 {
 		errs = append(errs, Invalid(p.Child("activeDeadlineSeconds"), *d, "must be between 1 and 2147483647, inclusive"))
 	}
+	if s.Resources != nil {
+		errs = append(errs, validatePodResources(s, p.Child("resources"))...)
+	}
 	return append(errs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
+}
+
+// validatePodResources follows validatePodResourceRequirements and
+// validatePodResourceConsistency for pod-level requirements:
+//
+//  1. Only cpu and memory (and hugepages, not modelled) may be named.
+//  2. The container rules: no negative quantity, a request within its limit.
+//  3. A pod-level request is at least the containers' aggregate request of it, and no
+//     container's limit exceeds the pod-level limit.
+func validatePodResources(s *PodSpec, p *Path) ErrorList {
+	var errs ErrorList
+	for _, list := range []struct {
+		name string
+		l    ResourceList
+	}{{"limits", s.Resources.Limits}, {"requests", s.Resources.Requests}} {
+		for _, k := range slices.Sorted(maps.Keys(list.l)) {
+			if !slices.Contains(podLevelResources, k) {
+				errs = append(errs, NotSupported(p.Child(list.name).Key(string(k)), string(k), []string{"cpu", "hugepages-", "memory"}))
+			}
+		}
+	}
+	errs = append(errs, validateResources(s.Resources, p)...)
+	aggregate := aggregate(&Pod{Spec: *s}, func(c *Container) ResourceList { return c.Resources.Requests })
+	for _, k := range slices.Sorted(maps.Keys(aggregate)) {
+		if podReq, ok := s.Resources.Requests[k]; ok && aggregate[k].Cmp(podReq) > 0 {
+			ctr := aggregate[k]
+			errs = append(errs, Invalid(p.Child("requests").Key(string(k)), podReq.String(), fmt.Sprintf("must be greater than or equal to aggregate container requests of %s", ctr.String())))
+		}
+	}
+	for i, c := range s.Containers {
+		for _, k := range slices.Sorted(maps.Keys(c.Resources.Limits)) {
+			if podLim, ok := s.Resources.Limits[k]; ok && c.Resources.Limits[k].Cmp(podLim) > 0 {
+				lim := c.Resources.Limits[k]
+				errs = append(errs, Invalid(p.Child("containers").Index(i).Key(string(k)).Child("limits"), lim.String(), fmt.Sprintf("must be less than or equal to pod limits of %s", podLim.String())))
+			}
+		}
+	}
+	return errs
 }
 
 // validateEnum checks a field with a fixed set of values, as upstream's many switches do: empty

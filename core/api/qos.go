@@ -21,7 +21,12 @@ const (
 //
 // So one container without resources beside a Guaranteed one makes the pod Burstable, not
 // BestEffort, whatever some tutorials say.
+//
+// With pod-level resources naming cpu or memory, they alone decide, by the same rules.
 func ComputeQOS(spec *PodSpec) QOSClass {
+	if PodLevelResourcesSet(spec) {
+		return containerQOS(spec.Resources)
+	}
 	seen := map[QOSClass]bool{}
 	for _, cs := range [][]Container{spec.InitContainers, spec.Containers} {
 		for i := range cs {
@@ -54,4 +59,20 @@ func containerQOS(r *ResourceRequirements) QOSClass {
 		return QOSBurstable
 	}
 	return shapes[0]
+}
+
+// PodLevelResourcesSet reports whether the pod-level requirements name cpu or memory
+// (IsPodLevelResourcesSet; an empty spec.resources falls back to the containers).
+func PodLevelResourcesSet(spec *PodSpec) bool {
+	if spec.Resources == nil {
+		return false
+	}
+	for _, name := range podLevelResources {
+		_, req := spec.Resources.Requests[name]
+		_, lim := spec.Resources.Limits[name]
+		if req || lim {
+			return true
+		}
+	}
+	return false
 }

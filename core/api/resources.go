@@ -7,11 +7,15 @@ package api
 //  2. Init containers run one at a time before them: each needs its own amount plus that of
 //     the restartable (sidecar) init containers started before it; the pod needs at least
 //     the largest of those. Sidecars keep running, so their amounts also add to the sum.
-//  3. The pod overhead is added to the requests, and to each limit that is set.
+//  3. Pod-level requirements, where set, replace the containers' cpu and memory.
+//  4. The pod overhead is added to the requests, and to each limit that is set.
 
 // PodRequestsList is what a pod requests, per resource.
 func PodRequestsList(pod *Pod) ResourceList {
 	reqs := aggregate(pod, func(c *Container) ResourceList { return c.Resources.Requests })
+	if PodLevelResourcesSet(&pod.Spec) {
+		applyPodLevel(reqs, pod.Spec.Resources.Requests)
+	}
 	AddResources(reqs, pod.Spec.Overhead)
 	return reqs
 }
@@ -19,6 +23,9 @@ func PodRequestsList(pod *Pod) ResourceList {
 // PodLimitsList is a pod's limits, per resource.
 func PodLimitsList(pod *Pod) ResourceList {
 	limits := aggregate(pod, func(c *Container) ResourceList { return c.Resources.Limits })
+	if PodLevelResourcesSet(&pod.Spec) {
+		applyPodLevel(limits, pod.Spec.Resources.Limits)
+	}
 	for name, q := range pod.Spec.Overhead {
 		if have, ok := limits[name]; ok && !have.IsZero() {
 			limits[name] = have.Add(q)
@@ -64,6 +71,14 @@ func AddResources(total, add ResourceList) {
 func maxList(total, other ResourceList) {
 	for name, q := range other {
 		if have, ok := total[name]; !ok || q.Cmp(have) > 0 {
+			total[name] = q
+		}
+	}
+}
+
+func applyPodLevel(total, podLevel ResourceList) {
+	for _, name := range podLevelResources {
+		if q, ok := podLevel[name]; ok {
 			total[name] = q
 		}
 	}

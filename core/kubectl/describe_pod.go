@@ -75,6 +75,10 @@ func describePod(s *sim.Sim, obj api.Object, events bool) string {
 		if pod.Status.NominatedNodeName != "" {
 			w.write(0, "NominatedNodeName:\t%s\n", pod.Status.NominatedNodeName)
 		}
+		if pod.Spec.Resources != nil {
+			w.write(0, "Resources:\n")
+			describeResources(w, *pod.Spec.Resources, 1)
+		}
 		if len(pod.Spec.InitContainers) > 0 {
 			describeContainers(w, "Init Containers", pod.Spec.InitContainers, pod.Status.InitContainerStatuses, pod, "")
 		}

@@ -19,6 +19,8 @@ const (
 //     that it stays above Guaranteed, and 999 rather than 1000 without a memory request.
 //  3. A restartable (sidecar) init container of a Burstable pod gets no more than the regular
 //     container with the smallest memory request, so that it is not killed before them.
+//  4. With a pod-level memory request, what it holds beyond the containers' aggregate request
+//     is shared equally among all containers and added to each request above.
 func OOMScoreAdjust(pod *api.Pod, container *api.Container, memoryCapacity int64) int {
 	if pod.Spec.Priority != nil && *pod.Spec.Priority >= systemCriticalPriority && pod.Spec.PriorityClassName == "system-node-critical" {
 		return guaranteedOOMScoreAdj
@@ -36,13 +38,14 @@ func OOMScoreAdjust(pod *api.Pod, container *api.Container, memoryCapacity int64
 	if memoryCapacity <= 0 {
 		return besteffortOOMScoreAdj - 1
 	}
-	adj := 1000 - (1000*memoryRequest(*container))/memoryCapacity
+	extra := remainingPodMemoryPerContainer(pod)
+	adj := 1000 - (1000*(memoryRequest(*container)+extra))/memoryCapacity
 	if container.RestartPolicy != nil && *container.RestartPolicy == api.RestartPolicyAlways && len(pod.Spec.Containers) > 0 {
 		smallest := memoryRequest(pod.Spec.Containers[0])
 		for i := range pod.Spec.Containers {
 			smallest = min(smallest, memoryRequest(pod.Spec.Containers[i]))
 		}
-		adj = min(adj, 1000-(1000*smallest)/memoryCapacity)
+		adj = min(adj, 1000-(1000*(smallest+extra))/memoryCapacity)
 	}
 	switch {
 	case adj < besteffortOOMScoreAdj+guaranteedOOMScoreAdj:
@@ -51,4 +54,21 @@ func OOMScoreAdjust(pod *api.Pod, container *api.Container, memoryCapacity int64
 		return besteffortOOMScoreAdj - 1
 	}
 	return int(adj)
+}
+
+// remainingPodMemoryPerContainer is the share of a pod-level memory request beyond what the
+// containers request together, per container (init containers included).
+func remainingPodMemoryPerContainer(pod *api.Pod) int64 {
+	r := pod.Spec.Resources
+	if r == nil {
+		return 0
+	}
+	podReq, ok := r.Requests[api.ResourceMemory]
+	if !ok || podReq.IsZero() {
+		return 0
+	}
+	aggregate := api.PodRequestsList(&api.Pod{Spec: api.PodSpec{Containers: pod.Spec.Containers, InitContainers: pod.Spec.InitContainers}})
+	ctr := aggregate[api.ResourceMemory]
+	remaining := max(podReq.Value()-ctr.Value(), 0)
+	return remaining / int64(len(pod.Spec.Containers)+len(pod.Spec.InitContainers))
 }
