@@ -39,14 +39,16 @@ func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDele
 //     decides: shouldRun without a pod needs one; a pod where it should not continue running is
 //     deleted; of several pods the oldest stays (podsShouldBeOnNode, §5.3).
 //  4. Pods pinned to nodes that no longer exist and not yet bound are deleted (§5.4).
+//  5. A RollingUpdate deletes the old pods its budget allows (see rollingUpdate); manage
+//     creates their replacements once they are gone.
 //
 // The status is computed after the plan is carried out (Apply, Status), as upstream's
 // updateDaemonSetStatus runs after manage.
 //
 // Its history (ControllerRevisions) is PlanHistory's; Sync runs both.
 //
-// Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, surge, rolling
-// updates, adoption and release of pods, slow-start batches.
+// Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, surge,
+// adoption and release of pods, slow-start batches.
 func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
 	if ds.DeletionTimestamp != nil {
@@ -83,6 +85,11 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 			if p.Spec.NodeName == "" {
 				plan.PodsToDelete = append(plan.PodsToDelete, p)
 			}
+		}
+	}
+	for _, p := range rollingUpdate(c, ds, nodes, byNode, plan.Hash) {
+		if !slices.Contains(plan.PodsToDelete, p) {
+			plan.PodsToDelete = append(plan.PodsToDelete, p)
 		}
 	}
 	return plan

@@ -139,7 +139,7 @@ var controllers = []controller{
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
-var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer}
+var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, daemon.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer}
 
 // NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {
