@@ -14,6 +14,7 @@ var deleteFlags = []FlagSpec{
 	{Name: "filename", Shorthand: 'f'},
 	{Name: "namespace", Shorthand: 'n'},
 	{Name: "selector", Shorthand: 'l'},
+	{Name: "field-selector"},
 	{Name: "all", Boolean: true},
 	{Name: "cascade"},
 	{Name: "force", Boolean: true},
@@ -179,22 +180,17 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 		}
 		return out, nil
 	}
-	if !f.IsTrue("all") && !f.Has("selector") {
+	if !f.IsTrue("all") && !f.Has("selector") && !f.Has("field-selector") {
 		return nil, &Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
 	}
-	sel := api.Everything()
-	if f.Has("selector") {
-		var err error
-		if sel, err = api.ParseSelector(f.Get("selector")); err != nil {
-			return nil, &Result{Err: "error: " + err.Error(), Code: 1}
-		}
+	q := query{namespace: o.namespace}
+	if bad := q.selectors(f, r); bad != nil {
+		return nil, bad
 	}
+	objs, _ := q.find(s, r)
 	var out []target
-	for _, obj := range s.C.ListKind(r.kind.Kind) {
-		m := obj.GetObjectMeta()
-		if (!r.kind.Namespaced || m.Namespace == o.namespace) && sel.Matches(m.Labels) {
-			out = append(out, target{kind: r.kind, name: m.Name, obj: obj})
-		}
+	for _, obj := range objs {
+		out = append(out, target{kind: r.kind, name: obj.GetObjectMeta().Name, obj: obj})
 	}
 	if len(out) == 0 {
 		return nil, &Result{Err: noResources(r, o.namespace, false)}
