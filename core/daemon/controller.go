@@ -47,8 +47,8 @@ func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDele
 //
 // Its history (ControllerRevisions) is PlanHistory's; Sync runs both.
 //
-// Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, surge,
-// adoption and release of pods, slow-start batches.
+// Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, adoption and
+// release of pods, slow-start batches.
 func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
 	if ds.DeletionTimestamp != nil {
@@ -70,11 +70,12 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 					plan.PodsToDelete = append(plan.PodsToDelete, p)
 				}
 			}
-		case len(pods) > 1:
-			running := runningPods(pods)
-			for _, p := range running[min(1, len(running)):] {
-				plan.PodsToDelete = append(plan.PodsToDelete, p)
+		default:
+			need, remove := keepOnNode(c, ds, runningPods(pods), shouldRun, plan.Hash)
+			if need {
+				plan.NodesNeeding = append(plan.NodesNeeding, node.Name)
 			}
+			plan.PodsToDelete = append(plan.PodsToDelete, remove...)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(byNode)) {
@@ -87,12 +88,50 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 			}
 		}
 	}
-	for _, p := range rollingUpdate(c, ds, nodes, byNode, plan.Hash) {
+	remove, create := rollingUpdate(c, ds, nodes, byNode, plan.Hash)
+	for _, p := range remove {
 		if !slices.Contains(plan.PodsToDelete, p) {
 			plan.PodsToDelete = append(plan.PodsToDelete, p)
 		}
 	}
+	for _, n := range create {
+		if !slices.Contains(plan.NodesNeeding, n) {
+			plan.NodesNeeding = append(plan.NodesNeeding, n)
+		}
+	}
+	slices.Sort(plan.NodesNeeding)
 	return plan
+}
+
+// keepOnNode is the rest of podsShouldBeOnNode for a node whose pods may keep running (running
+// excludes pods being deleted, oldest first):
+//
+//  1. Without surge, the oldest pod stays and the others go.
+//  2. With surge, a node with no running pod gets one if it should run one (even while the
+//     old one terminates); of several, the oldest new and the oldest old stay and the rest go;
+//     the old one goes too once the new one is available, or at once if it is not ready.
+func keepOnNode(c *cluster.Cluster, ds *api.DaemonSet, running []*api.Pod, shouldRun bool, hash string) (need bool, remove []*api.Pod) {
+	if !allowsSurge(ds) {
+		return false, running[min(1, len(running)):]
+	}
+	if len(running) <= 1 {
+		return len(running) == 0 && shouldRun, nil
+	}
+	var oldestNew, oldestOld *api.Pod
+	for _, p := range running {
+		switch {
+		case p.Labels[ControllerRevisionHashLabel] == hash && oldestNew == nil:
+			oldestNew = p
+		case p.Labels[ControllerRevisionHashLabel] != hash && oldestOld == nil:
+			oldestOld = p
+		default:
+			remove = append(remove, p)
+		}
+	}
+	if oldestNew != nil && oldestOld != nil && (!api.IsPodReady(oldestOld) || api.IsPodAvailable(oldestNew, ds.Spec.MinReadySeconds, c.Now())) {
+		remove = append(remove, oldestOld)
+	}
+	return false, remove
 }
 
 // runningPods returns the pods not being deleted, oldest first (podByCreationTimestampAndPhase:

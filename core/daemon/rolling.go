@@ -9,28 +9,33 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// rollingUpdate decides which old pods a RollingUpdate deletes in this sync (update.go
-// rollingUpdate, the maxSurge = 0 branch: delete first, then manage creates the new pod):
+// rollingUpdate decides what a RollingUpdate does in this sync (update.go rollingUpdate): the
+// old pods to delete and the nodes to give a new pod.
 //
 //  1. Budgets: maxUnavailable and maxSurge scaled against the nodes that should run a pod,
 //     percentages rounded up; with both 0, maxUnavailable is 1.
 //  2. Per node (kube-controller-manager walks a map; DaemonLab walks node names in order), the
 //     pods not being deleted are split into one new (current hash or template generation) and
-//     one old; more than one of either counts as unavailable. A node with no pod, or both a
-//     new and an old one, counts as unavailable; a new pod counts when not yet available.
-//  3. An old pod that is not available is replaced at once, outside the budget; an available
-//     one is a candidate while fewer than maxUnavailable nodes are unavailable.
-//  4. Candidates are deleted up to maxUnavailable minus the unavailable count.
-//
-// With maxSurge above 0 (create first) it decides nothing yet: DaemonLab does not model surge.
-func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) []*api.Pod {
+//     one old; more than one of either is a node in flux.
+//  3. Without surge (delete first): a node with no pod, both pods or an unavailable new one is
+//     unavailable; an old pod that is not available is replaced at once, outside the budget;
+//     available old pods are deleted while fewer than maxUnavailable nodes are unavailable, and
+//     manage creates their replacements once they are gone.
+//  4. With surge (create first): a node with an unavailable new pod (or in flux) uses surge; an
+//     unavailable old pod gets a new pod beside it at once; an available one gets one while
+//     surge is left; an old pod goes once the new one beside it is available. Old pods on
+//     nodes that should no longer run one go only while more than the desired number of pods
+//     are available.
+func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) (remove []*api.Pod, create []string) {
 	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType || ds.DeletionTimestamp != nil {
-		return nil
+		return nil, nil
 	}
 	nodePods := maps.Clone(byNode)
 	desired := 0
+	shouldRun := map[string]bool{}
 	for _, n := range nodes {
-		if shouldRun, _ := NodeShouldRunDaemonPod(n, ds); shouldRun {
+		if run, _ := NodeShouldRunDaemonPod(n, ds); run {
+			shouldRun[n.Name] = true
 			desired++
 			if _, ok := nodePods[n.Name]; !ok {
 				nodePods[n.Name] = nil
@@ -38,31 +43,80 @@ func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, nodes []*api.Node, byN
 		}
 	}
 	maxSurge, maxUnavailable := budgets(ds, desired)
-	if maxSurge > 0 {
-		return nil
-	}
 	now := c.Now()
 	available := func(p *api.Pod) bool { return api.IsPodAvailable(p, ds.Spec.MinReadySeconds, now) }
-	var unavailable int
-	var replace, candidates []*api.Pod
-	for _, name := range slices.Sorted(maps.Keys(nodePods)) {
-		newPod, oldPod, ok := splitByTemplate(nodePods[name], hash, ds.TemplateGeneration())
-		switch {
-		case !ok, newPod == nil && oldPod == nil, newPod != nil && oldPod != nil:
-			unavailable++
-		case newPod != nil:
-			if !available(newPod) {
+	names := slices.Sorted(maps.Keys(nodePods))
+	if maxSurge == 0 {
+		var unavailable int
+		var replace, candidates []*api.Pod
+		for _, name := range names {
+			newPod, oldPod, ok := splitByTemplate(nodePods[name], hash, ds.TemplateGeneration())
+			switch {
+			case !ok, newPod == nil && oldPod == nil, newPod != nil && oldPod != nil:
 				unavailable++
+			case newPod != nil:
+				if !available(newPod) {
+					unavailable++
+				}
+			case !available(oldPod):
+				replace = append(replace, oldPod)
+				unavailable++
+			case unavailable < maxUnavailable:
+				candidates = append(candidates, oldPod)
 			}
-		case !available(oldPod):
-			replace = append(replace, oldPod)
-			unavailable++
-		case unavailable < maxUnavailable:
-			candidates = append(candidates, oldPod)
+		}
+		remaining := min(max(maxUnavailable-unavailable, 0), len(candidates))
+		return append(replace, candidates[:remaining]...), nil
+	}
+	var shouldNotRun []*api.Pod
+	var allowed, candidates []string
+	var surge, numAvailable int
+	for _, name := range names {
+		newPod, oldPod, ok := splitByTemplate(nodePods[name], hash, ds.TemplateGeneration())
+		if !ok {
+			surge++
+			continue
+		}
+		switch {
+		case oldPod != nil && available(oldPod), oldPod == nil && newPod != nil && available(newPod):
+			numAvailable++
+		}
+		switch {
+		case oldPod == nil:
+		case newPod == nil && !available(oldPod):
+			if !shouldRun[name] {
+				remove = append(remove, oldPod)
+				continue
+			}
+			allowed = append(allowed, name)
+		case newPod == nil:
+			if !shouldRun[name] {
+				shouldNotRun = append(shouldNotRun, oldPod)
+				continue
+			}
+			if surge < maxSurge {
+				candidates = append(candidates, name)
+			}
+		case !available(newPod):
+			surge++
+		default:
+			remove = append(remove, oldPod)
 		}
 	}
-	remaining := min(max(maxUnavailable-unavailable, 0), len(candidates))
-	return append(replace, candidates[:remaining]...)
+	if deletable := min(numAvailable-desired, len(shouldNotRun)); deletable > 0 {
+		remove = append(remove, shouldNotRun[:deletable]...)
+	}
+	remaining := min(max(maxSurge-surge, 0), len(candidates))
+	return remove, append(allowed, candidates[:remaining]...)
+}
+
+// allowsSurge reports whether the strategy creates before it deletes (AllowsSurge).
+func allowsSurge(ds *api.DaemonSet) bool {
+	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
+		return false
+	}
+	surge, _ := budgets(ds, 1)
+	return surge != 0
 }
 
 // budgets returns maxSurge and maxUnavailable for desired nodes (SurgeCount, UnavailableCount).
