@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 
 	"daemonlab/core/api"
@@ -17,7 +19,14 @@ const component = "daemonset-controller"
 func Apply(c *cluster.Cluster, plan Plan) bool {
 	ds := plan.DaemonSet
 	changed := false
-	for _, p := range plan.PodsToDelete {
+	for _, p := range plan.Failed {
+		backoffNext(c, backoffKey(ds, p.Spec.NodeName))
+		c.Record(ds, cluster.EventWarning, "FailedDaemonPod", fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
+	}
+	for _, p := range plan.Succeeded {
+		c.Record(ds, cluster.EventNormal, "SucceededDaemonPod", fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
+	}
+	for _, p := range slices.Concat(plan.Failed, plan.Succeeded, plan.PodsToDelete) {
 		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		changed = true

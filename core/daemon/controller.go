@@ -25,10 +25,14 @@ type Plan struct {
 	Hash         string   // the current template hash, for the new pods' labels
 	NodesNeeding []string // in node-name order
 	PodsToDelete []*api.Pod
+	Failed       []*api.Pod // failed pods to delete, each a step of its node's back-off
+	Succeeded    []*api.Pod // succeeded pods to delete
 }
 
 // Empty reports whether the plan changes nothing but, perhaps, the status.
-func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDelete) == 0 }
+func (p Plan) Empty() bool {
+	return len(p.NodesNeeding) == 0 && len(p.PodsToDelete) == 0 && len(p.Failed) == 0 && len(p.Succeeded) == 0
+}
 
 // Reconcile decides what ds needs, in the order of upstream's syncDaemonSet (§5.1) and without
 // changing the cluster:
@@ -41,14 +45,17 @@ func (p Plan) Empty() bool { return len(p.NodesNeeding) == 0 && len(p.PodsToDele
 //  4. Pods pinned to nodes that no longer exist and not yet bound are deleted (§5.4).
 //  5. A RollingUpdate deletes the old pods its budget allows (see rollingUpdate); manage
 //     creates their replacements once they are gone.
+//  6. A failed pod is deleted (event FailedDaemonPod) and replaced, but no sooner than its
+//     node's back-off allows: 1s, doubling to 15m, forgotten after 30m; a succeeded pod is
+//     deleted (event SucceededDaemonPod).
 //
 // The status is computed after the plan is carried out (Apply, Status), as upstream's
 // updateDaemonSetStatus runs after manage.
 //
 // Its history (ControllerRevisions) is PlanHistory's; Sync runs both.
 //
-// Not yet modelled (the DaemonSet controller issue): failed and succeeded pods, adoption and
-// release of pods, slow-start batches.
+// Not yet modelled (the DaemonSet controller issue): adoption and release of pods, slow-start
+// batches.
 func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
 	if ds.DeletionTimestamp != nil {
@@ -71,7 +78,19 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 				}
 			}
 		default:
-			need, remove := keepOnNode(c, ds, runningPods(pods), shouldRun, plan.Hash)
+			var running []*api.Pod
+			for _, p := range runningPods(pods) {
+				switch {
+				case p.Status.Phase == api.PodFailed && !inBackoff(c, backoffKey(ds, node.Name)):
+					plan.Failed = append(plan.Failed, p)
+				case p.Status.Phase == api.PodFailed: // still backing off: wait
+				case p.Status.Phase == api.PodSucceeded:
+					plan.Succeeded = append(plan.Succeeded, p)
+				default:
+					running = append(running, p)
+				}
+			}
+			need, remove := keepOnNode(c, ds, running, shouldRun, plan.Hash)
 			if need {
 				plan.NodesNeeding = append(plan.NodesNeeding, node.Name)
 			}

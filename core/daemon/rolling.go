@@ -158,19 +158,25 @@ func splitByTemplate(pods []*api.Pod, hash string, generation int64) (newPod, ol
 }
 
 // NextTimer returns when a DaemonSet next needs a sync without anything else happening: when a
-// ready pod of a DaemonSet with minReadySeconds becomes available.
+// ready pod of a DaemonSet with minReadySeconds becomes available, or a failed pod's back-off
+// ends.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, ds := range c.DaemonSets() {
-		if ds.Spec.MinReadySeconds == 0 {
-			continue
+	consider := func(at time.Time) {
+		if at.After(c.Now()) && (!found || at.Before(next)) {
+			next, found = at, true
 		}
+	}
+	for _, ds := range c.DaemonSets() {
 		for _, p := range ownedPods(c, ds) {
-			ready, since := api.PodReadySince(p)
-			at := since.Add(time.Duration(ds.Spec.MinReadySeconds) * time.Second)
-			if ready && at.After(c.Now()) && (!found || at.Before(next)) {
-				next, found = at, true
+			if ready, since := api.PodReadySince(p); ready && ds.Spec.MinReadySeconds > 0 {
+				consider(since.Add(time.Duration(ds.Spec.MinReadySeconds) * time.Second))
+			}
+			if p.Status.Phase == api.PodFailed {
+				if delay, last, ok := backoff(c, backoffKey(ds, p.Spec.NodeName)); ok {
+					consider(last.Add(delay))
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -218,16 +219,47 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", p.Spec.NodeName)
 }
 
-// refused reports whether the eviction manager's Admit refuses the pod: under memory pressure,
-// a BestEffort pod that is not critical.
+// pressureConditions are the eviction manager's node conditions: the pressures its signals
+// (memory, disk, PIDs) report on the node, in its order.
+func pressureConditions(c *cluster.Cluster, node string) []string {
+	var out []string
+	if memoryPressure(c, node) {
+		out = append(out, "MemoryPressure")
+	}
+	if m, ok := c.Machine(node); ok {
+		if slices.Contains(m.Faults, FaultDiskPressure) {
+			out = append(out, "DiskPressure")
+		}
+		if slices.Contains(m.Faults, FaultPIDPressure) {
+			out = append(out, "PIDPressure")
+		}
+	}
+	return out
+}
+
+var memoryPressureTaint = api.Taint{Key: "node.kubernetes.io/memory-pressure", Effect: api.TaintEffectNoSchedule}
+
+// refused reports whether the eviction manager's Admit refuses the pod:
+//
+//  1. Without pressure, or for a critical pod, it admits.
+//  2. Under memory pressure alone, it admits a pod that is not BestEffort, and a BestEffort
+//     pod that tolerates the memory-pressure taint (as DaemonSet pods do).
+//  3. Under any other pressure it refuses every other pod.
 func refused(c *cluster.Cluster, p *api.Pod, node string) bool {
-	return memoryPressure(c, node) && !isCritical(p) && api.ComputeQOS(&p.Spec) == api.QOSBestEffort
+	conds := pressureConditions(c, node)
+	switch {
+	case len(conds) == 0 || isCritical(p):
+		return false
+	case len(conds) == 1 && conds[0] == "MemoryPressure":
+		return api.ComputeQOS(&p.Spec) == api.QOSBestEffort && !api.TolerationsTolerateTaint(p.Spec.Tolerations, &memoryPressureTaint)
+	}
+	return true
 }
 
 // AdmissionDelay is how long after binding a refused pod is marked Failed: the kubelet's pod
 // worker. It keeps a controller that recreates refused pods (a ReplicaSet whose pods tolerate
-// the memory-pressure taint) from looping within one instant; in a real cluster such pods pile
-// up just as they do here, only faster.
+// the disk-pressure taint) from looping within one instant; in a real cluster such pods pile up
+// just as they do here, only faster.
 const AdmissionDelay = time.Second
 
 // admissionAt returns when the kubelet decides on a bound pod.
@@ -240,10 +272,10 @@ func admissionAt(p *api.Pod) (time.Time, bool) {
 }
 
 // rejectAdmission is the kubelet's rejectPod for a refused pod: phase Failed, reason Evicted,
-// message "Pod was rejected: The node had condition: [MemoryPressure]. ", event Evicted. It
+// message "Pod was rejected: The node had condition: [DiskPressure]. ", event Evicted. It
 // reports whether it changed the pod.
 func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
-	const msg = "The node had condition: [MemoryPressure]. "
+	msg := "The node had condition: [" + strings.Join(pressureConditions(c, node), " ") + "]. "
 	next := api.DeepCopy(p)
 	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", "Pod was rejected: "+msg
 	_ = c.Update(next)
