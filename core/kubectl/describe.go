@@ -120,9 +120,6 @@ func tabbed(f func(w describeWriter)) string {
 	return b.String()
 }
 
-// since is kubectl's translateTimestampSince.
-func since(t api.Time, now time.Time) string { return age(t, now) }
-
 // rfc1123z formats an absolute time as describe does.
 func rfc1123z(t api.Time) string { return t.Time.Format(time.RFC1123Z) }
 
@@ -250,12 +247,12 @@ func describeEvents(w describeWriter, events []*api.Event, now time.Time) {
 	w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
 	w.write(1, "----\t------\t----\t----\t-------\n")
 	for _, e := range events {
-		interval := since(e.FirstTimestamp, now)
+		interval := age(e.FirstTimestamp, now)
 		if e.EventTime != nil && !e.EventTime.IsZero() {
-			interval = since(*e.EventTime, now)
+			interval = age(*e.EventTime, now)
 		}
 		if e.Count > 1 {
-			interval = fmt.Sprintf("%s (x%d over %s)", since(e.LastTimestamp, now), e.Count, interval)
+			interval = fmt.Sprintf("%s (x%d over %s)", age(e.LastTimestamp, now), e.Count, interval)
 		}
 		source := firstNonEmpty(e.Source.Component, e.ReportingComponent)
 		message := strings.TrimSpace(e.Message)

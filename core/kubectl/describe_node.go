@@ -112,10 +112,18 @@ func describeNodeResource(w describeWriter, pods []*api.Pod, node *api.Node, now
 		alloc = node.Status.Allocatable
 	}
 	cpu, mem, eph := alloc[api.ResourceCPU], alloc[api.ResourceMemory], alloc[api.ResourceEphemeralStorage]
+	// A share of nothing is 0, as describe guards its totals (nodes here always have cpu and
+	// memory; ephemeral-storage may be absent).
 	milliShare := func(q api.Quantity, of api.Quantity) int64 {
+		if of.MilliValue() == 0 {
+			return 0
+		}
 		return int64(float64(q.MilliValue()) / float64(of.MilliValue()) * 100)
 	}
 	share := func(q api.Quantity, of api.Quantity) int64 {
+		if of.Value() == 0 {
+			return 0
+		}
 		return int64(float64(q.Value()) / float64(of.Value()) * 100)
 	}
 	totalReq, totalLim := api.ResourceList{}, api.ResourceList{}
@@ -125,29 +133,18 @@ func describeNodeResource(w describeWriter, pods []*api.Pod, node *api.Node, now
 		api.AddResources(totalLim, lim)
 		cr, cl, mr, ml := req[api.ResourceCPU], lim[api.ResourceCPU], req[api.ResourceMemory], lim[api.ResourceMemory]
 		w.write(1, "%s\t%s\t\t%s (%d%%)\t%s (%d%%)\t%s (%d%%)\t%s (%d%%)\t%s\n", p.Namespace, p.Name,
-			cr.String(), milliShare(cr, cpu), cl.String(), milliShare(cl, cpu), mr.String(), share(mr, mem), ml.String(), share(ml, mem), since(p.CreationTimestamp, now))
+			cr.String(), milliShare(cr, cpu), cl.String(), milliShare(cl, cpu), mr.String(), share(mr, mem), ml.String(), share(ml, mem), age(p.CreationTimestamp, now))
 	}
 	w.write(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n")
 	w.write(1, "Resource\tRequests\tLimits\n")
 	w.write(1, "--------\t--------\t------\n")
-	guarded := func(f func(api.Quantity, api.Quantity) int64, q, of api.Quantity, zero bool) int64 {
-		if zero {
-			return 0
-		}
-		return f(q, of)
-	}
 	for _, r := range []struct {
-		name    api.ResourceName
-		f       func(api.Quantity, api.Quantity) int64
-		of      api.Quantity
-		noShare bool
-	}{
-		{api.ResourceCPU, milliShare, cpu, cpu.MilliValue() == 0},
-		{api.ResourceMemory, share, mem, mem.Value() == 0},
-		{api.ResourceEphemeralStorage, share, eph, eph.Value() == 0},
-	} {
+		name api.ResourceName
+		f    func(api.Quantity, api.Quantity) int64
+		of   api.Quantity
+	}{{api.ResourceCPU, milliShare, cpu}, {api.ResourceMemory, share, mem}, {api.ResourceEphemeralStorage, share, eph}} {
 		rq, lm := totalReq[r.name], totalLim[r.name]
-		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", r.name, rq.String(), guarded(r.f, rq, r.of, r.noShare), lm.String(), guarded(r.f, lm, r.of, r.noShare))
+		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", r.name, rq.String(), r.f(rq, r.of), lm.String(), r.f(lm, r.of))
 	}
 	var ext []string
 	for name := range alloc {

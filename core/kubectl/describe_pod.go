@@ -46,7 +46,7 @@ func describePod(s *sim.Sim, obj api.Object, events bool) string {
 		labelsMultiline(w, "Labels", pod.Labels)
 		annotationsMultiline(w, "Annotations", pod.Annotations)
 		if pod.DeletionTimestamp != nil && pod.Status.Phase != api.PodFailed && pod.Status.Phase != api.PodSucceeded {
-			w.write(0, "Status:\tTerminating (lasts %s)\n", since(*pod.DeletionTimestamp, now))
+			w.write(0, "Status:\tTerminating (lasts %s)\n", age(*pod.DeletionTimestamp, now))
 			w.write(0, "Termination Grace Period:\t%ds\n", deref(pod.DeletionGracePeriodSeconds))
 		} else {
 			w.write(0, "Status:\t%s\n", pod.Status.Phase)
