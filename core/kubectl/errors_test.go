@@ -1,0 +1,63 @@
+package kubectl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNewCommandsRefuseBadInputWithKubectlsMessages pins the error paths a learner reaches with
+// describe, set image, create, sorting and jsonpath: kubectl's messages, exit code 1, and no
+// change to the cluster.
+func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
+	s := newSim(t)
+	ds := "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36}]\n"
+	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, ds).Err)
+	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, strings.ReplaceAll(ds, "agent", "other")).Err)
+	tests := []struct {
+		args    string
+		wantErr string
+	}{
+		{"describe", "You must specify the type of resource to describe."},
+		{"describe dss agent", `error: the server doesn't have a resource type "dss"`},
+		{"describe events", "error: DaemonLab cannot describe events yet"},
+		{"describe ds nope", `Error from server (NotFound): daemonsets.apps "nope" not found`},
+		{"describe pods -n empty", "No resources found in empty namespace."},
+		{"describe pods agent-x -l app=agent", "error: name cannot be provided when a selector is specified"},
+		{"set", "error: DaemonLab's kubectl set has one subcommand"},
+		{"set image", "error: one or more resources must be specified"},
+		{"set image ds/agent c=busybox:1.37 extra", "error: all resources must be specified before image changes: extra"},
+		{"set image ds/nope c=busybox:1.37", `Error from server (NotFound): daemonsets.apps "nope" not found`},
+		{"create -f ./x.yaml", `error: the path "./x.yaml" does not exist`},
+		{"get pods --sort-by={.metadata.name", "error: unclosed action"},
+		{"get ds --sort-by=.spec", // sort.Sort compares only when there are two
+			"error: Field {.spec} in [][][]reflect.Value is an unsortable type: interface, err: unsortable type: map[string]interface {}"},
+		{"get ds -o jsonpath={.a[}", "error: error parsing jsonpath {.a[}, unterminated array"},
+		{"get ds -o go-template={{.}}", "error: DaemonLab does not print -o go-template yet"},
+		{"get ds --field-selector spec.x=1", `field label not supported: spec.x`},
+		{"get ds --field-selector a=b=c", "invalid field selector: unescaped character in value: 61"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			before := snapshot(s)
+			r := Run(s, strings.Fields(tt.args), "")
+			assert.Contains(t, r.Err, tt.wantErr)
+			if !strings.HasPrefix(tt.wantErr, "No resources") {
+				assert.Equal(t, 1, r.Code)
+			}
+			assert.Equal(t, before, snapshot(s), "a refused command changes nothing")
+		})
+	}
+}
+
+// TestSetImageOnAPodIsRefusedPlainly: DaemonLab does not restart containers in place yet, and
+// says so rather than pretending.
+func TestSetImageOnAPodIsRefusedPlainly(t *testing.T) {
+	s := newSim(t)
+	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx:1.27}]\n").Err)
+	r := Run(s, []string{"set", "image", "pod/web", "c=nginx:1.28"}, "")
+	assert.Equal(t, "error: DaemonLab cannot change the image of a running pod yet; change its controller's template instead", r.Err)
+	assert.Equal(t, 1, r.Code)
+}
