@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"daemonlab/core/api"
@@ -12,13 +11,12 @@ import (
 // component is the source of the controller's events.
 const component = "daemonset-controller"
 
-// Apply carries out a plan: it deletes the planned pods, creates a pod for every node that
-// needs one (in node order, names drawn from the cluster's random source), then writes the
-// status if it changed (a DaemonSet being deleted keeps its status). It returns whether
-// anything changed.
-func Apply(c *cluster.Cluster, plan Plan) bool {
+// Apply carries out a plan: adoptions and releases, the events and back-off steps of the failed
+// and succeeded pods it found, then the creates and deletes (syncNodes). It changes nothing for
+// a DaemonSet being deleted.
+func Apply(c *cluster.Cluster, plan Plan) Outcome {
 	ds := plan.DaemonSet
-	changed := false
+	out := Outcome{Changed: plan.Claims.Apply(c)}
 	for _, p := range plan.Failed {
 		backoffNext(c, backoffKey(ds, p.Spec.NodeName))
 		c.Record(ds, cluster.EventWarning, "FailedDaemonPod", fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
@@ -26,31 +24,47 @@ func Apply(c *cluster.Cluster, plan Plan) bool {
 	for _, p := range plan.Succeeded {
 		c.Record(ds, cluster.EventNormal, "SucceededDaemonPod", fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
 	}
-	for _, p := range slices.Concat(plan.Failed, plan.Succeeded, plan.PodsToDelete) {
+	out.add(syncNodes(c, plan, c.Create))
+	return out
+}
+
+// syncNodes creates and deletes pods as upstream's syncNodes does, create standing for the API
+// server's pod creation:
+//
+//  1. At most burstReplicas (250) creates and 250 deletes per sync; the rest wait for the next.
+//  2. Creates go in slow-start batches of 1, 2, 4, 8, … (each capped at what remains). A batch
+//     with a failure ends the creating: the pods not yet tried wait for a later sync, so a
+//     template the API server refuses costs one failed create, not one per node.
+//  3. Every create records SuccessfulCreate ("Created pod: <name>") or FailedCreate ("Error
+//     creating: <error>") on the DaemonSet; every delete SuccessfulDelete ("Deleted pod: <name>").
+//  4. Deletes come after the creates.
+func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Outcome {
+	ds := plan.DaemonSet
+	var out Outcome
+	creates := plan.NodesNeeding[:min(len(plan.NodesNeeding), burstReplicas)]
+	for pos, batch := 0, min(len(creates), 1); pos < len(creates); pos, batch = pos+batch, min(2*batch, len(creates)-pos-batch) {
+		failed := false
+		for _, node := range creates[pos : pos+batch] {
+			pod := NewDaemonPod(ds, node, plan.Hash)
+			if err := create(pod); err != nil {
+				c.Record(ds, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
+				failed = true
+				continue
+			}
+			c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
+			out.Created++
+		}
+		if failed {
+			break
+		}
+	}
+	for _, p := range plan.PodsToDelete[:min(len(plan.PodsToDelete), burstReplicas)] {
 		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
-		changed = true
+		out.Deleted++
 	}
-	for _, node := range plan.NodesNeeding {
-		pod := NewDaemonPod(ds, node, plan.Hash)
-		if err := c.Create(pod); err != nil {
-			c.Record(ds, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
-			continue
-		}
-		c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
-		changed = true
-	}
-	if ds.DeletionTimestamp != nil {
-		return changed
-	}
-	if status := Status(c, ds); !statusEqual(ds.Status, status) {
-		updated := *ds
-		updated.Status = status
-		if c.Update(&updated) == nil {
-			changed = true
-		}
-	}
-	return changed
+	out.Changed = out.Changed || out.Created > 0 || out.Deleted > 0
+	return out
 }
 
 func statusEqual(a, b api.DaemonSetStatus) bool {

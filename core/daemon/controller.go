@@ -10,6 +10,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controllerref"
 )
 
 // Labels the controller puts on its pods (§4).
@@ -18,53 +19,98 @@ const (
 	PodTemplateGenerationLabel  = "pod-template-generation"
 )
 
-// Plan is what one sync of one DaemonSet decided: the nodes that need a pod and the pods to
-// delete. Reconcile makes it; Apply carries it out and then writes the status.
+// burstReplicas caps the pods one sync creates, and those it deletes (kube-controller-manager's
+// BurstReplicas for DaemonSets).
+const burstReplicas = 250
+
+// Plan is what one pass of manage or rollingUpdate decided: the pods to adopt and release, the
+// nodes that need a pod and the pods to delete. Manage and RollingUpdate make it; Apply carries
+// it out.
 type Plan struct {
 	DaemonSet    *api.DaemonSet
-	Hash         string   // the current template hash, for the new pods' labels
-	NodesNeeding []string // in node-name order
-	PodsToDelete []*api.Pod
+	Hash         string // the current revision's hash, for the new pods' labels
+	Claims       controllerref.Claims[*api.Pod]
+	NodesNeeding []string   // in node-name order
+	PodsToDelete []*api.Pod // failed and succeeded ones included, in the order found
 	Failed       []*api.Pod // failed pods to delete, each a step of its node's back-off
 	Succeeded    []*api.Pod // succeeded pods to delete
 }
 
-// Empty reports whether the plan changes nothing but, perhaps, the status.
-func (p Plan) Empty() bool {
-	return len(p.NodesNeeding) == 0 && len(p.PodsToDelete) == 0 && len(p.Failed) == 0 && len(p.Succeeded) == 0
+// Outcome is what a sync did, for tests that count as upstream's do.
+type Outcome struct {
+	Created, Deleted int
+	Changed          bool // anything written, status and history included
 }
 
-// Reconcile decides what ds needs, in the order of upstream's syncDaemonSet (§5.1) and without
-// changing the cluster:
+func (o *Outcome) add(p Outcome) {
+	o.Created += p.Created
+	o.Deleted += p.Deleted
+	o.Changed = o.Changed || p.Changed
+}
+
+// Sync is one sync of one DaemonSet, in the order of upstream's syncDaemonSet (§5.1):
 //
-//  1. A DaemonSet being deleted gets nothing.
-//  2. Its pods are mapped to their target nodes; terminal pods being deleted are ignored.
-//  3. For every node, in name order (Kubernetes walks a map; a simulator must not), the node
-//     decides: shouldRun without a pod needs one; a pod where it should not continue running is
-//     deleted; of several pods the oldest stays (podsShouldBeOnNode, §5.3).
-//  4. Pods pinned to nodes that no longer exist and not yet bound are deleted (§5.4).
-//  5. A RollingUpdate deletes the old pods its budget allows (see rollingUpdate); manage
-//     creates their replacements once they are gone.
-//  6. A failed pod is deleted (event FailedDaemonPod) and replaced, but no sooner than its
-//     node's back-off allows: 1s, doubling to 15m, forgotten after 30m; a succeeded pod is
-//     deleted (event SucceededDaemonPod).
-//
-// The status is computed after the plan is carried out (Apply, Status), as upstream's
-// updateDaemonSetStatus runs after manage.
-//
-// Its history (ControllerRevisions) is PlanHistory's; Sync runs both.
-//
-// Not yet modelled (the DaemonSet controller issue): adoption and release of pods, slow-start
-// batches.
-func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
-	plan := Plan{DaemonSet: ds, Hash: TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)}
-	if ds.DeletionTimestamp != nil {
-		return plan
+//  1. A selector that selects everything ({}) gets the Warning SelectingAll and nothing else
+//     (validation refuses it; a DaemonSet stored around validation could still have one).
+//  2. A DaemonSet being deleted gets nothing, not even a status.
+//  3. Its history: the current ControllerRevision and its hash (PlanHistory); a hash collision
+//     ends the sync, the next one hashes with the new collision count.
+//  4. manage: pods created and deleted per node (Manage).
+//  5. For a RollingUpdate, the old pods the budget allows go, or surge pods are created
+//     (RollingUpdate), judged on the pods as manage left them. The API server's answers are
+//     observed at once, so the controller's expectations are always met.
+//  6. Old revisions beyond the history limit go (PlanCleanup).
+//  7. The status is written if it changed.
+func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
+	var out Outcome
+	if ds.Spec.Selector != nil && len(ds.Spec.Selector.MatchLabels) == 0 && len(ds.Spec.Selector.MatchExpressions) == 0 {
+		c.Record(ds, cluster.EventWarning, "SelectingAll", "This daemon set is selecting all pods. A non-empty selector is required.", component, "")
+		return out
 	}
-	nodes := c.Nodes()
-	byNode := podsByNode(c, ds)
+	if ds.DeletionTimestamp != nil {
+		return out
+	}
+	h := PlanHistory(c, ds)
+	out.Changed = ApplyHistory(c, ds, h)
+	if h.Collision {
+		return out
+	}
+	out.add(Apply(c, Manage(c, ds, h.Hash)))
+	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
+		out.add(Apply(c, RollingUpdate(c, ds, h.Hash)))
+	}
+	for _, cr := range PlanCleanup(c, ds) {
+		c.Delete(cr)
+		out.Changed = true
+	}
+	if status := Status(c, ds, h.Hash); !statusEqual(ds.Status, status) {
+		updated := *ds
+		updated.Status = status
+		out.Changed = c.Update(&updated) == nil || out.Changed
+	}
+	return out
+}
+
+// Manage decides what manage does for ds without changing the cluster:
+//
+//  1. ds claims the pods of its namespace (controllerref.Claim): orphans its selector matches
+//     are adopted, pods it controls that its selector no longer matches are released.
+//  2. Its pods are mapped to their target nodes (nodeName, or the node-affinity pin); finished
+//     pods being deleted are ignored.
+//  3. For every node, in name order (Kubernetes walks a map; a simulator must not), the node
+//     decides (podsShouldBeOnNode): shouldRun without a pod needs one; where it should not
+//     continue running, every pod not already being deleted goes; otherwise failed and
+//     succeeded pods go, and of the running ones the oldest stays (keepOnNode).
+//  4. A failed pod is deleted (event FailedDaemonPod) and replaced in a later sync, but no
+//     sooner than its node's back-off allows: 1s, doubling to 15m, forgotten after 30m; a
+//     succeeded pod is deleted (event SucceededDaemonPod).
+//  5. Pods pinned to nodes that no longer exist and not yet bound are deleted; bound ones are
+//     left to pod garbage collection (§5.4).
+func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
+	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.Pods())}
+	byNode := mapByNode(plan.Claims.Owned)
 	existing := map[string]bool{}
-	for _, node := range nodes {
+	for _, node := range c.Nodes() {
 		existing[node.Name] = true
 		shouldRun, shouldContinueRunning := NodeShouldRunDaemonPod(node, ds)
 		pods := byNode[node.Name]
@@ -83,14 +129,16 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 				switch {
 				case p.Status.Phase == api.PodFailed && !inBackoff(c, backoffKey(ds, node.Name)):
 					plan.Failed = append(plan.Failed, p)
+					plan.PodsToDelete = append(plan.PodsToDelete, p)
 				case p.Status.Phase == api.PodFailed: // still backing off: wait
 				case p.Status.Phase == api.PodSucceeded:
 					plan.Succeeded = append(plan.Succeeded, p)
+					plan.PodsToDelete = append(plan.PodsToDelete, p)
 				default:
 					running = append(running, p)
 				}
 			}
-			need, remove := keepOnNode(c, ds, running, shouldRun, plan.Hash)
+			need, remove := keepOnNode(c, ds, running, shouldRun, hash)
 			if need {
 				plan.NodesNeeding = append(plan.NodesNeeding, node.Name)
 			}
@@ -107,18 +155,6 @@ func Reconcile(c *cluster.Cluster, ds *api.DaemonSet) Plan {
 			}
 		}
 	}
-	remove, create := rollingUpdate(c, ds, nodes, byNode, plan.Hash)
-	for _, p := range remove {
-		if !slices.Contains(plan.PodsToDelete, p) {
-			plan.PodsToDelete = append(plan.PodsToDelete, p)
-		}
-	}
-	for _, n := range create {
-		if !slices.Contains(plan.NodesNeeding, n) {
-			plan.NodesNeeding = append(plan.NodesNeeding, n)
-		}
-	}
-	slices.Sort(plan.NodesNeeding)
 	return plan
 }
 
@@ -180,7 +216,7 @@ func sortPods(pods []*api.Pod) {
 }
 
 // ownedPods returns the pods ds controls: same namespace, its controller reference, labels that
-// its selector still matches.
+// its selector still matches (what a claim leaves it once applied).
 func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 	sel, err := api.LabelSelectorAsSelector(ds.Spec.Selector)
 	if err != nil {
@@ -188,23 +224,19 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 	}
 	var out []*api.Pod
 	for _, p := range c.Pods() {
-		if p.Namespace == ds.Namespace && isControlledBy(p, ds) && sel.Matches(p.Labels) {
+		if ref, ok := api.ControllerOf(&p.ObjectMeta); ok && ref.UID == ds.UID && p.Namespace == ds.Namespace && sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func isControlledBy(p *api.Pod, ds *api.DaemonSet) bool {
-	ref, ok := api.ControllerOf(&p.ObjectMeta)
-	return ok && ref.UID == ds.UID
-}
-
-// podsByNode maps ds's pods to their target nodes (getNodesToDaemonPods with
-// includeDeletedTerminal=false).
-func podsByNode(c *cluster.Cluster, ds *api.DaemonSet) map[string][]*api.Pod {
+// mapByNode maps pods to their target nodes (getNodesToDaemonPods with
+// includeDeletedTerminal=false): nodeName, or the node the affinity pins; finished pods being
+// deleted are left out.
+func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
 	m := map[string][]*api.Pod{}
-	for _, p := range ownedPods(c, ds) {
+	for _, p := range pods {
 		terminal := p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded
 		if terminal && p.DeletionTimestamp != nil {
 			continue
@@ -221,9 +253,8 @@ func podsByNode(c *cluster.Cluster, ds *api.DaemonSet) map[string][]*api.Pod {
 // Status computes the DaemonSet status of §7 from the cluster as it is: per node, shouldRun and
 // whether a pod is scheduled; readiness, availability and being up to date are judged on the
 // node's oldest pod.
-func Status(c *cluster.Cluster, ds *api.DaemonSet) api.DaemonSetStatus {
-	nodes, byNode := c.Nodes(), podsByNode(c, ds)
-	hash := TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
+func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetStatus {
+	nodes, byNode := c.Nodes(), mapByNode(ownedPods(c, ds))
 	s := api.DaemonSetStatus{ObservedGeneration: ds.Generation, CollisionCount: ds.Status.CollisionCount}
 	for _, node := range nodes {
 		shouldRun, _ := NodeShouldRunDaemonPod(node, ds)

@@ -3,7 +3,6 @@ package daemon
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -133,115 +132,15 @@ func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
 	assert.Equal(t, "node-1", node)
 }
 
-// world is a cluster with nodes and one DaemonSet, for counting what a sync decides.
-func world(t *testing.T, nodes []*api.Node, ds *api.DaemonSet) *cluster.Cluster {
-	c := cluster.New(1)
-	for _, n := range nodes {
-		require.NoError(t, c.Create(n))
-	}
-	api.Default(ds)
-	require.NoError(t, c.Create(ds))
-	return c
-}
-
-func nodes(n int, labels map[string]string) []*api.Node {
-	out := make([]*api.Node, n)
-	for i := range out {
-		out[i] = newNode(fmt.Sprintf("node-%d", i), labels)
-	}
-	return out
-}
-
-// addPod adds a pod of ds on node, created at the given offset from the epoch.
-func addPod(t *testing.T, c *cluster.Cluster, ds *api.DaemonSet, node string, at time.Duration) *api.Pod {
-	p := NewDaemonPod(ds, node, "h")
-	p.Spec.NodeName = node
-	c.SetNow(cluster.Epoch.Add(at))
-	require.NoError(t, c.Create(p))
-	return p
-}
-
-func counts(p Plan) [2]int { return [2]int{len(p.NodesNeeding), len(p.PodsToDelete)} }
-
-// TestSyncCounts pins the (creates, deletes) of upstream's daemon_controller_test.go cases
-// (reference §11, numbers in the names).
-func TestSyncCounts(t *testing.T) {
-	t.Run("1 simple DaemonSet launches a pod per node", func(t *testing.T) {
-		c := world(t, nodes(5, nil), newDaemonSet())
-		assert.Equal(t, [2]int{5, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
-	})
-	t.Run("7 no nodes does nothing", func(t *testing.T) {
-		c := world(t, nil, newDaemonSet())
-		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
-	})
-	t.Run("13 a DaemonSet being deleted does nothing", func(t *testing.T) {
-		ds := newDaemonSet()
-		now := api.NewTime(cluster.Epoch)
-		ds.DeletionTimestamp = &now
-		c := world(t, nodes(5, nil), ds)
-		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
-	})
-	t.Run("19 nodeSelector picks the labelled nodes", func(t *testing.T) {
-		ds := newDaemonSet()
-		ds.Spec.Template.Spec.NodeSelector = map[string]string{"color": "blue"}
-		ns := append(nodes(4, nil), newNode("blue-0", map[string]string{"color": "blue"}), newNode("blue-1", map[string]string{"color": "blue"}), newNode("blue-2", map[string]string{"color": "blue"}))
-		c := world(t, ns, ds)
-		assert.Equal(t, [2]int{3, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
-	})
-	t.Run("18 keeps the oldest of duplicate pods", func(t *testing.T) {
-		c := world(t, nodes(5, nil), newDaemonSet())
-		ds := c.DaemonSets()[0]
-		addPod(t, c, ds, "node-1", 0)
-		for i := range 2 {
-			addPod(t, c, ds, "node-2", time.Duration(i)*time.Second)
-		}
-		var oldest *api.Pod
-		for i := range 5 {
-			p := addPod(t, c, ds, "node-3", time.Duration(i)*time.Second)
-			if i == 0 {
-				oldest = p
-			}
-		}
-		plan := Reconcile(c, ds)
-		assert.Equal(t, [2]int{2, 5}, counts(plan))
-		for _, p := range plan.PodsToDelete {
-			assert.NotEqual(t, oldest.Name, p.Name)
-		}
-	})
-	t.Run("33 NoExecute deletes the intolerant pod, 32 NoSchedule keeps it", func(t *testing.T) {
-		for effect, want := range map[api.TaintEffect][2]int{"NoExecute": {0, 1}, "NoSchedule": {0, 0}} {
-			c := world(t, []*api.Node{newNode("node-0", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: effect})}, newDaemonSet())
-			addPod(t, c, c.DaemonSets()[0], "node-0", 0)
-			assert.Equal(t, want, counts(Reconcile(c, c.DaemonSets()[0])), "effect %s", effect)
-		}
-	})
-	t.Run("39 a terminating pod blocks a replacement", func(t *testing.T) {
-		c := world(t, nodes(1, nil), newDaemonSet())
-		p := api.DeepCopy(addPod(t, c, c.DaemonSets()[0], "node-0", 0))
-		now := api.NewTime(cluster.Epoch)
-		p.DeletionTimestamp = &now
-		require.NoError(t, c.Update(p))
-		assert.Equal(t, [2]int{0, 0}, counts(Reconcile(c, c.DaemonSets()[0])))
-	})
-	t.Run("44 only unscheduled pods of missing nodes are deleted", func(t *testing.T) {
-		c := world(t, nodes(1, nil), newDaemonSet())
-		ds := c.DaemonSets()[0]
-		addPod(t, c, ds, "node-0", 0)
-		addPod(t, c, ds, "node-1", 0)
-		unscheduled := NewDaemonPod(ds, "node-2", "h")
-		require.NoError(t, c.Create(unscheduled))
-		plan := Reconcile(c, ds)
-		assert.Equal(t, [2]int{0, 1}, counts(plan))
-		assert.Equal(t, unscheduled.Name, plan.PodsToDelete[0].Name)
-	})
-}
-
 // TestNewDaemonPod pins reference §4: the name prefix, the labels, one controller reference and
 // the pin, and an empty nodeName.
 func TestNewDaemonPod(t *testing.T) {
-	c := world(t, nodes(1, nil), newDaemonSet())
-	ds := c.DaemonSets()[0]
-	Apply(c, Reconcile(c, ds))
+	c := cluster.New(1)
+	require.NoError(t, c.Create(newNode("node-0", nil)))
+	ds := newDaemonSet()
+	api.Default(ds)
+	require.NoError(t, c.Create(ds))
+	Sync(c, c.DaemonSets()[0])
 	pods := c.Pods()
 	require.Len(t, pods, 1)
 	p := pods[0]

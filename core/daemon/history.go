@@ -7,64 +7,39 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controllerref"
 )
 
-// History is what one sync does to a DaemonSet's ControllerRevisions (constructHistory, then
-// cleanupHistory): each revision snapshots a pod template, so that the controller can tell
-// current pods from old ones and a rollback can bring a template back.
+// History is what constructHistory does to a DaemonSet's ControllerRevisions: each revision
+// snapshots a pod template, so that the controller can tell current pods from old ones and a
+// rollback can bring a template back.
 type History struct {
-	Adopt     []*api.ControllerRevision // orphans the selector matches: they get the controller reference
-	Release   []*api.ControllerRevision // revisions the selector no longer matches: they lose it
+	Claims    controllerref.Claims[*api.ControllerRevision]
 	Update    []*api.ControllerRevision // labelled with their hash, or renumbered as current
 	Create    *api.ControllerRevision   // the snapshot of a template no revision holds yet
-	Delete    []*api.ControllerRevision // duplicates of the current one, and old ones beyond the limit
+	Delete    []*api.ControllerRevision // duplicates of the current one
 	Collision bool                      // a revision of that name holds another template
+	Hash      string                    // the current revision's hash, which new pods carry
 }
 
-// PlanHistory decides History for ds, as upstream's constructHistory and cleanupHistory do:
+// PlanHistory decides History for ds, as upstream's constructHistory does:
 //
 //  1. The DaemonSet claims the revisions of its namespace its selector matches (adopting
 //     orphans, releasing those that no longer match).
 //  2. A revision without the controller-revision-hash label gets its name as the label.
 //  3. Revisions whose data is the DaemonSet's template patch are current; the others are old.
 //  4. With no current revision, a new one named <ds>-<hash> is created with revision
-//     max(old)+1; if that name is taken by another template, the hash collided and the
-//     status's collisionCount goes up instead. Of several current ones the highest revision
-//     stays; a current revision below max(old)+1 is renumbered (a rollback to an old template).
-//  5. Old revisions beyond revisionHistoryLimit (10) go, lowest revision first, except those a
-//     pod still carries the hash of.
-func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet, hash string) History {
-	var h History
-	if ds.DeletionTimestamp != nil {
-		return h
-	}
-	sel, err := api.LabelSelectorAsSelector(ds.Spec.Selector)
-	if err != nil {
-		return h
-	}
-	var owned []*api.ControllerRevision
-	for _, cr := range cluster.List[*api.ControllerRevision](c) {
-		if cr.Namespace != ds.Namespace {
-			continue
-		}
-		ref, controlled := api.ControllerOf(&cr.ObjectMeta)
-		switch matches := sel.Matches(cr.Labels); {
-		case controlled && ref.UID == ds.UID && matches:
-			owned = append(owned, cr)
-		case controlled && ref.UID == ds.UID:
-			released := api.DeepCopy(cr)
-			released.OwnerReferences = nil
-			h.Release = append(h.Release, released)
-		case !controlled && matches && cr.DeletionTimestamp == nil:
-			adopted := api.DeepCopy(cr)
-			adopted.OwnerReferences = append(adopted.OwnerReferences, api.NewControllerRef(ds, "apps/v1", "DaemonSet"))
-			h.Adopt = append(h.Adopt, adopted)
-			owned = append(owned, adopted)
-		}
-	}
+//     max(old)+1, the hash being TemplateHash with the status's collisionCount; if that name is
+//     taken by another template, the hash collided and collisionCount goes up instead. Of
+//     several current ones the highest revision stays; a current revision below max(old)+1 is
+//     renumbered (a rollback to an old template).
+//  5. The current revision's label, not a fresh hash, is the hash of the pods (after a rollback
+//     it is the old revision's hash again).
+func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
+	h := History{Claims: claimRevisions(c, ds)}
 	patch := templatePatch(ds)
 	var current, old []*api.ControllerRevision
-	for _, cr := range owned {
+	for _, cr := range h.Claims.Owned {
 		if _, ok := cr.Labels[ControllerRevisionHashLabel]; !ok {
 			labelled := api.DeepCopy(cr)
 			labelled.Labels = maps.Clone(labelled.Labels)
@@ -82,25 +57,45 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet, hash string) History {
 		}
 	}
 	next := maxRevision(old) + 1
-	switch {
-	case len(current) == 0:
+	if len(current) == 0 {
+		hash := TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
 		name := ds.Name + "-" + hash
 		if taken, ok := c.Get("ControllerRevision", cluster.Key{Namespace: ds.Namespace, Name: name}).(*api.ControllerRevision); ok {
 			h.Collision = string(taken.Data) != string(patch)
+			h.Hash = taken.Labels[ControllerRevisionHashLabel]
 			return h
 		}
 		h.Create = snapshot(ds, name, hash, patch, next)
-	default:
-		sort.SliceStable(current, func(i, j int) bool { return current[i].Revision > current[j].Revision })
-		h.Delete = append(h.Delete, current[1:]...)
-		if cur := current[0]; cur.Revision < next {
-			renumbered := api.DeepCopy(cur)
-			renumbered.Revision = next
-			h.Update = append(h.Update, renumbered)
+		h.Hash = hash
+		return h
+	}
+	sort.SliceStable(current, func(i, j int) bool { return current[i].Revision > current[j].Revision })
+	h.Delete = append(h.Delete, current[1:]...)
+	if cur := current[0]; cur.Revision < next {
+		renumbered := api.DeepCopy(cur)
+		renumbered.Revision = next
+		h.Update = append(h.Update, renumbered)
+	}
+	h.Hash = current[0].Labels[ControllerRevisionHashLabel]
+	return h
+}
+
+func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controllerref.Claims[*api.ControllerRevision] {
+	return controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, cluster.List[*api.ControllerRevision](c))
+}
+
+// PlanCleanup is cleanupHistory: the old revisions beyond revisionHistoryLimit (10) go, lowest
+// revision first, except those whose hash a pod of the DaemonSet still carries (terminating
+// and finished pods included); the current revision does not count.
+func PlanCleanup(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevision {
+	patch := templatePatch(ds)
+	var old []*api.ControllerRevision
+	for _, cr := range claimRevisions(c, ds).Owned {
+		if string(cr.Data) != string(patch) {
+			old = append(old, cr)
 		}
 	}
-	h.Delete = append(h.Delete, beyondLimit(c, ds, old)...)
-	return h
+	return beyondLimit(c, ds, old)
 }
 
 // templatePatch is getPatch: the DaemonSet's template as a strategic-merge patch that replaces
@@ -168,8 +163,8 @@ func beyondLimit(c *cluster.Cluster, ds *api.DaemonSet, old []*api.ControllerRev
 
 // ApplyHistory writes History; it returns whether anything changed.
 func ApplyHistory(c *cluster.Cluster, ds *api.DaemonSet, h History) bool {
-	changed := false
-	for _, cr := range append(append(append([]*api.ControllerRevision(nil), h.Adopt...), h.Release...), h.Update...) {
+	changed := h.Claims.Apply(c)
+	for _, cr := range h.Update {
 		changed = c.Update(cr) == nil || changed
 	}
 	if h.Create != nil {
@@ -189,16 +184,4 @@ func ApplyHistory(c *cluster.Cluster, ds *api.DaemonSet, h History) bool {
 		changed = c.Update(next) == nil || changed
 	}
 	return changed
-}
-
-// Sync is one sync of one DaemonSet (syncDaemonSet): its history first, then its pods and
-// status. A hash collision stops the sync; the next one hashes with the new collision count.
-func Sync(c *cluster.Cluster, ds *api.DaemonSet) bool {
-	plan := Reconcile(c, ds)
-	h := PlanHistory(c, ds, plan.Hash)
-	changed := ApplyHistory(c, ds, h)
-	if h.Collision {
-		return changed
-	}
-	return Apply(c, plan) || changed
 }

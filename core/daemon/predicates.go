@@ -1,7 +1,8 @@
 // Package daemon is the DaemonSet controller, shaped like kube-controller-manager's
 // pkg/controller/daemon: for every DaemonSet it decides which nodes should run a daemon pod
-// (NodeShouldRunDaemonPod), plans the pods to create and delete (Reconcile returns a Plan and
-// changes nothing), and applies the plan to the cluster (Apply).
+// (NodeShouldRunDaemonPod), plans the pods to create and delete (Manage and RollingUpdate return
+// a Plan and change nothing), and applies the plan to the cluster (Apply); Sync is one whole
+// sync, history and status included.
 package daemon
 
 import (

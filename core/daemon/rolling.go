@@ -9,7 +9,7 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// rollingUpdate decides what a RollingUpdate does in this sync (update.go rollingUpdate): the
+// RollingUpdate decides what a RollingUpdate does in this sync (update.go rollingUpdate): the
 // old pods to delete and the nodes to give a new pod.
 //
 //  1. Budgets: maxUnavailable and maxSurge scaled against the nodes that should run a pod,
@@ -26,11 +26,13 @@ import (
 //     surge is left; an old pod goes once the new one beside it is available. Old pods on
 //     nodes that should no longer run one go only while more than the desired number of pods
 //     are available.
-func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string) (remove []*api.Pod, create []string) {
-	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType || ds.DeletionTimestamp != nil {
-		return nil, nil
-	}
-	nodePods := maps.Clone(byNode)
+func RollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
+	remove, create := rollingUpdate(c, ds, hash)
+	return Plan{DaemonSet: ds, Hash: hash, NodesNeeding: create, PodsToDelete: remove}
+}
+
+func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) (remove []*api.Pod, create []string) {
+	nodes, nodePods := c.Nodes(), mapByNode(ownedPods(c, ds))
 	desired := 0
 	shouldRun := map[string]bool{}
 	for _, n := range nodes {

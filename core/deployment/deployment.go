@@ -13,6 +13,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controllerref"
 	"daemonlab/core/daemon"
 )
 
@@ -68,48 +69,14 @@ func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 }
 
 // replicaSets returns the ReplicaSets d controls, oldest first, after claiming them
-// (ClaimReplicaSets): an orphan in d's namespace whose labels d's selector matches is adopted;
-// one d controls whose labels no longer match is released.
+// (ClaimReplicaSets, controllerref.Claim): an orphan in d's namespace whose labels d's selector
+// matches is adopted; one d controls whose labels no longer match is released.
 func (s *syncer) replicaSets() []*api.ReplicaSet {
-	sel, err := api.LabelSelectorAsSelector(s.d.Spec.Selector)
-	if err != nil {
-		return nil
-	}
-	var out []*api.ReplicaSet
-	for _, rs := range cluster.List[*api.ReplicaSet](s.c) {
-		if rs.Namespace != s.d.Namespace {
-			continue
-		}
-		ref, owned := api.ControllerOf(&rs.ObjectMeta)
-		matches := sel.Matches(rs.Labels)
-		switch {
-		case owned && ref.UID == s.d.UID && matches:
-			out = append(out, rs)
-		case owned && ref.UID == s.d.UID:
-			s.c.Update(release(rs, s.d.UID))
-		case !owned && matches && rs.DeletionTimestamp == nil && s.d.DeletionTimestamp == nil:
-			adopted := api.DeepCopy(rs)
-			adopted.OwnerReferences = append(adopted.OwnerReferences, api.NewControllerRef(s.d, "apps/v1", "Deployment"))
-			if s.c.Update(adopted) == nil {
-				out = append(out, adopted)
-			}
-		}
-	}
+	claims := controllerref.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.List[*api.ReplicaSet](s.c))
+	claims.Apply(s.c)
+	out := claims.Owned
 	sortByCreation(out)
 	return out
-}
-
-// release drops the owner reference to uid.
-func release(rs *api.ReplicaSet, uid string) *api.ReplicaSet {
-	next := api.DeepCopy(rs)
-	var refs []api.OwnerReference
-	for _, r := range next.OwnerReferences {
-		if r.UID != uid {
-			refs = append(refs, r)
-		}
-	}
-	next.OwnerReferences = refs
-	return next
 }
 
 func sortByCreation(rss []*api.ReplicaSet) {

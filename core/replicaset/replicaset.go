@@ -5,13 +5,13 @@ package replicaset
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controllerref"
 )
 
 const component = "replicaset-controller"
@@ -66,33 +66,17 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 	return out
 }
 
-// claimPods is ClaimPods: an active orphan pod in rs's namespace whose labels rs's selector
-// matches is adopted; a pod rs controls whose labels no longer match is released. It returns
-// whether anything changed.
+// claimPods is ClaimPods over the active pods of rs's namespace (controllerref.Claim): an
+// orphan whose labels rs's selector matches is adopted; a pod rs controls whose labels no longer
+// match is released. It returns whether anything changed.
 func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
-	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
-	if err != nil || rs.DeletionTimestamp != nil {
-		return false
-	}
-	changed := false
+	var active []*api.Pod
 	for _, p := range c.Pods() {
-		if p.Namespace != rs.Namespace {
-			continue
-		}
-		ref, owned := api.ControllerOf(&p.ObjectMeta)
-		matches := sel.Matches(p.Labels)
-		switch {
-		case owned && ref.UID == rs.UID && !matches:
-			next := api.DeepCopy(p)
-			next.OwnerReferences = slices.DeleteFunc(next.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == rs.UID })
-			changed = c.Update(next) == nil || changed
-		case !owned && matches && api.IsPodActive(p):
-			next := api.DeepCopy(p)
-			next.OwnerReferences = append(next.OwnerReferences, api.NewControllerRef(rs, "apps/v1", "ReplicaSet"))
-			changed = c.Update(next) == nil || changed
+		if api.IsPodActive(p) {
+			active = append(active, p)
 		}
 	}
-	return changed
+	return controllerref.Claim(rs, "apps/v1", "ReplicaSet", rs.Spec.Selector, active).Apply(c)
 }
 
 func activePods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {

@@ -124,7 +124,7 @@ var controllers = []controller{
 	{"daemonset-controller", func(c *cluster.Cluster) bool {
 		changed := false
 		for _, ds := range c.DaemonSets() {
-			changed = daemon.Sync(c, ds) || changed
+			changed = daemon.Sync(c, ds).Changed || changed
 		}
 		return changed
 	}},
