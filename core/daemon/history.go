@@ -37,7 +37,7 @@ type History struct {
 //     it is the old revision's hash again).
 func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 	h := History{Claims: claimRevisions(c, ds)}
-	patch := templatePatch(ds)
+	patch := TemplatePatch(ds)
 	var current, old []*api.ControllerRevision
 	for _, cr := range h.Claims.Owned {
 		if _, ok := cr.Labels[ControllerRevisionHashLabel]; !ok {
@@ -88,7 +88,7 @@ func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controllerref.Claims[
 // revision first, except those whose hash a pod of the DaemonSet still carries (terminating
 // and finished pods included); the current revision does not count.
 func PlanCleanup(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevision {
-	patch := templatePatch(ds)
+	patch := TemplatePatch(ds)
 	var old []*api.ControllerRevision
 	for _, cr := range claimRevisions(c, ds).Owned {
 		if string(cr.Data) != string(patch) {
@@ -98,9 +98,9 @@ func PlanCleanup(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevisio
 	return beyondLimit(c, ds, old)
 }
 
-// templatePatch is getPatch: the DaemonSet's template as a strategic-merge patch that replaces
+// TemplatePatch is getPatch: the DaemonSet's template as a strategic-merge patch that replaces
 // it, {"spec":{"template":{"$patch":"replace",…}}}, the data of a ControllerRevision.
-func templatePatch(ds *api.DaemonSet) json.RawMessage {
+func TemplatePatch(ds *api.DaemonSet) json.RawMessage {
 	var template map[string]any
 	data, _ := json.Marshal(ds.Spec.Template) // stored objects always encode
 	_ = json.Unmarshal(data, &template)

@@ -88,8 +88,8 @@ func sortByCreation(rss []*api.ReplicaSet) {
 	})
 }
 
-// equalIgnoreHash compares two templates without their pod-template-hash labels.
-func equalIgnoreHash(a, b api.PodTemplateSpec) bool {
+// EqualIgnoreHash compares two templates without their pod-template-hash labels.
+func EqualIgnoreHash(a, b api.PodTemplateSpec) bool {
 	a, b = api.DeepCopy(a), api.DeepCopy(b)
 	delete(a.Labels, PodTemplateHashLabel)
 	delete(b.Labels, PodTemplateHashLabel)
@@ -103,7 +103,7 @@ func (s *syncer) split() (*api.ReplicaSet, []*api.ReplicaSet) {
 	var newRS *api.ReplicaSet
 	var old []*api.ReplicaSet
 	for _, rs := range s.replicaSets() {
-		if newRS == nil && equalIgnoreHash(rs.Spec.Template, s.d.Spec.Template) {
+		if newRS == nil && EqualIgnoreHash(rs.Spec.Template, s.d.Spec.Template) {
 			newRS = rs
 			continue
 		}
@@ -380,7 +380,7 @@ func ReplicaSets(c *cluster.Cluster, d *api.Deployment) (*api.ReplicaSet, []*api
 	var newRS *api.ReplicaSet
 	var old []*api.ReplicaSet
 	for _, rs := range owned {
-		if newRS == nil && equalIgnoreHash(rs.Spec.Template, d.Spec.Template) {
+		if newRS == nil && EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {
 			newRS = rs
 			continue
 		}

@@ -36,7 +36,7 @@ import (
 // from the simulated clock); absolute times in its output are moved back.
 type shifter struct {
 	by   time.Duration
-	back map[string]string // shifted RFC 1123Z text -> DaemonLab's
+	back map[string]string // shifted RFC 1123Z and RFC 3339 text -> DaemonLab's
 }
 
 func newShifter(now time.Time) *shifter {
@@ -62,6 +62,7 @@ func (s *shifter) shift(v any) any {
 		if t, err := time.Parse(time.RFC3339, v); err == nil && strings.HasSuffix(v, "Z") && len(v) == len("2006-01-02T15:04:05Z") {
 			moved := t.Add(s.by)
 			s.back[moved.Format(time.RFC1123Z)] = t.Format(time.RFC1123Z)
+			s.back[moved.Format(time.RFC3339)] = v // timestamps kept as text, such as restartedAt
 			return moved.Format(time.RFC3339)
 		}
 	}

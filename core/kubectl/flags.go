@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -80,7 +81,9 @@ func ParseFlags(command string, args []string, specs []FlagSpec) (Flags, error) 
 			if s.Boolean && !hasValue {
 				value = "true"
 			}
-			f.set(name, value)
+			if err := f.setValue(s, value, command); err != nil {
+				return f, err
+			}
 		case strings.HasPrefix(a, "-") && a != "-":
 			consumed, err := f.parseShorthands(command, a, args[i+1:], byShort)
 			if err != nil {
@@ -94,6 +97,25 @@ func ParseFlags(command string, args []string, specs []FlagSpec) (Flags, error) 
 	return f, nil
 }
 
+// setValue records a flag's value; a boolean's must be one strconv.ParseBool reads, and is
+// stored as "true" or "false".
+func (f Flags) setValue(s FlagSpec, value, command string) error {
+	if !s.Boolean {
+		f.set(s.Name, value)
+		return nil
+	}
+	b, err := strconv.ParseBool(value)
+	if err != nil {
+		name := "--" + s.Name
+		if s.Shorthand != 0 {
+			name = fmt.Sprintf("-%c, --%s", s.Shorthand, s.Name)
+		}
+		return usageError{fmt.Sprintf("invalid argument %q for %q flag: %v", value, name, err), command}
+	}
+	f.set(s.Name, strconv.FormatBool(b))
+	return nil
+}
+
 // parseShorthands reads one "-abc" argument: booleans may be grouped, and the first flag that
 // takes a value takes the rest of the argument, or the next argument. It returns how many of
 // the following arguments it used.
@@ -102,6 +124,9 @@ func (f Flags) parseShorthands(command, a string, rest []string, byShort map[byt
 		s, ok := byShort[a[j]]
 		if !ok {
 			return 0, usageError{fmt.Sprintf("unknown shorthand flag: '%c' in %s", a[j], a), command}
+		}
+		if s.Boolean && strings.HasPrefix(a[j+1:], "=") {
+			return 0, f.setValue(s, a[j+2:], command)
 		}
 		if s.Boolean {
 			f.set(s.Name, "true")

@@ -21,6 +21,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"label":    labelCommand,
 	"scale":    scaleCommand,
 	"set":      setCommand,
+	"rollout":  rolloutCommand,
 	"describe": func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
 }
 

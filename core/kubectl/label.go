@@ -12,7 +12,7 @@ import (
 	"daemonlab/core/sim"
 )
 
-var labelFlags = []FlagSpec{{Name: "overwrite", Boolean: true}, {Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}}
+var labelFlags = append([]FlagSpec{{Name: "overwrite", Boolean: true}, {Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}}, selectorFlags...)
 
 // labelCommand runs `kubectl label TYPE NAME… KEY=VALUE… KEY-…`, printing TYPE/NAME labeled,
 // unlabeled, modified or not labeled as kubectl does (k8s.io/kubectl/pkg/cmd/label).
@@ -39,7 +39,7 @@ func labelCommand(s *sim.Sim, args []string, _ string) Result {
 	if err != nil {
 		return Result{Err: "error: " + err.Error(), Code: 1}
 	}
-	targets, bad := namedTargets(s, resources, orDefault(f.Get("namespace"), "default"), f.IsTrue("all"))
+	targets, bad := namedTargets(s, f, resources)
 	if bad != nil {
 		return *bad
 	}
@@ -145,25 +145,39 @@ func aggregate(errs []string) string {
 	return "[" + strings.Join(errs, ", ") + "]"
 }
 
-// namedTargets resolves TYPE NAME…, TYPE/NAME… or TYPE --all.
-func namedTargets(s *sim.Sim, resources []string, namespace string, all bool) ([]target, *Result) {
+// selectorFlags are -l and --field-selector, for commands that pick objects by their labels or
+// fields instead of by name.
+var selectorFlags = []FlagSpec{{Name: "selector", Shorthand: 'l'}, {Name: "field-selector"}}
+
+// namedTargets resolves TYPE NAME…, TYPE/NAME…, or TYPE with --all, -l or --field-selector, in
+// the namespace of -n (default "default"). Selectors match nothing rather than fail; a named
+// object that does not exist is kubectl's NotFound.
+func namedTargets(s *sim.Sim, f Flags, resources []string) ([]target, *Result) {
+	namespace := orDefault(f.Get("namespace"), "default")
 	typ, names := typeAndNames(resources)
 	r, ok := findResource(typ)
 	if !ok {
 		return nil, &Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", typ), Code: 1}
 	}
-	var out []target
-	if all {
-		for _, o := range s.C.ListKind(r.kind.Kind) {
-			if !r.kind.Namespaced || o.GetObjectMeta().Namespace == namespace {
-				out = append(out, target{kind: r.kind, name: o.GetObjectMeta().Name, obj: o})
-			}
+	if f.IsTrue("all") || f.Has("selector") || f.Has("field-selector") {
+		q := query{namespace: namespace, names: names}
+		if bad := q.selectors(f, r); bad != nil {
+			return nil, bad
+		}
+		objs, errs := q.find(s, r)
+		if len(errs) > 0 {
+			return nil, &Result{Err: errs[0], Code: 1}
+		}
+		var out []target
+		for _, o := range objs {
+			out = append(out, target{kind: r.kind, name: o.GetObjectMeta().Name, obj: o})
 		}
 		return out, nil
 	}
 	if len(names) == 0 {
 		return nil, &Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
 	}
+	var out []target
 	for _, n := range names {
 		key := cluster.Key{Name: n}
 		if r.kind.Namespaced {
@@ -199,7 +213,7 @@ func scaleCommand(s *sim.Sim, args []string, _ string) Result {
 	if len(f.Args) == 0 {
 		return Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}
 	}
-	targets, bad := namedTargets(s, f.Args, orDefault(f.Get("namespace"), "default"), false)
+	targets, bad := namedTargets(s, f, f.Args)
 	if bad != nil {
 		return *bad
 	}

@@ -8,7 +8,7 @@ import (
 	"daemonlab/core/sim"
 )
 
-var setImageFlags = []FlagSpec{{Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}}
+var setImageFlags = append([]FlagSpec{{Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}}, selectorFlags...)
 
 // setCommand runs `kubectl set image`, the one set subcommand DaemonLab has.
 func setCommand(s *sim.Sim, args []string, _ string) Result {
@@ -49,7 +49,7 @@ func setImage(s *sim.Sim, args []string) Result {
 	if len(names) == 0 {
 		return Result{Err: "error: at least one image update is required", Code: 1}
 	}
-	targets, bad := namedTargets(s, resources, orDefault(f.Get("namespace"), "default"), f.IsTrue("all"))
+	targets, bad := namedTargets(s, f, resources)
 	if bad != nil {
 		return *bad
 	}
