@@ -47,7 +47,7 @@ type step struct{ line, stdin string }
 func randomStep(r *rand.Rand) step {
 	node := nodeNames[r.IntN(len(nodeNames))]
 	name := []string{"a", "b"}[r.IntN(2)]
-	switch r.IntN(19) {
+	switch r.IntN(21) {
 	case 0:
 		return step{"kubectl apply -f -", manifest("ds", "ds-"+name, templateExtras[r.IntN(len(templateExtras))])}
 	case 1:
@@ -82,6 +82,10 @@ func randomStep(r *rand.Rand) step {
 		return step{line: "kubectl set image " + []string{"ds/ds-", "deploy/web-"}[r.IntN(2)] + name + " *=busybox:1." + strconv.Itoa(36+r.IntN(2))}
 	case 16:
 		return step{line: "kubectl describe " + []string{"pods", "nodes", "ds", "deploy", "rs"}[r.IntN(5)] + " -A"}
+	case 18:
+		return step{line: "kubectl rollout " + []string{"undo", "restart", "history", "status --timeout=20s"}[r.IntN(4)] + " " + []string{"ds/ds-", "deploy/web-"}[r.IntN(2)] + name}
+	case 19:
+		return step{line: "kubectl label pods -l app=ds-" + name + " --field-selector spec.nodeName=" + node + " app=stray --overwrite"}
 	case 17:
 		return step{line: "kubectl get " + []string{"pods", "nodes", "events", "rs"}[r.IntN(4)] + " -A " + []string{"-o yaml", "-o json", "-o jsonpath={..name}", "--sort-by=.metadata.creationTimestamp", "--field-selector=metadata.namespace=default"}[r.IntN(5)]}
 	}
