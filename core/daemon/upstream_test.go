@@ -383,51 +383,55 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			assert.Len(t, f.c.Pods(), 1)
 		})
 	})
-	t.Run("TestDealsWithExistingPods", func(t *testing.T) {
-		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
-			f := newFixture(t, s)
-			f.addNodes(0, 5, nil)
-			f.addPods("node-1", simpleDaemonSetLabel, 1)
-			f.addPods("node-2", simpleDaemonSetLabel, 2)
-			f.addPods("node-3", simpleDaemonSetLabel, 5)
-			f.addPods("node-4", simpleDaemonSetLabel2, 2)
-			f.expect([3]int{2, 5, 0})
-		})
-	})
 	t.Run("TestSelectorDaemonLaunchesPods", func(t *testing.T) {
 		f := newFixture(t, onDelete(), withNodeSelector)
 		f.addNodes(0, 4, nil)
 		f.addNodes(4, 3, simpleNodeLabel)
 		f.expect([3]int{3, 0, 0})
 	})
-	t.Run("TestSelectorDaemonDeletesUnselectedPods", func(t *testing.T) {
-		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
-			f := newFixture(t, s, withNodeSelector)
-			f.addNodes(0, 5, nil)
-			f.addNodes(5, 5, simpleNodeLabel)
-			f.addPods("node-0", simpleDaemonSetLabel2, 2)
-			f.addPods("node-1", simpleDaemonSetLabel, 3)
-			f.addPods("node-1", simpleDaemonSetLabel2, 1)
-			f.addPods("node-4", simpleDaemonSetLabel, 1)
-			f.expect([3]int{5, 4, 0})
+	// Nodes holding pods already: duplicates (the oldest stays), pods the selector no longer
+	// matches (released, so not counted), pods on nodes the DaemonSet should not run on.
+	type podsOn struct {
+		node   string
+		labels map[string]string
+		n      int
+	}
+	for _, tc := range []struct {
+		name             string
+		surge, selector  bool
+		plain, labelled  int
+		pods             []podsOn
+		creates, deletes int
+	}{
+		{"TestDealsWithExistingPods", false, false, 5, 0, []podsOn{{"node-1", simpleDaemonSetLabel, 1}, {"node-2", simpleDaemonSetLabel, 2}, {"node-3", simpleDaemonSetLabel, 5}, {"node-4", simpleDaemonSetLabel2, 2}}, 2, 5},
+		{"TestSurgeDealsWithExistingPods", true, false, 5, 0, []podsOn{{"node-1", simpleDaemonSetLabel, 1}, {"node-2", simpleDaemonSetLabel, 2}, {"node-3", simpleDaemonSetLabel, 5}, {"node-4", simpleDaemonSetLabel2, 2}}, 2, 5},
+		{"TestSelectorDaemonDeletesUnselectedPods", false, true, 5, 5, []podsOn{{"node-0", simpleDaemonSetLabel2, 2}, {"node-1", simpleDaemonSetLabel, 3}, {"node-1", simpleDaemonSetLabel2, 1}, {"node-4", simpleDaemonSetLabel, 1}}, 5, 4},
+		{"TestSelectorDaemonDealsWithExistingPods", false, true, 5, 5, []podsOn{
+			{"node-0", simpleDaemonSetLabel, 1}, {"node-1", simpleDaemonSetLabel, 3}, {"node-1", simpleDaemonSetLabel2, 2}, {"node-2", simpleDaemonSetLabel, 4},
+			{"node-6", simpleDaemonSetLabel, 13}, {"node-7", simpleDaemonSetLabel2, 4}, {"node-9", simpleDaemonSetLabel, 1}, {"node-9", simpleDaemonSetLabel2, 1},
+		}, 3, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			test := func(t *testing.T, s api.DaemonSetUpdateStrategy) {
+				var edits []func(*api.DaemonSet)
+				if tc.selector {
+					edits = append(edits, withNodeSelector)
+				}
+				f := newFixture(t, s, edits...)
+				f.addNodes(0, tc.plain, nil)
+				f.addNodes(tc.plain, tc.labelled, simpleNodeLabel)
+				for _, p := range tc.pods {
+					f.addPods(p.node, p.labels, p.n)
+				}
+				f.expect([3]int{tc.creates, tc.deletes, 0})
+			}
+			if tc.surge {
+				test(t, surge(api.FromInt(1)))
+				return
+			}
+			forStrategies(t, test)
 		})
-	})
-	t.Run("TestSelectorDaemonDealsWithExistingPods", func(t *testing.T) {
-		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
-			f := newFixture(t, s, withNodeSelector)
-			f.addNodes(0, 5, nil)
-			f.addNodes(5, 5, simpleNodeLabel)
-			f.addPods("node-0", simpleDaemonSetLabel, 1)
-			f.addPods("node-1", simpleDaemonSetLabel, 3)
-			f.addPods("node-1", simpleDaemonSetLabel2, 2)
-			f.addPods("node-2", simpleDaemonSetLabel, 4)
-			f.addPods("node-6", simpleDaemonSetLabel, 13)
-			f.addPods("node-7", simpleDaemonSetLabel2, 4)
-			f.addPods("node-9", simpleDaemonSetLabel, 1)
-			f.addPods("node-9", simpleDaemonSetLabel2, 1)
-			f.expect([3]int{3, 20, 0})
-		})
-	})
+	}
 	t.Run("TestBadSelectorDaemonDoesNothing", func(t *testing.T) {
 		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
 			f := newFixture(t, s, func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeSelector = map[string]string{"color": "red"} })
@@ -620,15 +624,6 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			}
 		}
 		assert.Equal(t, want, got, "own pods and adoptable orphans, finished ones too unless being deleted")
-	})
-	t.Run("TestSurgeDealsWithExistingPods", func(t *testing.T) {
-		f := newFixture(t, surge(api.FromInt(1)))
-		f.addNodes(0, 5, nil)
-		f.addPods("node-1", simpleDaemonSetLabel, 1)
-		f.addPods("node-2", simpleDaemonSetLabel, 2)
-		f.addPods("node-3", simpleDaemonSetLabel, 5)
-		f.addPods("node-4", simpleDaemonSetLabel2, 2)
-		f.expect([3]int{2, 5, 0})
 	})
 	t.Run("TestSurgePreservesReadyOldPods", func(t *testing.T) {
 		f := newFixture(t, surge(api.FromInt(1)))

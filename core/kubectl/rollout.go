@@ -104,6 +104,15 @@ func int64Flag(f Flags, name string) (int64, *Result) {
 	return v, nil
 }
 
+// revisionFlag reads --revision of status and history, which may not be negative.
+func revisionFlag(f Flags) (int64, *Result) {
+	n, bad := int64Flag(f, "revision")
+	if bad == nil && n < 0 {
+		bad = &Result{Err: fmt.Sprintf("error: revision must be a positive integer: %d", n), Code: 1}
+	}
+	return n, bad
+}
+
 // groupKind is how kubectl names a kind in "not implemented" errors (schema.GroupKind.String).
 func groupKind(k api.Kind) string {
 	if k.Group == "" {
@@ -130,12 +139,9 @@ func rolloutStatus(s *sim.Sim, args []string) Result {
 	if bad != nil {
 		return *bad
 	}
-	revision, bad := int64Flag(f, "revision")
+	revision, bad := revisionFlag(f)
 	if bad != nil {
 		return *bad
-	}
-	if revision < 0 {
-		return Result{Err: fmt.Sprintf("error: revision must be a positive integer: %d", revision), Code: 1}
 	}
 	limit := defaultWatchLimit
 	if f.Has("timeout") {
@@ -295,12 +301,9 @@ func rolloutHistory(s *sim.Sim, args []string) Result {
 	if bad != nil {
 		return *bad
 	}
-	n, bad := int64Flag(f, "revision")
+	n, bad := revisionFlag(f)
 	if bad != nil {
 		return *bad
-	}
-	if n < 0 {
-		return Result{Err: fmt.Sprintf("error: revision must be a positive integer: %d", n), Code: 1}
 	}
 	var out strings.Builder
 	for _, t := range targets {
