@@ -17,6 +17,10 @@ var dependentKinds = []string{"ReplicaSet", "Pod", "ControllerRevision"}
 // ownerKinds are the kinds that own something.
 var ownerKinds = []string{"Deployment", "ReplicaSet", "DaemonSet"}
 
+// finalizedKinds are the kinds whose deletion can wait on the garbage collector's finalizers:
+// owners, and dependents deleted in the foreground (pods are deleted gracefully instead).
+var finalizedKinds = append(slices.Clone(ownerKinds), "ControllerRevision")
+
 // owners returns every object of the owner kinds, in kind then namespace and name order.
 func owners(c *cluster.Cluster) []api.Object {
 	var out []api.Object
@@ -52,7 +56,10 @@ func dependents(c *cluster.Cluster, uid string) []api.Object {
 // It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	before := c.Version()
-	all := owners(c)
+	var all []api.Object
+	for _, kind := range finalizedKinds {
+		all = append(all, c.ListKind(kind)...)
+	}
 	for _, o := range all {
 		m := o.GetObjectMeta()
 		if m.DeletionTimestamp == nil {
