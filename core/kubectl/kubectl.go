@@ -23,6 +23,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"set":      setCommand,
 	"rollout":  rolloutCommand,
 	"describe": func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
+	"explain":  explainCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,

@@ -1,0 +1,146 @@
+package explain
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+)
+
+var update = flag.Bool("update", false, "regenerate openapi.json from kubernetes v1.37.2's OpenAPI v3 documents")
+
+// kubernetesVersion is the release whose api/openapi-spec/v3 documents openapi.json is cut from.
+const kubernetesVersion = "v1.37.2"
+
+// keptKeys are the schema keys kubectl explain's plaintext template reads.
+var keptKeys = []string{"description", "type", "properties", "required", "items", "additionalProperties", "allOf", "enum", "$ref", "externalDocs", "x-kubernetes-group-version-kind"}
+
+// specDir finds kubernetes' OpenAPI v3 documents in the module cache, downloading the module
+// when asked to update.
+func specDir(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	require.NoError(t, err)
+	dir := filepath.Join(strings.TrimSpace(string(out)), "k8s.io", "kubernetes@"+kubernetesVersion, "api", "openapi-spec", "v3")
+	if _, err := os.Stat(dir); err == nil {
+		return dir
+	}
+	if !*update {
+		t.Skipf("kubernetes %s is not in the module cache; `go test ./core/explain -run TestSchemaIsUpstreams -update` downloads it", kubernetesVersion)
+	}
+	require.NoError(t, exec.Command("go", "mod", "download", "k8s.io/kubernetes@"+kubernetesVersion).Run())
+	return dir
+}
+
+// trim keeps of a schema what explain reads, recursively, and collects the references it meets.
+func trim(v any, refs map[string]bool) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if list, ok := v.([]any); ok {
+			for i := range list {
+				list[i] = trim(list[i], refs)
+			}
+		}
+		return v
+	}
+	out := map[string]any{}
+	for _, k := range keptKeys {
+		x, ok := m[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "properties":
+			props := map[string]any{}
+			for name, p := range x.(map[string]any) {
+				props[name] = trim(p, refs)
+			}
+			out[k] = props
+		case "$ref":
+			refs[x.(string)] = true
+			out[k] = x
+		case "items", "additionalProperties", "allOf":
+			out[k] = trim(x, refs)
+		default:
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// build cuts one group-version's document down to the kinds DaemonLab models: their list paths
+// (for the GVK lookup) and the schemas reachable from them.
+func build(t *testing.T, file string, kinds []api.Kind) map[string]any {
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var doc struct {
+		Paths      map[string]map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(data, &doc))
+	paths := map[string]any{}
+	refs := map[string]bool{}
+	for _, k := range kinds {
+		path := listPath(k)
+		op, ok := doc.Paths[path]["get"].(map[string]any)
+		require.True(t, ok, "no GET %s", path)
+		paths[path] = map[string]any{"get": map[string]any{"x-kubernetes-group-version-kind": op["x-kubernetes-group-version-kind"]}}
+		for name, s := range doc.Components.Schemas {
+			if gvks, ok := s.(map[string]any)["x-kubernetes-group-version-kind"].([]any); ok {
+				for _, g := range gvks {
+					if g.(map[string]any)["kind"] == k.Kind && g.(map[string]any)["group"] == k.Group {
+						refs["#/components/schemas/"+name] = true
+					}
+				}
+			}
+		}
+	}
+	schemas := map[string]any{}
+	for len(refs) > 0 {
+		var next = map[string]bool{}
+		for ref := range refs {
+			name := strings.TrimPrefix(ref, "#/components/schemas/")
+			if _, done := schemas[name]; done {
+				continue
+			}
+			s, ok := doc.Components.Schemas[name]
+			require.True(t, ok, "missing schema %s", name)
+			schemas[name] = trim(s, next)
+		}
+		refs = next
+	}
+	return map[string]any{"openapi": "3.0.0", "paths": paths, "components": map[string]any{"schemas": schemas}}
+}
+
+// TestSchemaIsUpstreams checks that openapi.json is what kubernetes v1.37.2's OpenAPI v3
+// documents give for the modelled kinds (rewrite it with -update).
+func TestSchemaIsUpstreams(t *testing.T) {
+	dir := specDir(t)
+	docs := map[string]any{}
+	for gv, file := range map[string]string{"api/v1": "api__v1_openapi.json", "apis/apps/v1": "apis__apps__v1_openapi.json"} {
+		var kinds []api.Kind
+		for _, k := range api.Kinds {
+			if groupVersionPath(k) == gv {
+				kinds = append(kinds, k)
+			}
+		}
+		docs[gv] = build(t, filepath.Join(dir, file), kinds)
+	}
+	want, err := json.Marshal(docs)
+	require.NoError(t, err)
+	if *update {
+		require.NoError(t, os.WriteFile("openapi.json", append(want, '\n'), 0o644))
+	}
+	got, err := os.ReadFile("openapi.json")
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got), "openapi.json is stale: go test ./core/explain -run TestSchemaIsUpstreams -update")
+}
