@@ -36,10 +36,15 @@ func (t *Template) Execute(data any, opts Options) (string, error) {
 	return b.String(), nil
 }
 
+// Results returns the values each action yields (client-go's FindResults).
+func (t *Template) Results(data any, opts Options) ([][]any, error) {
+	r := &run{opts: opts}
+	return r.block(t.root.nodes, data)
+}
+
 // Values returns the values of a template of one action (what --sort-by compares), or nil.
 func (t *Template) Values(data any, opts Options) ([]any, error) {
-	r := &run{opts: opts}
-	results, err := r.block(t.root.nodes, data)
+	results, err := t.Results(data, opts)
 	if err != nil || len(results) == 0 {
 		return nil, err
 	}

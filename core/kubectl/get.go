@@ -71,6 +71,7 @@ var getFlags = []FlagSpec{
 	{Name: "selector", Shorthand: 'l'},
 	{Name: "field-selector"},
 	{Name: "show-labels", Boolean: true},
+	{Name: "label-columns", Shorthand: 'L'},
 	{Name: "sort-by"},
 	{Name: "template"},
 	{Name: "allow-missing-template-keys", Boolean: true},
@@ -126,7 +127,7 @@ func get(s *sim.Sim, args []string) Result {
 				return Result{Out: b.String(), Err: err.Error(), Code: 1}
 			}
 		}
-		opts := tableOptions{wide: out.name == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels")}
+		opts := tableOptions{wide: out.name == "wide", allNamespaces: q.all && r.kind.Namespaced, showLabels: f.IsTrue("show-labels"), labelColumns: labelColumns(f)}
 		if len(rs) > 1 {
 			opts.namePrefix = resourceName(r.kind) + "/"
 		}
@@ -170,6 +171,15 @@ func printGenericAnswer(b *strings.Builder, items []any, out outputFormat, singl
 		}
 	}
 	return printGeneric(b, listOf(items), out)
+}
+
+// labelColumns reads -L, a string slice: comma-separated, repeatable.
+func labelColumns(f Flags) []string {
+	var keys []string
+	for _, v := range f.All("label-columns") {
+		keys = append(keys, strings.Split(v, ",")...)
+	}
+	return keys
 }
 
 // typeAndNames splits TYPE NAME… or TYPE/NAME NAME… into the type and the names.

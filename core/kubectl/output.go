@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"text/tabwriter"
 
 	yaml "go.yaml.in/yaml/v2"
 
@@ -52,17 +53,24 @@ func listOf(items []any) map[string]any {
 
 // outputFormat is what -o asks for.
 type outputFormat struct {
-	name         string // "", wide, name, yaml, json, jsonpath, jsonpath-as-json
+	name         string // "", wide, name, yaml, json, jsonpath, jsonpath-as-json, custom-columns
 	template     *jsonpath.Template
-	raw          string // the jsonpath template as typed
+	raw          string // the jsonpath template or column spec as typed
 	allowMissing bool
+	columns      []customColumn
+}
+
+// customColumn is one column of -o custom-columns=HEADER:PATH,…
+type customColumn struct {
+	header string
+	path   *jsonpath.Template
 }
 
 // generic reports whether the format prints one document for the whole answer (kubectl's
 // "generic" printers) rather than a table or names per resource type.
 func (o outputFormat) generic() bool {
 	switch o.name {
-	case "yaml", "json", "jsonpath", "jsonpath-as-json":
+	case "yaml", "json", "jsonpath", "jsonpath-as-json", "custom-columns":
 		return true
 	}
 	return false
@@ -92,8 +100,79 @@ func parseOutput(f Flags) (outputFormat, error) {
 		}
 		o.template = t
 		return o, nil
+	case "custom-columns":
+		return o, o.parseColumns()
 	}
-	return o, fmt.Errorf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml, -o json or -o jsonpath=", o.name)
+	return o, fmt.Errorf("error: DaemonLab does not print -o %s yet; use the table, -o wide, -o name, -o yaml, -o json, -o jsonpath= or -o custom-columns=", o.name)
+}
+
+// parseColumns reads a custom-columns spec (NewCustomColumnsPrinterFromSpec): comma-separated
+// HEADER:PATH pairs, each path a field path in any of kubectl's relaxed spellings.
+func (o *outputFormat) parseColumns() error {
+	if o.raw == "" {
+		return fmt.Errorf("error: custom-columns format specified but no custom columns given")
+	}
+	for _, part := range strings.Split(o.raw, ",") {
+		header, path, ok := strings.Cut(part, ":")
+		if !ok {
+			return fmt.Errorf("error: unexpected custom-columns spec: %s, expected <header>:<json-path-expr>", part)
+		}
+		spec := path
+		if path != "" {
+			m := relaxedPath.FindStringSubmatch(path)
+			if m == nil {
+				return fmt.Errorf("error: unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'")
+			}
+			spec = "{." + m[1] + m[2] + "}"
+		}
+		t, err := jsonpath.Parse(spec)
+		if err != nil {
+			return fmt.Errorf("error: %v", err)
+		}
+		o.columns = append(o.columns, customColumn{header, t})
+	}
+	return nil
+}
+
+// printColumns is the custom-columns printer: the headers, then a row per object, each cell the
+// path's values joined by commas ("<none>" for none), aligned as kubectl's tables are.
+func printColumns(b *strings.Builder, v any, columns []customColumn) error {
+	objs := []any{v}
+	if m, ok := v.(map[string]any); ok && m["kind"] == "List" {
+		objs = asList(m["items"])
+	}
+	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
+	headers := make([]string, len(columns))
+	for i, c := range columns {
+		headers[i] = c.header
+	}
+	fmt.Fprintln(w, strings.Join(headers, "\t"))
+	for _, obj := range objs {
+		cells := make([]string, len(columns))
+		for i, c := range columns {
+			results, err := c.path.Results(obj, jsonpath.Options{AllowMissingKeys: true})
+			if err != nil {
+				return fmt.Errorf("error: %v", err)
+			}
+			var values []string
+			for _, vs := range results {
+				for _, x := range vs {
+					values = append(values, terminalEscaper.Replace(fmt.Sprint(x)))
+				}
+			}
+			if len(values) == 0 {
+				values = []string{"<none>"}
+			}
+			cells[i] = strings.Join(values, ",")
+		}
+		fmt.Fprintln(w, strings.Join(cells, "\t"))
+	}
+	return w.Flush()
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
 
 // printGeneric prints v, a lone object or a List, in a generic format.
@@ -102,6 +181,8 @@ func printGeneric(b *strings.Builder, v map[string]any, o outputFormat) error {
 	case "yaml", "json":
 		printStructured(b, v, o.name)
 		return nil
+	case "custom-columns":
+		return printColumns(b, unstructured(v), o.columns)
 	}
 	// kubectl hands jsonpath unstructured content: integers are int64, other numbers float64.
 	data := unstructured(v)

@@ -21,11 +21,13 @@ type column[T any] struct {
 // tableOptions are the flags that shape a table.
 type tableOptions struct {
 	wide, allNamespaces, showLabels bool
-	namePrefix                      string // "deployment.apps/" when several types are listed
+	labelColumns                    []string // -L: a column per label key
+	namePrefix                      string   // "deployment.apps/" when several types are listed
 }
 
 // printTable prints objects as kubectl's table printer does: upper-case headers, a NAMESPACE
-// column first with --all-namespaces, a LABELS column last with --show-labels, cells aligned by a
+// column first with --all-namespaces, a column per -L label key (headed by the key's last
+// segment, upper-cased), a LABELS column last with --show-labels, cells aligned by a
 // tabwriter with minimum width 6, tab width 4 and padding 3 (printers.GetNewTabWriter).
 func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], opts tableOptions, now time.Time) {
 	wide, allNamespaces := opts.wide, opts.allNamespaces
@@ -38,6 +40,9 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 		if !c.wide || wide {
 			headers = append(headers, c.header)
 		}
+	}
+	for _, key := range opts.labelColumns {
+		headers = append(headers, strings.ToUpper(key[strings.LastIndex(key, "/")+1:]))
 	}
 	if opts.showLabels {
 		headers = append(headers, "LABELS")
@@ -57,6 +62,9 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 				cell = opts.namePrefix + cell
 			}
 			cells = append(cells, cell)
+		}
+		for _, key := range opts.labelColumns {
+			cells = append(cells, o.GetObjectMeta().Labels[key])
 		}
 		if opts.showLabels {
 			cells = append(cells, api.FormatLabels(o.GetObjectMeta().Labels))

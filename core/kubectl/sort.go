@@ -21,6 +21,7 @@ import (
 //     values come out as kubectl would put them.
 //  5. A table sorts per resource type; -o yaml/json/jsonpath sort the whole List.
 
+// relaxedPath is RelaxedJSONPathExpression's pattern: a.b, .a.b, {a.b} or {.a.b}.
 var relaxedPath = regexp.MustCompile(`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`)
 
 // sortTemplate parses a --sort-by field.
