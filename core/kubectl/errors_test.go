@@ -26,7 +26,10 @@ func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 		{"describe ds nope", `Error from server (NotFound): daemonsets.apps "nope" not found`},
 		{"describe pods -n empty", "No resources found in empty namespace."},
 		{"describe pods agent-x -l app=agent", "error: name cannot be provided when a selector is specified"},
-		{"set", "error: DaemonLab's kubectl set has one subcommand"},
+		{"set env ds/agent A=b", `error: DaemonLab's kubectl does not run "set env" yet; of kubectl set it runs image`},
+		{"set colour ds/agent", "error: unknown command \"colour ds/agent\"\nSee 'kubectl set -h' for help and examples"},
+		{"exec web -- ls", `error: DaemonLab's kubectl does not run "exec" yet`},
+		{"rollout sideways ds/agent", "error: unknown command \"sideways ds/agent\"\nSee 'kubectl rollout -h' for help and examples"},
 		{"set image", "error: one or more resources must be specified"},
 		{"set image ds/agent c=busybox:1.37 extra", "error: all resources must be specified before image changes: extra"},
 		{"set image ds/nope c=busybox:1.37", `Error from server (NotFound): daemonsets.apps "nope" not found`},
@@ -50,6 +53,40 @@ func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 			assert.Equal(t, before, snapshot(s), "a refused command changes nothing")
 		})
 	}
+}
+
+// TestHelpIsPrintedForEveryCommand: kubectl alone, -h and --help anywhere before "--", and
+// `kubectl help CMD` print kubectl's own help (help.json); a grouping command without its
+// subcommand prints its help and fails, as cobra's DefaultSubCommandRun does.
+func TestHelpIsPrintedForEveryCommand(t *testing.T) {
+	s := newSim(t)
+	for _, tt := range []struct {
+		args  string
+		topic string
+		code  int
+	}{
+		{"", "", 0},
+		{"--help", "", 0},
+		{"get --help", "get", 0},
+		{"get pods -o wide -h", "get", 0},
+		{"rollout status ds/x --help", "rollout status", 0},
+		{"help rollout undo", "rollout undo", 0},
+		{"set image -h", "set image", 0},
+		{"rollout", "rollout", 1},
+		{"set", "set", 1},
+	} {
+		t.Run(tt.args, func(t *testing.T) {
+			r := Run(s, strings.Fields(tt.args), "")
+			require.NotEmpty(t, helpText(tt.topic))
+			assert.Equal(t, helpText(tt.topic), r.Out)
+			assert.Equal(t, tt.code, r.Code)
+		})
+	}
+	assert.Contains(t, helpText("rollout status"), "Show the status of the rollout.")
+	r := Run(s, []string{"help", "nonsense"}, "")
+	assert.True(t, strings.HasPrefix(r.Out, "Unknown help topic [`nonsense`]\n\n\nBasic Commands (Beginner):"), r.Out)
+	r = Run(s, []string{"get", "--", "--help"}, "")
+	assert.Contains(t, r.Err, `the server doesn't have a resource type "--help"`, "after -- it is an argument")
 }
 
 // TestSetImageOnAPodIsRefusedPlainly: DaemonLab does not restart containers in place yet, and

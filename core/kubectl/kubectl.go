@@ -24,16 +24,25 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"rollout":  rolloutCommand,
 	"describe": func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
 	"explain":  explainCommand,
+	"help":     helpCommand,
 }
 
 // Run runs one kubectl command line (without the leading "kubectl") against the simulation,
 // with stdin as its standard input.
+//
+//  1. kubectl alone, or with -h or --help anywhere before "--", prints kubectl's own help for
+//     the command named.
+//  2. A command kubectl has but DaemonLab does not run yet says so; anything else is cobra's
+//     "unknown command", with its suggestions.
 func Run(s *sim.Sim, args []string, stdin string) Result {
-	if len(args) == 0 {
-		return Result{Err: "error: DaemonLab's kubectl needs a command, such as get or apply", Code: 1}
+	if len(args) == 0 || asksForHelp(args) {
+		return Result{Out: helpText(helpTopic(args))}
 	}
 	cmd, ok := commands[args[0]]
-	if !ok {
+	switch {
+	case !ok && isKubectlCommand(args[0]):
+		return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run %q yet; it runs %s", args[0], strings.Join(Commands(), ", ")), Code: 1}
+	case !ok:
 		return Result{Err: unknownCommand(args[0]), Code: 1}
 	}
 	return cmd(s, args[1:], stdin)

@@ -27,53 +27,25 @@ var rolloutSubcommands = map[string]func(s *sim.Sim, args []string) Result{
 	"undo":    rolloutUndo,
 }
 
-const rolloutHelp = `Manage the rollout of one or many resources.
-
- Valid resource types include:
-
-  *  deployments
-  *  daemonsets
-  *  statefulsets
-
-Examples:
-  # Rollback to the previous deployment
-  kubectl rollout undo deployment/abc
-  
-  # Check the rollout status of a daemonset
-  kubectl rollout status daemonset/foo
-  
-  # Restart a deployment
-  kubectl rollout restart deployment/abc
-  
-  # Restart deployments with the 'app=nginx' label
-  kubectl rollout restart deployment --selector=app=nginx
-
-Available Commands:
-  history       View rollout history
-  pause         Mark the provided resource as paused
-  restart       Restart a resource
-  resume        Resume a paused resource
-  status        Show the status of the rollout
-  undo          Undo a previous rollout
-
-Usage:
-  kubectl rollout SUBCOMMAND [options]
-
-Use "kubectl rollout <command> --help" for more information about a given command.
-Use "kubectl options" for a list of global command-line options (applies to all commands).
-`
-
-// rolloutCommand runs `kubectl rollout SUBCOMMAND`; without one it prints the help, as cobra
-// does, and fails.
+// rolloutCommand runs `kubectl rollout SUBCOMMAND`.
 func rolloutCommand(s *sim.Sim, args []string, _ string) Result {
-	if len(args) == 0 {
-		return Result{Err: rolloutHelp, Code: 1}
+	if res, done := subcommandMissing("rollout", args); done {
+		return res
 	}
 	sub, ok := rolloutSubcommands[args[0]]
 	if !ok {
 		return Result{Err: fmt.Sprintf("error: unknown command %q\nSee 'kubectl rollout -h' for help and examples", strings.Join(args, " ")), Code: 1}
 	}
 	return sub(s, args[1:])
+}
+
+// subcommandMissing is cobra's DefaultSubCommandRun for a command that only groups others
+// (rollout, set): without a subcommand it prints the command's help and fails.
+func subcommandMissing(command string, args []string) (Result, bool) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return Result{Out: helpText(command), Code: 1}, true
+	}
+	return Result{}, false
 }
 
 // rolloutTargets parses a rollout subcommand's flags and finds the objects it names.

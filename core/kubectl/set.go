@@ -12,10 +12,16 @@ var setImageFlags = append([]FlagSpec{{Name: "namespace", Shorthand: 'n'}, {Name
 
 // setCommand runs `kubectl set image`, the one set subcommand DaemonLab has.
 func setCommand(s *sim.Sim, args []string, _ string) Result {
-	if len(args) == 0 || args[0] != "image" {
-		return Result{Err: "error: DaemonLab's kubectl set has one subcommand: kubectl set image TYPE NAME CONTAINER=IMAGE…", Code: 1}
+	if res, done := subcommandMissing("set", args); done {
+		return res
 	}
-	return setImage(s, args[1:])
+	switch args[0] {
+	case "image":
+		return setImage(s, args[1:])
+	case "env", "resources", "selector", "serviceaccount", "subject":
+		return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"set %s\" yet; of kubectl set it runs image", args[0]), Code: 1}
+	}
+	return Result{Err: fmt.Sprintf("error: unknown command %q\nSee 'kubectl set -h' for help and examples", strings.Join(args, " ")), Code: 1}
 }
 
 // setImage is kubectl set image (pkg/cmd/set/set_image.go):
