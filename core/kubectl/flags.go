@@ -69,7 +69,7 @@ func ParseFlags(command string, args []string, specs []FlagSpec) (Flags, error) 
 			name, value, hasValue := strings.Cut(a[2:], "=")
 			s, ok := byName[name]
 			if !ok {
-				return f, usageError{"unknown flag: --" + name, command}
+				return f, unknownFlag(command, "--"+name, "unknown flag: --"+name)
 			}
 			if !hasValue && !s.Boolean {
 				if i+1 == len(args) {
@@ -95,6 +95,22 @@ func ParseFlags(command string, args []string, specs []FlagSpec) (Flags, error) 
 		}
 	}
 	return f, nil
+}
+
+// unknownFlag is pflag's error for a flag the command does not declare, unless kubectl's own
+// help for the command lists it (as "--name=" or "-x, --name="): then it is a flag DaemonLab
+// does not support yet, and says so.
+func unknownFlag(command, flag, pflagMessage string) error {
+	lists := func(help string) bool {
+		return strings.Contains(help, "    "+flag+"=") || strings.Contains(help, "    "+flag+", --") || strings.Contains(help, ", "+flag+"=")
+	}
+	switch {
+	case lists(helpText(command)):
+		return usageError{fmt.Sprintf("DaemonLab's kubectl %s does not support %s yet", command, flag), command}
+	case helpText(command) != "" && lists(helpText("options")):
+		return usageError{fmt.Sprintf("DaemonLab's kubectl does not support the global flag %s yet", flag), command}
+	}
+	return usageError{pflagMessage, command}
 }
 
 // setValue records a flag's value; a boolean's must be one strconv.ParseBool reads, and is
@@ -123,7 +139,7 @@ func (f Flags) parseShorthands(command, a string, rest []string, byShort map[byt
 	for j := 1; j < len(a); j++ {
 		s, ok := byShort[a[j]]
 		if !ok {
-			return 0, usageError{fmt.Sprintf("unknown shorthand flag: '%c' in %s", a[j], a), command}
+			return 0, unknownFlag(command, fmt.Sprintf("-%c", a[j]), fmt.Sprintf("unknown shorthand flag: '%c' in %s", a[j], a))
 		}
 		if s.Boolean && strings.HasPrefix(a[j+1:], "=") {
 			return 0, f.setValue(s, a[j+2:], command)

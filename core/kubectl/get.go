@@ -10,22 +10,30 @@ import (
 	"daemonlab/core/sim"
 )
 
-// resource is one resource type kubectl knows: its kind and the names it answers to.
+// resource is one resource type kubectl knows: its kind, the names it answers to, and what
+// API discovery says of it.
 type resource struct {
-	kind    api.Kind
-	aliases []string // short names, singular and plural, as kubectl api-resources lists them
-	print   func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time)
+	kind       api.Kind
+	aliases    []string // short names, singular and plural
+	print      func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time)
+	shortNames string   // as discovery lists them (api-resources' SHORTNAMES)
+	verbs      string   // api-resources -o wide's VERBS
+	categories string   // and CATEGORIES
 }
 
+// allVerbs are the verbs of every resource DaemonLab serves but namespaces, which have no
+// deletecollection.
+const allVerbs = "create,delete,deletecollection,get,list,patch,update,watch"
+
 var resources = []resource{
-	{kindOf("Pod"), []string{"po", "pod", "pods"}, tableOf(podColumns)},
-	{kindOf("Node"), []string{"no", "node", "nodes"}, tableOf(nodeColumns)},
-	{kindOf("Namespace"), []string{"ns", "namespace", "namespaces"}, tableOf(namespaceColumns)},
-	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns)},
-	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns)},
-	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns)},
-	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns)},
-	{kindOf("ControllerRevision"), []string{"controllerrevision", "controllerrevisions"}, tableOf(controllerRevisionColumns)},
+	{kindOf("Pod"), []string{"po", "pod", "pods"}, tableOf(podColumns), "po", allVerbs, "all"},
+	{kindOf("Node"), []string{"no", "node", "nodes"}, tableOf(nodeColumns), "no", allVerbs, ""},
+	{kindOf("Namespace"), []string{"ns", "namespace", "namespaces"}, tableOf(namespaceColumns), "ns", "create,delete,get,list,patch,update,watch", ""},
+	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns), "ds", allVerbs, "all"},
+	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns), "deploy", allVerbs, "all"},
+	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns), "rs", allVerbs, "all"},
+	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns), "ev", allVerbs, ""},
+	{kindOf("ControllerRevision"), []string{"controllerrevision", "controllerrevisions"}, tableOf(controllerRevisionColumns), "", allVerbs, ""},
 }
 
 func kindOf(kind string) api.Kind {
