@@ -360,3 +360,42 @@ func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
+
+// Fields lists the names of the fields at path below kind k (through references, arrays, maps
+// and allOf), sorted; nil if the path does not lead to an object.
+func Fields(k api.Kind, path []string) []string {
+	r := renderer{doc: document(k)}
+	gvk := map[string]any{"group": k.Group, "kind": k.Kind, "version": k.Version}
+	for _, s := range asMap(asMap(r.doc["components"])["schemas"]) {
+		if contains(asMap(s)["x-kubernetes-group-version-kind"], gvk) {
+			return r.fields(asMap(s), path)
+		}
+	}
+	return nil
+}
+
+func (r renderer) fields(s schema, path []string) []string {
+	res := r.resolved(s)
+	for _, key := range []string{"items", "additionalProperties"} {
+		if sub := asMap(res[key]); len(sub) > 0 {
+			return r.fields(sub, path)
+		}
+	}
+	if all := asList(res["allOf"]); len(all) > 0 && len(asMap(res["properties"])) == 0 {
+		return r.fields(asMap(all[0]), path)
+	}
+	props := asMap(res["properties"])
+	if len(path) > 0 {
+		sub := asMap(props[path[0]])
+		if len(sub) == 0 {
+			return nil
+		}
+		return r.fields(sub, path[1:])
+	}
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}

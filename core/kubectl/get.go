@@ -16,9 +16,9 @@ type resource struct {
 	kind       api.Kind
 	aliases    []string // short names, singular and plural
 	print      func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time)
-	shortNames string   // as discovery lists them (api-resources' SHORTNAMES)
-	verbs      string   // api-resources -o wide's VERBS
-	categories string   // and CATEGORIES
+	shortNames string // as discovery lists them (api-resources' SHORTNAMES)
+	verbs      string // api-resources -o wide's VERBS
+	categories string // and CATEGORIES
 }
 
 // allVerbs are the verbs of every resource DaemonLab serves but namespaces, which have no

@@ -17,6 +17,14 @@ import (
 	"daemonlab/core/sim"
 )
 
+// The flags of rollout's subcommands, besides -n, -l and --field-selector, which all take.
+var (
+	rolloutCommonFlags  = slices.Concat([]FlagSpec{{Name: "namespace", Shorthand: 'n'}}, selectorFlags)
+	rolloutStatusFlags  = []FlagSpec{{Name: "watch", Shorthand: 'w', Boolean: true}, {Name: "revision"}, {Name: "timeout"}}
+	rolloutHistoryFlags = []FlagSpec{{Name: "revision"}}
+	rolloutUndoFlags    = []FlagSpec{{Name: "to-revision"}}
+)
+
 // rolloutSubcommands are kubectl rollout's subcommands (pkg/cmd/rollout).
 var rolloutSubcommands = map[string]func(s *sim.Sim, args []string) Result{
 	"history": rolloutHistory,
@@ -50,7 +58,7 @@ func subcommandMissing(command string, args []string) (Result, bool) {
 
 // rolloutTargets parses a rollout subcommand's flags and finds the objects it names.
 func rolloutTargets(s *sim.Sim, name string, args []string, specs []FlagSpec) (Flags, []target, *Result) {
-	f, err := ParseFlags("rollout "+name, args, slices.Concat([]FlagSpec{{Name: "namespace", Shorthand: 'n'}}, selectorFlags, specs))
+	f, err := ParseFlags("rollout "+name, args, slices.Concat(rolloutCommonFlags, specs))
 	if err != nil {
 		return f, nil, &Result{Err: err.Error(), Code: 1}
 	}
@@ -107,7 +115,7 @@ const defaultWatchLimit = 5 * time.Minute
 //     "timed out waiting for the condition".
 //  3. An object deleted while watched ends the watch with "object has been deleted".
 func rolloutStatus(s *sim.Sim, args []string) Result {
-	f, targets, bad := rolloutTargets(s, "status", args, []FlagSpec{{Name: "watch", Shorthand: 'w', Boolean: true}, {Name: "revision"}, {Name: "timeout"}})
+	f, targets, bad := rolloutTargets(s, "status", args, rolloutStatusFlags)
 	if bad != nil {
 		return *bad
 	}
@@ -269,7 +277,7 @@ func revisionTemplate(cr *api.ControllerRevision) api.PodTemplateSpec {
 // rolloutHistory is kubectl rollout history (HistoryViewer.ViewHistory): REVISION and
 // CHANGE-CAUSE of every revision, or with --revision=N that revision's pod template.
 func rolloutHistory(s *sim.Sim, args []string) Result {
-	f, targets, bad := rolloutTargets(s, "history", args, []FlagSpec{{Name: "revision"}})
+	f, targets, bad := rolloutTargets(s, "history", args, rolloutHistoryFlags)
 	if bad != nil {
 		return *bad
 	}
@@ -327,7 +335,7 @@ func tabbedHistory(revs []revision) string {
 //     controller then renumbers the revision as the newest.
 //  5. A paused Deployment cannot be rolled back.
 func rolloutUndo(s *sim.Sim, args []string) Result {
-	f, targets, bad := rolloutTargets(s, "undo", args, []FlagSpec{{Name: "to-revision"}})
+	f, targets, bad := rolloutTargets(s, "undo", args, rolloutUndoFlags)
 	if bad != nil {
 		return *bad
 	}

@@ -1,0 +1,54 @@
+package shell
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/sim"
+)
+
+// TestCompleteReturnsWholeLines pins what the terminal's Tab gets: the line with its last word
+// completed, for the shell's own words, kubectl (and k) and sim.
+func TestCompleteReturnsWholeLines(t *testing.T) {
+	s, err := sim.New(1, sim.Default)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{"", []string{"help", "k", "kubectl", "sim"}},
+		{"ku", []string{"kubectl"}},
+		{"k get no", []string{"k get nodes"}},
+		{"kubectl  cordon hd", []string{"kubectl  cordon hd1", "kubectl  cordon hd2", "kubectl  cordon hd3"}},
+		{"sim f", []string{"sim fail"}},
+		{"sim fail hd2 ku", []string{"sim fail hd2 kubelet-down"}},
+		{"sim image busybox:1 c", []string{"sim image busybox:1 crash"}},
+		{"kubectl get pods -o 'json", nil},
+		{"ls ", nil},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			assert.Equal(t, tt.want, Complete(s, tt.line))
+		})
+	}
+}
+
+// FuzzCompleteAndRun feeds arbitrary lines to Complete and to Run: neither may panic, a
+// completion always extends the line's head, and Run answers with output or an error.
+func FuzzCompleteAndRun(f *testing.F) {
+	for _, seed := range []string{"", "k", "kubectl get ", "kubectl get pods -o ", "sim fail hd2 ", "kubectl rollout status ds/", "kubectl explain ds.spec.", `kubectl get "po`, "kubectl get pods -l 'a in (b'", "sim advance -5s", "kubectl --help", "k taint nodes hd2 a=b:NoSchedule-"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if len(line) > 512 {
+			return
+		}
+		s, err := sim.New(1, sim.Default)
+		require.NoError(t, err)
+		for _, c := range Complete(s, line) {
+			require.NotEmpty(t, c)
+		}
+		Run(s, line, "")
+	})
+}
