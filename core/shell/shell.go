@@ -15,12 +15,31 @@ import (
 // Result is what a command printed and its exit code.
 type Result = kubectl.Result
 
-// Run runs one command line with stdin as its standard input.
+// Run runs one command line with stdin as its standard input. A pipeline runs its first
+// command, then passes what it printed through the filters after it (see filter); the exit code
+// is the last command's, and the first command's errors are shown as they are.
 func Run(s *sim.Sim, line, stdin string) Result {
-	words, err := Split(line)
+	cmds, err := Pipeline(line)
 	if err != nil {
 		return Result{Err: "error: " + err.Error(), Code: 1}
 	}
+	for _, c := range cmds {
+		if len(c) == 0 && len(cmds) > 1 {
+			return Result{Err: "syntax error near unexpected token `|'", Code: 2}
+		}
+	}
+	res := run(s, cmds[0], stdin)
+	for _, f := range cmds[1:] {
+		next := filter(f, res.Out)
+		next.Err = strings.TrimSuffix(strings.Join([]string{res.Err, next.Err}, "\n"), "\n")
+		next.Err = strings.TrimPrefix(next.Err, "\n")
+		res = next
+	}
+	return res
+}
+
+// run runs one command of the language.
+func run(s *sim.Sim, words []string, stdin string) Result {
 	if len(words) == 0 {
 		return Result{}
 	}
@@ -48,26 +67,35 @@ func help() Result {
 	return Result{Out: b.String()}
 }
 
-// Split splits a command line into words as a POSIX shell does:
+// Pipeline splits a command line into the words of each command of a pipeline, as a POSIX
+// shell does:
 //
-//  1. Unquoted blanks separate words.
+//  1. Unquoted blanks separate words; an unquoted | ends a command.
 //  2. Single quotes keep everything up to the next single quote.
 //  3. Double quotes keep everything but \", \\, \$ and \` (which lose their backslash).
 //  4. Outside quotes a backslash keeps the next character.
 //  5. An unterminated quote is an error.
-func Split(line string) ([]string, error) {
+func Pipeline(line string) ([][]string, error) {
+	var cmds [][]string
 	var words []string
 	var cur strings.Builder
 	inWord := false
+	endWord := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
+			endWord()
+		case c == '|':
+			endWord()
+			cmds = append(cmds, words)
+			words = nil
 		case c == '\'':
 			end := strings.IndexByte(line[i+1:], '\'')
 			if end < 0 {
@@ -98,8 +126,15 @@ func Split(line string) ([]string, error) {
 			inWord = true
 		}
 	}
-	if inWord {
-		words = append(words, cur.String())
+	endWord()
+	return append(cmds, words), nil
+}
+
+// Split splits one command (the last of a pipeline) into words; see Pipeline.
+func Split(line string) ([]string, error) {
+	cmds, err := Pipeline(line)
+	if err != nil {
+		return nil, err
 	}
-	return words, nil
+	return cmds[len(cmds)-1], nil
 }
