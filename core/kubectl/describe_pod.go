@@ -428,7 +428,11 @@ func describeVolumes(w describeWriter, volumes []api.Volume, space string) {
 		w.write(1, "%s%v:\n", nameIndent, v.Name)
 		switch {
 		case v.HostPath != nil:
-			w.write(2, "Type:\tHostPath (bare host directory volume)\n    Path:\t%v\n    HostPathType:\t%v\n", v.HostPath.Path, orNone(deref(v.HostPath.Type)))
+			hostPathType := "<none>" // only a missing type; the API server defaults it to ""
+			if v.HostPath.Type != nil {
+				hostPathType = *v.HostPath.Type
+			}
+			w.write(2, "Type:\tHostPath (bare host directory volume)\n    Path:\t%v\n    HostPathType:\t%v\n", v.HostPath.Path, hostPathType)
 		case v.EmptyDir != nil:
 			limit := "<unset>"
 			if l := v.EmptyDir.SizeLimit; l != nil && l.Sign() > 0 {
