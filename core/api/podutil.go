@@ -48,3 +48,9 @@ func NewControllerRef(owner Object, apiVersion, kind string) OwnerReference {
 	m := owner.GetObjectMeta()
 	return OwnerReference{APIVersion: apiVersion, Kind: kind, Name: m.Name, UID: m.UID, Controller: &yes, BlockOwnerDeletion: &also}
 }
+
+// IsRestartableInitContainer reports whether an init container is a sidecar: its own
+// restartPolicy is Always (podutil.IsRestartableInitContainer). nil is not one.
+func IsRestartableInitContainer(c *Container) bool {
+	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways
+}

@@ -43,7 +43,7 @@ func aggregate(pod *Pod, amounts func(*Container) ResourceList) ResourceList {
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		need := ResourceList{}
-		if c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways {
+		if IsRestartableInitContainer(c) {
 			AddResources(total, amounts(c))
 			AddResources(sidecars, amounts(c))
 			AddResources(need, sidecars)

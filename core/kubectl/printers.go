@@ -156,66 +156,146 @@ type PodSummary struct {
 	Ready, Status, Restarts string
 }
 
-// PodStatus follows printPod for pods without init containers:
+// PodStatus computes the READY, STATUS and RESTARTS columns as printPod does:
 //
-//  1. STATUS starts as status.reason, else the phase.
-//  2. Walking the containers from the last, a waiting reason or a terminated reason (or
-//     Signal:N / ExitCode:N) replaces it; a ready running container counts as ready.
-//  3. "Completed" with a container still running is Running (pod Ready), the error reason, or
-//     NotReady.
-//  4. A pod being deleted is Terminating, or Unknown when its node is unreachable.
-//  5. RESTARTS adds "(<age> ago)" of the last container exit.
+//  1. STATUS starts as status.reason, else the phase; a PodScheduled condition with reason
+//     SchedulingGated makes it SchedulingGated.
+//  2. Init containers are walked in order: one that exited 0, or a started sidecar (restartable
+//     init container; a ready one counts towards READY), is passed over; the first other one
+//     decides: Init:<reason>, Init:Signal:N or Init:ExitCode:N if it failed, Init:<waiting
+//     reason> (but not PodInitializing), else Init:<index>/<count>, and the pod is initializing.
+//  3. Unless initializing (and not marked Initialized), the containers are walked from the last:
+//     a waiting reason, or a terminated reason (Signal:N, ExitCode:N), replaces STATUS; a ready
+//     running container counts as ready. "Completed" with a container still running is Running
+//     (pod Ready), the error reason of a container that failed, or NotReady.
+//  4. A pod being deleted is Unknown when its node was lost (NodeLost), otherwise Terminating
+//     unless it has finished.
+//  5. READY counts ready containers of all containers and sidecars; RESTARTS is the sum of the
+//     containers' and sidecars' restarts (the init containers' while initializing), with
+//     "(<age> ago)" of the last exit among them.
 func PodStatus(p *api.Pod, now time.Time) PodSummary {
-	reason := string(p.Status.Phase)
-	if p.Status.Reason != "" {
-		reason = p.Status.Reason
+	st := &p.Status
+	reason := string(st.Phase)
+	if st.Reason != "" {
+		reason = st.Reason
 	}
-	restarts, ready, hasRunning, errorReason := 0, 0, false, ""
-	var lastRestart time.Time
-	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
-		cs := p.Status.ContainerStatuses[i]
-		restarts += int(cs.RestartCount)
-		if t := cs.LastState.Terminated; t != nil && t.FinishedAt.After(lastRestart) {
-			lastRestart = t.FinishedAt.Time
+	for _, c := range st.Conditions {
+		if c.Type == api.PodScheduled && c.Reason == "SchedulingGated" {
+			reason = "SchedulingGated"
 		}
+	}
+	total, ready := len(p.Spec.Containers), 0
+	initContainers := map[string]*api.Container{}
+	for i := range p.Spec.InitContainers {
+		c := &p.Spec.InitContainers[i]
+		initContainers[c.Name] = c
+		if api.IsRestartableInitContainer(c) {
+			total++
+		}
+	}
+	var all, sidecars restartCount
+	initializing := false
+	for i, cs := range st.InitContainerStatuses {
+		all.add(cs)
+		sidecar := api.IsRestartableInitContainer(initContainers[cs.Name])
+		if sidecar {
+			sidecars.add(cs)
+		}
+		t := cs.State.Terminated
 		switch {
-		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
-			reason = cs.State.Waiting.Reason
-		case cs.State.Terminated != nil:
-			t := cs.State.Terminated
-			reason = t.Reason
-			if reason == "" {
-				reason = "ExitCode:" + strconv.Itoa(int(t.ExitCode))
+		case t != nil && t.ExitCode == 0:
+			continue
+		case sidecar && cs.Started != nil && *cs.Started:
+			if cs.Ready {
+				ready++
 			}
-			if t.ExitCode != 0 {
-				errorReason = reason
+			continue
+		case t != nil:
+			reason = "Init:" + terminatedReason(t)
+		case cs.State.Waiting != nil && cs.State.Waiting.Reason != "" && cs.State.Waiting.Reason != "PodInitializing":
+			reason = "Init:" + cs.State.Waiting.Reason
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers))
+		}
+		initializing = true
+		break
+	}
+	counted := all
+	if !initializing || hasCondition(st.Conditions, api.PodInitialized) {
+		counted = sidecars
+		hasRunning, errorReason := false, ""
+		for i := len(st.ContainerStatuses) - 1; i >= 0; i-- {
+			cs := st.ContainerStatuses[i]
+			counted.add(cs)
+			switch t := cs.State.Terminated; {
+			case cs.State.Waiting != nil && cs.State.Waiting.Reason != "":
+				reason = cs.State.Waiting.Reason
+			case t != nil:
+				reason = terminatedReason(t)
+				if t.ExitCode != 0 {
+					errorReason = reason
+				}
+			case cs.Ready && cs.State.Running != nil:
+				hasRunning = true
+				ready++
 			}
-		case cs.Ready && cs.State.Running != nil:
-			hasRunning = true
-			ready++
+		}
+		if reason == "Completed" {
+			switch {
+			case hasRunning && hasCondition(st.Conditions, api.PodReady):
+				reason = "Running"
+			case errorReason != "":
+				reason = errorReason
+			case hasRunning:
+				reason = "NotReady"
+			}
 		}
 	}
-	if reason == "Completed" {
-		switch {
-		case hasRunning && api.IsPodReady(p):
-			reason = "Running"
-		case errorReason != "":
-			reason = errorReason
-		case hasRunning:
-			reason = "NotReady"
-		}
-	}
-	terminal := p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
-	if p.DeletionTimestamp != nil && p.Status.Reason == "NodeLost" {
+	terminal := st.Phase == api.PodSucceeded || st.Phase == api.PodFailed
+	if p.DeletionTimestamp != nil && st.Reason == "NodeLost" {
 		reason = "Unknown"
 	} else if p.DeletionTimestamp != nil && !terminal {
 		reason = "Terminating"
 	}
-	r := strconv.Itoa(restarts)
-	if restarts != 0 && !lastRestart.IsZero() {
-		r = fmt.Sprintf("%d (%s ago)", restarts, HumanDuration(now.Sub(lastRestart)))
+	restarts := strconv.Itoa(counted.n)
+	if counted.n != 0 && !counted.last.IsZero() {
+		restarts = fmt.Sprintf("%d (%s ago)", counted.n, HumanDuration(now.Sub(counted.last)))
 	}
-	return PodSummary{Ready: fmt.Sprintf("%d/%d", ready, len(p.Spec.Containers)), Status: reason, Restarts: r}
+	return PodSummary{Ready: fmt.Sprintf("%d/%d", ready, total), Status: reason, Restarts: restarts}
+}
+
+// restartCount sums restarts and remembers the last exit.
+type restartCount struct {
+	n    int
+	last time.Time
+}
+
+func (r *restartCount) add(cs api.ContainerStatus) {
+	r.n += int(cs.RestartCount)
+	if t := cs.LastState.Terminated; t != nil && t.FinishedAt.After(r.last) {
+		r.last = t.FinishedAt.Time
+	}
+}
+
+// terminatedReason is a terminated container's reason, or Signal:N, or ExitCode:N.
+func terminatedReason(t *api.ContainerStateTerminated) string {
+	switch {
+	case t.Reason != "":
+		return t.Reason
+	case t.Signal != 0:
+		return fmt.Sprintf("Signal:%d", t.Signal)
+	}
+	return fmt.Sprintf("ExitCode:%d", t.ExitCode)
+}
+
+// hasCondition reports whether a pod condition of that type is True.
+func hasCondition(conds []api.PodCondition, typ api.PodConditionType) bool {
+	for _, c := range conds {
+		if c.Type == typ {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
 }
 
 var nodeColumns = []column[*api.Node]{

@@ -40,7 +40,7 @@ func OOMScoreAdjust(pod *api.Pod, container *api.Container, memoryCapacity int64
 	}
 	extra := remainingPodMemoryPerContainer(pod)
 	adj := 1000 - (1000*(memoryRequest(*container)+extra))/memoryCapacity
-	if container.RestartPolicy != nil && *container.RestartPolicy == api.RestartPolicyAlways && len(pod.Spec.Containers) > 0 {
+	if api.IsRestartableInitContainer(container) && len(pod.Spec.Containers) > 0 {
 		smallest := memoryRequest(pod.Spec.Containers[0])
 		for i := range pod.Spec.Containers {
 			smallest = min(smallest, memoryRequest(pod.Spec.Containers[i]))
