@@ -136,3 +136,40 @@ func TestPodStatusColumnsArePrintPods(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeStatusAndRolesArePrintNodes pins the STATUS and ROLES columns with the cases of
+// upstream's TestPrintNodeStatus and TestPrintNodeRole: only the Ready condition counts (a
+// missing or unknown type is Unknown), cordoning adds SchedulingDisabled, roles come from
+// node-role.kubernetes.io/<role> keys and the kubernetes.io/role value, sorted.
+func TestNodeStatusAndRolesArePrintNodes(t *testing.T) {
+	ready := []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue}}
+	notReady := []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionFalse}}
+	invalid := []api.NodeCondition{{Type: "InvalidValue", Status: api.ConditionTrue}}
+	for _, tc := range []struct {
+		name          string
+		conditions    []api.NodeCondition
+		unschedulable bool
+		labels        map[string]string
+		status, roles string
+	}{
+		{"foo1", ready, false, nil, "Ready", "<none>"},
+		{"foo2", ready, true, nil, "Ready,SchedulingDisabled", "<none>"},
+		{"foo3", append(ready, ready...), false, nil, "Ready", "<none>"},
+		{"foo4", notReady, false, nil, "NotReady", "<none>"},
+		{"foo5", notReady, true, nil, "NotReady,SchedulingDisabled", "<none>"},
+		{"foo6", invalid, false, nil, "Unknown", "<none>"},
+		{"foo7", []api.NodeCondition{{}}, false, nil, "Unknown", "<none>"},
+		{"foo8", invalid, true, nil, "Unknown,SchedulingDisabled", "<none>"},
+		{"foo9", []api.NodeCondition{{}}, true, nil, "Unknown,SchedulingDisabled", "<none>"},
+		{"foo9 without conditions", nil, false, nil, "Unknown", "<none>"},
+		{"foo10", nil, false, map[string]string{"node-role.kubernetes.io/master": "", "node-role.kubernetes.io/control-plane": "", "node-role.kubernetes.io/proxy": "", "kubernetes.io/role": "node"}, "Unknown", "control-plane,master,node,proxy"},
+		{"foo11", nil, false, map[string]string{"kubernetes.io/role": "node"}, "Unknown", "node"},
+		{"an unknown Ready condition is NotReady", []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionUnknown}}, false, nil, "NotReady", "<none>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := &api.Node{}
+			n.Labels, n.Spec.Unschedulable, n.Status.Conditions = tc.labels, tc.unschedulable, tc.conditions
+			assert.Equal(t, [2]string{tc.status, tc.roles}, [2]string{NodeStatus(n), NodeRoles(n)})
+		})
+	}
+}
