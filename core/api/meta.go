@@ -8,8 +8,8 @@ import (
 
 // TypeMeta names the kind and API version of an object.
 type TypeMeta struct {
-	APIVersion string `json:"apiVersion,omitempty"`
 	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
 }
 
 // ObjectMeta is the metadata every object carries.

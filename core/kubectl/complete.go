@@ -11,30 +11,35 @@ import (
 
 // commandFlags are the flags of each command DaemonLab runs, for completion.
 var commandFlags = map[string][]FlagSpec{
-	"api-resources":   apiResourcesFlags,
-	"apply":           applyFlags,
-	"create":          applyFlags,
-	"delete":          deleteFlags,
-	"describe":        describeFlags,
-	"drain":           drainFlags,
-	"explain":         explainFlags,
-	"get":             getFlags,
-	"label":           labelFlags,
-	"rollout history": slices.Concat(rolloutCommonFlags, rolloutHistoryFlags),
-	"rollout pause":   rolloutCommonFlags,
-	"rollout restart": rolloutCommonFlags,
-	"rollout resume":  rolloutCommonFlags,
-	"rollout status":  slices.Concat(rolloutCommonFlags, rolloutStatusFlags),
-	"rollout undo":    slices.Concat(rolloutCommonFlags, rolloutUndoFlags),
-	"scale":           scaleFlags,
-	"set image":       setImageFlags,
-	"taint":           taintFlags,
-	"version":         versionFlags,
+	"api-resources":     apiResourcesFlags,
+	"apply":             applyFlags,
+	"create":            applyFlags,
+	"delete":            deleteFlags,
+	"describe":          describeFlags,
+	"drain":             drainFlags,
+	"explain":           explainFlags,
+	"get":               getFlags,
+	"label":             labelFlags,
+	"run":               runFlags,
+	"create deployment": createDeploymentFlag,
+	"create namespace":  dryRunFlags,
+	"rollout history":   slices.Concat(rolloutCommonFlags, rolloutHistoryFlags),
+	"rollout pause":     rolloutCommonFlags,
+	"rollout restart":   rolloutCommonFlags,
+	"rollout resume":    rolloutCommonFlags,
+	"rollout status":    slices.Concat(rolloutCommonFlags, rolloutStatusFlags),
+	"rollout undo":      slices.Concat(rolloutCommonFlags, rolloutUndoFlags),
+	"scale":             scaleFlags,
+	"set image":         setImageFlags,
+	"taint":             taintFlags,
+	"version":           versionFlags,
 }
 
 // flagValues are the values offered after a flag that takes one.
 var flagValues = map[string][]string{
 	"output":  {"json", "yaml", "wide", "name", "jsonpath=", "jsonpath-as-json=", "custom-columns="},
+	"dry-run": {"none", "client", "server"},
+	"restart": {"Always", "OnFailure", "Never"},
 	"cascade": {"background", "foreground", "orphan"},
 	"sort-by": {"name", "kind"},
 }
@@ -64,7 +69,7 @@ func Complete(s *sim.Sim, words []string) []string {
 	}
 	path := done[0]
 	rest := done[1:]
-	if path == "rollout" || path == "set" {
+	if path == "rollout" || path == "set" || path == "create" && (len(rest) == 0 || createSubcommands[rest[0]] != nil) {
 		if len(rest) == 0 {
 			var subs []string
 			for _, t := range HelpTopics() {
@@ -75,6 +80,9 @@ func Complete(s *sim.Sim, words []string) []string {
 			return WithPrefix(subs, partial)
 		}
 		path, rest = path+" "+rest[0], rest[1:]
+		if alias := map[string]string{"create deploy": "create deployment", "create ns": "create namespace"}[path]; alias != "" {
+			path = alias
+		}
 	}
 	specs := commandFlags[path]
 	f, err := ParseFlags(path, rest, specs)

@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"rollout":       rolloutCommand,
 	"describe":      func(s *sim.Sim, args []string, _ string) Result { return describeCommand(s, args) },
 	"explain":       explainCommand,
+	"run":           runCommand,
 	"help":          helpCommand,
 	"api-resources": apiResourcesCommand,
 	"version":       versionCommand,
@@ -108,8 +110,17 @@ func applyCommand(s *sim.Sim, args []string, stdin string) Result {
 	return fromStdin("apply", Apply, s, args, stdin)
 }
 
-// createCommand runs `kubectl create -f -`.
+// createCommand runs `kubectl create -f -`, or one of create's subcommands for the kinds
+// DaemonLab models (deployment, namespace).
 func createCommand(s *sim.Sim, args []string, stdin string) Result {
+	if len(args) > 0 {
+		if sub, ok := createSubcommands[args[0]]; ok {
+			return sub(s, args[1:])
+		}
+		if slices.Contains(kubectlCreateSubcommands, args[0]) {
+			return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"create %s\" yet; of kubectl create it runs -f -, deployment and namespace", args[0]), Code: 1}
+		}
+	}
 	return fromStdin("create", Create, s, args, stdin)
 }
 

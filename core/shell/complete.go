@@ -12,10 +12,11 @@ import (
 // with its last word completed, sorted. The terminal's Tab key uses it: one completion is taken
 // at once, several are listed. A line that cannot be split (an open quote) completes to nothing.
 func Complete(s *sim.Sim, line string) []string {
-	words, err := Split(line)
+	cmds, err := Pipeline(line)
 	if err != nil {
 		return nil
 	}
+	words := cmds[len(cmds)-1]
 	if len(words) == 0 || strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
 		words = append(words, "")
 	}
@@ -25,6 +26,8 @@ func Complete(s *sim.Sim, line string) []string {
 	}
 	var candidates []string
 	switch {
+	case len(words) == 1 && len(cmds) > 1:
+		candidates = kubectl.WithPrefix([]string{"grep", "head", "k", "kubectl", "tail", "wc"}, partial)
 	case len(words) == 1:
 		candidates = kubectl.WithPrefix([]string{"help", "k", "kubectl", "sim"}, partial)
 	case words[0] == "kubectl" || words[0] == "k":

@@ -27,6 +27,10 @@ func TestCompleteReturnsWholeLines(t *testing.T) {
 		{"sim image busybox:1 c", []string{"sim image busybox:1 crash"}},
 		{"kubectl get pods -o 'json", nil},
 		{"ls ", nil},
+		{"kubectl get pods | gr", []string{"kubectl get pods | grep"}},
+		{"kubectl run web --image=nginx --dry-run=client -o yaml | k", []string{"kubectl run web --image=nginx --dry-run=client -o yaml | k", "kubectl run web --image=nginx --dry-run=client -o yaml | kubectl"}},
+		{"k create dep", []string{"k create deployment"}},
+		{"k run web --restart ", []string{"k run web --restart Always", "k run web --restart Never", "k run web --restart OnFailure"}},
 	} {
 		t.Run(tt.line, func(t *testing.T) {
 			assert.Equal(t, tt.want, Complete(s, tt.line))

@@ -38,8 +38,8 @@ func lines(in string) []string {
 // grepOptions are what grep's flags asked for.
 type grepOptions struct {
 	ignoreCase, invert, extended, fixed, word, count, number bool
-	after, before                                           int
-	patterns                                                []string
+	after, before                                            int
+	patterns                                                 []string
 }
 
 func parseGrep(words []string) (grepOptions, error) {

@@ -16,8 +16,9 @@ import (
 type Result = kubectl.Result
 
 // Run runs one command line with stdin as its standard input. A pipeline runs its first
-// command, then passes what it printed through the filters after it (see filter); the exit code
-// is the last command's, and the first command's errors are shown as they are.
+// command, then passes what it printed through the filters after it (see filter) or to another
+// kubectl command's standard input (`… --dry-run=client -o yaml | kubectl apply -f -`); the exit
+// code is the last command's, and every command's errors are shown.
 func Run(s *sim.Sim, line, stdin string) Result {
 	cmds, err := Pipeline(line)
 	if err != nil {
@@ -30,7 +31,12 @@ func Run(s *sim.Sim, line, stdin string) Result {
 	}
 	res := run(s, cmds[0], stdin)
 	for _, f := range cmds[1:] {
-		next := filter(f, res.Out)
+		var next Result
+		if f[0] == "kubectl" || f[0] == "k" {
+			next = run(s, f, res.Out) // kubectl apply -f - reads what the command before printed
+		} else {
+			next = filter(f, res.Out)
+		}
 		next.Err = strings.TrimSuffix(strings.Join([]string{res.Err, next.Err}, "\n"), "\n")
 		next.Err = strings.TrimPrefix(next.Err, "\n")
 		res = next
