@@ -47,7 +47,7 @@ var flagValues = map[string][]string{
 // positional says what a command's positional arguments are: "type" then "names" of that
 // type, "type/name", or "nodes"; explain's is a field path.
 var positional = map[string]string{
-	"get": "type", "describe": "type", "delete": "type", "label": "type", "scale": "type", "set image": "type/name",
+	"get": "type", "describe": "type", "delete": "type", "label": "type", "annotate": "type", "scale": "type", "set image": "type/name",
 	"rollout history": "type/name", "rollout pause": "type/name", "rollout restart": "type/name",
 	"rollout resume": "type/name", "rollout status": "type/name", "rollout undo": "type/name",
 	"cordon": "nodes", "uncordon": "nodes", "drain": "nodes", "taint": "type", "explain": "field", "help": "command",

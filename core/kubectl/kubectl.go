@@ -20,6 +20,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"delete":        deleteCommand,
 	"taint":         taintCommand,
 	"label":         labelCommand,
+	"annotate":      annotateCommand,
 	"scale":         scaleCommand,
 	"set":           setCommand,
 	"rollout":       rolloutCommand,

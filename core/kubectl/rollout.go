@@ -228,7 +228,6 @@ type revision struct {
 	revision    *api.ControllerRevision // a DaemonSet's, for rollback
 }
 
-const changeCauseAnnotation = "kubernetes.io/change-cause"
 
 // history lists an object's revisions, oldest first: a DaemonSet's ControllerRevisions, a
 // Deployment's ReplicaSets by their revision annotation.
