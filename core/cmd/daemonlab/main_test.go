@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/kubectl"
 )
 
 // TestRunReportsEveryScenario: `daemonlab run` prints a line per scenario, the failing step with
@@ -53,5 +55,5 @@ func TestShellHistoryRerunsLinesWithTheirInput(t *testing.T) {
 	assert.Contains(t, got, "$ kubectl create -f -\nError from server (AlreadyExists): error when creating \"STDIN\": namespaces \"team-a\" already exists\n")
 	assert.Equal(t, 2, strings.Count(got, "$ kubectl create -f -\nError from server (AlreadyExists)"), "!1, then !! repeating it")
 	assert.Contains(t, got, "$ !7: event not found\n")
-	assert.Contains(t, got, "kubectl commands: api-resources, apply, cluster-info, cordon, create, delete, describe,")
+	assert.Contains(t, got, "kubectl commands: "+strings.Join(kubectl.Commands(), ", "))
 }
