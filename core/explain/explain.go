@@ -1,55 +1,21 @@
 // Package explain is kubectl explain: the documentation of a kind or of one of its fields, from
-// the API server's OpenAPI v3 documents, laid out as kubectl v1.37's plaintext template
-// (k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl) lays it out.
-//
-// openapi.json holds the documents of the groups DaemonLab models, cut down to its kinds and to
-// what the template reads; TestSchemaIsUpstreams checks it against kubernetes v1.37.2's.
+// the API server's OpenAPI v3 documents (package openapi), laid out as kubectl v1.37's plaintext
+// template (k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl) lays it out.
 package explain
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/mitchellh/go-wordwrap"
 
 	"daemonlab/core/api"
+	"daemonlab/core/openapi"
 )
 
-//go:embed openapi.json
-var openapiJSON []byte
-
-// schema is one OpenAPI schema object, as decoded JSON.
-type schema = map[string]any
-
-var (
-	docsOnce sync.Once
-	docs     map[string]schema // by group-version path: "api/v1", "apis/apps/v1"
-)
-
-func document(k api.Kind) schema {
-	docsOnce.Do(func() {
-		if err := json.Unmarshal(openapiJSON, &docs); err != nil {
-			panic("explain: openapi.json: " + err.Error()) // embedded at build time, checked by tests
-		}
-	})
-	return docs[groupVersionPath(k)]
-}
-
-// groupVersionPath is where a kind's group-version is served: api/v1 or apis/<group>/<version>.
-func groupVersionPath(k api.Kind) string {
-	if k.Group == "" {
-		return "api/" + k.Version
-	}
-	return "apis/" + k.Group + "/" + k.Version
-}
-
-// listPath is the path that lists a kind across namespaces.
-func listPath(k api.Kind) string { return "/" + groupVersionPath(k) + "/" + k.Resource }
+// schema is one OpenAPI schema object.
+type schema = openapi.Schema
 
 // Options are explain's flags.
 type Options struct {
@@ -67,8 +33,8 @@ type Options struct {
 //
 // A field that does not exist is kubectl's `field "x" does not exist`.
 func Explain(k api.Kind, path []string, opts Options) (string, error) {
-	doc := document(k)
-	gvk := map[string]any{"group": k.Group, "kind": k.Kind, "version": k.Version}
+	doc := openapi.Document(k)
+	gvk := openapi.GVK(k)
 	var b strings.Builder
 	if k.Group != "" {
 		fmt.Fprintf(&b, "GROUP:      %s\n", k.Group)
@@ -102,31 +68,10 @@ type renderer struct {
 	opts Options
 }
 
-// resolveRef returns the schema a "#/components/schemas/…" reference names, or nil.
-func (r renderer) resolveRef(ref any) schema {
-	s, ok := ref.(string)
-	if !ok || !strings.HasPrefix(s, "#/") {
-		return nil
-	}
-	var cur any = r.doc
-	for _, part := range strings.Split(strings.TrimPrefix(s, "#/"), "/") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[part]
-	}
-	m, _ := cur.(map[string]any)
-	return m
-}
+func (r renderer) resolveRef(ref any) schema { return openapi.Resolve(r.doc, ref) }
 
 // resolved is the schema a schema refers to, or the schema itself.
-func (r renderer) resolved(s schema) schema {
-	if ref := r.resolveRef(s["$ref"]); ref != nil {
-		return ref
-	}
-	return s
-}
+func (r renderer) resolved(s schema) schema { return openapi.Resolved(r.doc, s) }
 
 // output is the template's "output": follow the path, then print the description and fields.
 func (r renderer) output(s schema, history map[string]bool, path []string) string {
@@ -342,34 +287,17 @@ func indent(n int, s string) string {
 	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
 }
 
-func contains(list, value any) bool {
-	for _, x := range asList(list) {
-		if reflect.DeepEqual(x, value) {
-			return true
-		}
-	}
-	return false
-}
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
-}
+var (
+	contains = openapi.Contains
+	asMap    = openapi.AsMap
+	asList   = openapi.AsList
+)
 
 // Fields lists the names of the fields at path below kind k (through references, arrays, maps
 // and allOf), sorted; nil if the path does not lead to an object.
 func Fields(k api.Kind, path []string) []string {
-	r := renderer{doc: document(k)}
-	gvk := map[string]any{"group": k.Group, "kind": k.Kind, "version": k.Version}
-	for _, s := range asMap(asMap(r.doc["components"])["schemas"]) {
-		if contains(asMap(s)["x-kubernetes-group-version-kind"], gvk) {
-			return r.fields(asMap(s), path)
-		}
+	if root := openapi.Root(k); root != nil {
+		return renderer{doc: openapi.Document(k)}.fields(root, path)
 	}
 	return nil
 }

@@ -13,17 +13,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/openapi"
+	openapiclient "k8s.io/client-go/openapi"
 	explainv2 "k8s.io/kubectl/pkg/explain/v2"
 
 	"daemonlab/core/api"
+	"daemonlab/core/openapi"
 )
 
 // fakeOpenAPI serves openapi.json's documents to kubectl's explain, as an API server's
 // /openapi/v3 would.
-type fakeOpenAPI map[string]openapi.GroupVersion
+type fakeOpenAPI map[string]openapiclient.GroupVersion
 
-func (f fakeOpenAPI) Paths() (map[string]openapi.GroupVersion, error) { return f, nil }
+func (f fakeOpenAPI) Paths() (map[string]openapiclient.GroupVersion, error) { return f, nil }
 
 type fakeGroupVersion []byte
 
@@ -32,7 +33,7 @@ func (g fakeGroupVersion) ServerRelativeURL() string     { return "" }
 
 func upstreamClient(t *testing.T) fakeOpenAPI {
 	var raw map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(openapiJSON, &raw))
+	require.NoError(t, json.Unmarshal(openapi.Raw(), &raw))
 	c := fakeOpenAPI{}
 	for gv, doc := range raw {
 		c[gv] = fakeGroupVersion(doc)
@@ -81,7 +82,7 @@ func TestExplainIsKubectls(t *testing.T) {
 	client := upstreamClient(t)
 	checked := 0
 	for _, k := range api.Kinds {
-		doc := document(k)
+		doc := openapi.Document(k)
 		r := renderer{doc: doc}
 		var top schema
 		for _, s := range asMap(asMap(doc["components"])["schemas"]) {

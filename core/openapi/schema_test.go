@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package explain
+package openapi
 
 import (
 	"encoding/json"
@@ -22,8 +22,9 @@ var update = flag.Bool("update", false, "regenerate openapi.json from kubernetes
 // kubernetesVersion is the release whose api/openapi-spec/v3 documents openapi.json is cut from.
 const kubernetesVersion = "v1.37.2"
 
-// keptKeys are the schema keys kubectl explain's plaintext template reads.
-var keptKeys = []string{"description", "type", "properties", "required", "items", "additionalProperties", "allOf", "enum", "$ref", "externalDocs", "x-kubernetes-group-version-kind"}
+// keptKeys are the schema keys kubectl explain's plaintext template reads, and the patch
+// strategies and merge keys of strategic merge patches.
+var keptKeys = []string{"description", "type", "properties", "required", "items", "additionalProperties", "allOf", "enum", "$ref", "externalDocs", "x-kubernetes-group-version-kind", "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key"}
 
 // specDir finds kubernetes' OpenAPI v3 documents in the module cache, downloading the module
 // when asked to update.
@@ -35,7 +36,7 @@ func specDir(t *testing.T) string {
 		return dir
 	}
 	if !*update {
-		t.Skipf("kubernetes %s is not in the module cache; `go test ./core/explain -run TestSchemaIsUpstreams -update` downloads it", kubernetesVersion)
+		t.Skipf("kubernetes %s is not in the module cache; `go test ./core/openapi -run TestSchemaIsUpstreams -update` downloads it", kubernetesVersion)
 	}
 	require.NoError(t, exec.Command("go", "mod", "download", "k8s.io/kubernetes@"+kubernetesVersion).Run())
 	return dir
@@ -92,7 +93,7 @@ func build(t *testing.T, file string, kinds []api.Kind) map[string]any {
 	paths := map[string]any{}
 	refs := map[string]bool{}
 	for _, k := range kinds {
-		path := listPath(k)
+		path := ListPath(k)
 		op, ok := doc.Paths[path]["get"].(map[string]any)
 		require.True(t, ok, "no GET %s", path)
 		paths[path] = map[string]any{"get": map[string]any{"x-kubernetes-group-version-kind": op["x-kubernetes-group-version-kind"]}}
@@ -131,7 +132,7 @@ func TestSchemaIsUpstreams(t *testing.T) {
 	for gv, file := range map[string]string{"api/v1": "api__v1_openapi.json", "apis/apps/v1": "apis__apps__v1_openapi.json"} {
 		var kinds []api.Kind
 		for _, k := range api.Kinds {
-			if groupVersionPath(k) == gv {
+			if GroupVersionPath(k) == gv {
 				kinds = append(kinds, k)
 			}
 		}
@@ -144,5 +145,5 @@ func TestSchemaIsUpstreams(t *testing.T) {
 	}
 	got, err := os.ReadFile("openapi.json")
 	require.NoError(t, err)
-	assert.JSONEq(t, string(want), string(got), "openapi.json is stale: go test ./core/explain -run TestSchemaIsUpstreams -update")
+	assert.JSONEq(t, string(want), string(got), "openapi.json is stale: go test ./core/openapi -run TestSchemaIsUpstreams -update")
 }
