@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -438,4 +439,57 @@ func resolvePlain(s string, pos value) *value {
 		}
 	}
 	return &v
+}
+
+// YAMLToJSON reads one YAML (or JSON) document as kubectl's yaml.ToJSON does, YAML 1.1 scalars
+// and the same guards as manifests: the result is what encoding/json would decode from the JSON
+// (maps, lists, strings, bools, nil), numbers as json.Number. An empty document is nil.
+func YAMLToJSON(data []byte) (any, error) {
+	docs, err := parseDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	switch len(docs) {
+	case 0:
+		return nil, nil
+	case 1:
+		return docs[0].toJSON()
+	}
+	return nil, &SyntaxError{Msg: fmt.Sprintf("want one document, found %d", len(docs))}
+}
+
+// toJSON converts a tree to JSON values; infinities and NaN have no JSON form.
+func (v *value) toJSON() (any, error) {
+	switch v.kind {
+	case kindBool:
+		return v.b, nil
+	case kindInt, kindFloat:
+		if _, err := strconv.ParseFloat(v.str, 64); err != nil {
+			return nil, fmt.Errorf("json: unsupported value: %s", v.str)
+		}
+		return json.Number(v.str), nil
+	case kindString:
+		return v.str, nil
+	case kindMap:
+		m := make(map[string]any, len(v.keys))
+		for i, k := range v.keys {
+			x, err := v.vals[i].toJSON()
+			if err != nil {
+				return nil, err
+			}
+			m[k] = x
+		}
+		return m, nil
+	case kindList:
+		l := make([]any, len(v.vals))
+		for i, item := range v.vals {
+			x, err := item.toJSON()
+			if err != nil {
+				return nil, err
+			}
+			l[i] = x
+		}
+		return l, nil
+	}
+	return nil, nil
 }

@@ -40,6 +40,7 @@ var flagValues = map[string][]string{
 	"output":  {"json", "yaml", "wide", "name", "jsonpath=", "jsonpath-as-json=", "custom-columns="},
 	"dry-run": {"none", "client", "server"},
 	"restart": {"Always", "OnFailure", "Never"},
+	"type":    {"strategic", "merge", "json"},
 	"cascade": {"background", "foreground", "orphan"},
 	"sort-by": {"name", "kind"},
 }
@@ -47,7 +48,7 @@ var flagValues = map[string][]string{
 // positional says what a command's positional arguments are: "type" then "names" of that
 // type, "type/name", or "nodes"; explain's is a field path.
 var positional = map[string]string{
-	"get": "type", "describe": "type", "delete": "type", "label": "type", "annotate": "type", "scale": "type", "set image": "type/name",
+	"get": "type", "describe": "type", "delete": "type", "label": "type", "annotate": "type", "patch": "type", "scale": "type", "set image": "type/name",
 	"rollout history": "type/name", "rollout pause": "type/name", "rollout restart": "type/name",
 	"rollout resume": "type/name", "rollout status": "type/name", "rollout undo": "type/name",
 	"cordon": "nodes", "uncordon": "nodes", "drain": "nodes", "taint": "type", "explain": "field", "help": "command",

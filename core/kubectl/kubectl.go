@@ -20,6 +20,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"delete":        deleteCommand,
 	"taint":         taintCommand,
 	"label":         labelCommand,
+	"patch":         patchCommand,
 	"annotate":      annotateCommand,
 	"scale":         scaleCommand,
 	"set":           setCommand,

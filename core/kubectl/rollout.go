@@ -228,7 +228,6 @@ type revision struct {
 	revision    *api.ControllerRevision // a DaemonSet's, for rollback
 }
 
-
 // history lists an object's revisions, oldest first: a DaemonSet's ControllerRevisions, a
 // Deployment's ReplicaSets by their revision annotation.
 func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, string) {

@@ -1,0 +1,190 @@
+//go:build !(js && wasm)
+
+package patch_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"daemonlab/core/api"
+	"daemonlab/core/openapi"
+	"daemonlab/core/patch"
+	"daemonlab/core/scenario"
+	"daemonlab/core/sim"
+)
+
+// decode reads JSON with numbers kept as json.Number, as the patch package holds them.
+func decode(t *testing.T, data []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	require.NoError(t, dec.Decode(&v))
+	return v
+}
+
+func encode(t *testing.T, v any) []byte {
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return data
+}
+
+// objects plays every scenario and returns the objects of the kinds patches are tried on.
+func objects(t *testing.T) map[string][][]byte {
+	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
+	require.NoError(t, err)
+	out := map[string][][]byte{}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		sc, err := scenario.Parse(data)
+		require.NoError(t, err)
+		s, err := sc.Play()
+		require.NoError(t, err)
+		for _, kind := range []string{"DaemonSet", "Deployment", "Pod", "Node"} {
+			for _, o := range s.C.ListKind(kind) {
+				out[kind] = append(out[kind], encode(t, o))
+			}
+		}
+		_ = sim.Default
+	}
+	return out
+}
+
+var patches = map[string][]string{
+	"DaemonSet": {
+		`{"spec":{"updateStrategy":{"type":"OnDelete"}}}`,
+		`{"spec":{"updateStrategy":{"rollingUpdate":{"maxSurge":1,"maxUnavailable":0}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"busybox:1.37"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"envoy"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"c","$patch":"delete"}]}}}}`,
+		`{"spec":{"template":{"spec":{"tolerations":[{"operator":"Exists"}]}}}}`,
+		`{"spec":{"template":{"spec":{"nodeSelector":{"disk":"ssd"}}}}}`,
+		`{"spec":{"template":{"metadata":{"labels":{"tier":"node"}}}}}`,
+		`{"metadata":{"labels":{"k8s-app":null,"team":"infra"},"annotations":{"kubernetes.io/change-cause":"patched"}}}`,
+		`{"metadata":{"finalizers":["example.com/keep"]}}`,
+		`{"spec":{"template":{"spec":{"$patch":"replace","containers":[{"name":"only","image":"nginx"}]}}}}`,
+		`{"spec":{"template":{"spec":{"volumes":[{"name":"varlog","emptyDir":{}}]}}}}`,
+		`{"spec":{"minReadySeconds":10,"revisionHistoryLimit":null}}`,
+	},
+	"Deployment": {
+		`{"spec":{"replicas":5}}`,
+		`{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"nginx","resources":{"limits":{"memory":"200Mi"}}}]}}}}`,
+	},
+	"Pod": {
+		`{"metadata":{"labels":{"app":null}}}`,
+		`{"spec":{"containers":[{"name":"c","image":"busybox:2"}],"activeDeadlineSeconds":30}}`,
+		`{"metadata":{"$deleteFromPrimitiveList/finalizers":["x"],"finalizers":["y"]}}`,
+	},
+	"Node": {
+		`{"spec":{"unschedulable":true}}`,
+		`{"spec":{"taints":[{"key":"dedicated","value":"x","effect":"NoSchedule"}]}}`,
+		`{"metadata":{"labels":{"disk":"ssd","node-role.kubernetes.io/control-plane":null}}}`,
+		`{"status":{"conditions":[{"type":"Ready","status":"False"}]}}`,
+	},
+}
+
+var kinds = map[string]struct {
+	kind   api.Kind
+	schema any
+}{
+	"DaemonSet":  {kindOf("DaemonSet"), appsv1.DaemonSet{}},
+	"Deployment": {kindOf("Deployment"), appsv1.Deployment{}},
+	"Pod":        {kindOf("Pod"), corev1.Pod{}},
+	"Node":       {kindOf("Node"), corev1.Node{}},
+}
+
+func kindOf(name string) api.Kind {
+	for _, k := range api.Kinds {
+		if k.Kind == name {
+			return k
+		}
+	}
+	panic(name)
+}
+
+// TestStrategicIsApimachinerys applies strategic merge patches to every scenario's DaemonSets,
+// Deployments, pods and nodes with DaemonLab's Strategic (guided by the OpenAPI document) and
+// with apimachinery's strategicpatch (guided by the k8s.io/api types), and requires the same
+// documents.
+func TestStrategicIsApimachinerys(t *testing.T) {
+	checked := 0
+	for kind, objs := range objects(t) {
+		k := kinds[kind]
+		for _, p := range patches[kind] {
+			for _, obj := range objs {
+				want, err := strategicpatch.StrategicMergePatch(obj, []byte(p), k.schema)
+				require.NoError(t, err)
+				got, err := patch.Strategic(decode(t, obj).(map[string]any), decode(t, []byte(p)).(map[string]any), openapi.Document(k.kind), openapi.Root(k.kind))
+				require.NoError(t, err)
+				if !assert.Equal(t, decode(t, want), decode(t, encode(t, got)), "%s %s", kind, p) {
+					return
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d patches identical", checked)
+}
+
+// TestMergeAndJSONPatchAreEvanphxs compares JSON merge patches and JSON patches with
+// evanphx/json-patch, the library the API server applies them with.
+func TestMergeAndJSONPatchAreEvanphxs(t *testing.T) {
+	doc := `{"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}],"tolerations":[{"key":"k"}]}}},"metadata":{"labels":{"a":"1","b/c":"2"}}}`
+	for _, p := range []string{
+		`{"spec":{"replicas":3}}`,
+		`{"metadata":{"labels":{"a":null,"c":"3"}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"only"}]}}}}`,
+		`{"spec":null}`,
+	} {
+		want, err := jsonpatch.MergePatch([]byte(doc), []byte(p))
+		require.NoError(t, err)
+		got := patch.Merge(decode(t, []byte(doc)), decode(t, []byte(p)))
+		assert.Equal(t, decode(t, want), decode(t, encode(t, got)), p)
+	}
+	for _, p := range []string{
+		`[{"op":"replace","path":"/spec/replicas","value":4}]`,
+		`[{"op":"add","path":"/spec/template/spec/containers/-","value":{"name":"c"}}]`,
+		`[{"op":"add","path":"/spec/template/spec/containers/0","value":{"name":"first"}}]`,
+		`[{"op":"remove","path":"/spec/template/spec/tolerations/0"}]`,
+		`[{"op":"remove","path":"/metadata/labels/b~1c"}]`,
+		`[{"op":"move","from":"/metadata/labels/a","path":"/metadata/labels/z"}]`,
+		`[{"op":"copy","from":"/spec/template/spec/containers/1","path":"/spec/template/spec/containers/0"}]`,
+		`[{"op":"test","path":"/spec/replicas","value":1},{"op":"add","path":"/spec/paused","value":true}]`,
+		`[{"op":"replace","path":"/spec/template/spec/containers/1/image","value":"z"}]`,
+	} {
+		ops, err := jsonpatch.DecodePatch([]byte(p))
+		require.NoError(t, err)
+		want, err := ops.Apply([]byte(doc))
+		require.NoError(t, err)
+		got, err := patch.JSON(decode(t, []byte(doc)), decode(t, []byte(p)))
+		require.NoError(t, err, p)
+		assert.Equal(t, decode(t, want), decode(t, encode(t, got)), p)
+	}
+	for _, p := range []string{
+		`[{"op":"test","path":"/spec/replicas","value":2}]`,
+		`[{"op":"remove","path":"/spec/nope"}]`,
+		`[{"op":"add","path":"/nope/deeper","value":1}]`,
+		`[{"op":"replace","path":"/spec/template/spec/containers/9/image","value":"z"}]`,
+		`[{"op":"jump","path":"/spec"}]`,
+	} {
+		ops, err := jsonpatch.DecodePatch([]byte(p))
+		require.NoError(t, err)
+		_, upstream := ops.Apply([]byte(doc))
+		require.Error(t, upstream, p)
+		_, err = patch.JSON(decode(t, []byte(doc)), decode(t, []byte(p)))
+		assert.Error(t, err, p)
+		_ = strings.TrimSpace
+	}
+}
