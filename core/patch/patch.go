@@ -258,7 +258,9 @@ func deleteFromList(list, remove any) any {
 		return list
 	}
 	gone := openapi.AsList(remove)
-	return orEmpty(slices.DeleteFunc(slices.Clone(l), func(x any) bool { return slices.ContainsFunc(gone, func(g any) bool { return reflect.DeepEqual(g, x) }) }))
+	return orEmpty(slices.DeleteFunc(slices.Clone(l), func(x any) bool {
+		return slices.ContainsFunc(gone, func(g any) bool { return reflect.DeepEqual(g, x) })
+	}))
 }
 
 func orEmpty(l []any) []any {
