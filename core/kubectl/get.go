@@ -97,6 +97,14 @@ func get(s *sim.Sim, args []string) Result {
 	typ, names := typeAndNames(f.Args)
 	var rs []resource
 	for _, t := range strings.Split(typ, ",") {
+		if t == "all" { // the "all" category, in discovery order
+			for _, r := range resources {
+				if r.categories == "all" {
+					rs = append(rs, r)
+				}
+			}
+			continue
+		}
 		r, ok := findResource(t)
 		if !ok {
 			return Result{Err: fmt.Sprintf("error: the server doesn't have a resource type %q", t), Code: 1}
