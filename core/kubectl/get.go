@@ -15,7 +15,7 @@ import (
 type resource struct {
 	kind       api.Kind
 	aliases    []string // short names, singular and plural
-	print      func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time)
+	rows       func(objs []api.Object, opts tableOptions, now time.Time) [][]string // the table, header first
 	shortNames string // as discovery lists them (api-resources' SHORTNAMES)
 	verbs      string // api-resources -o wide's VERBS
 	categories string // and CATEGORIES
@@ -45,13 +45,13 @@ func kindOf(kind string) api.Kind {
 	panic("unknown kind " + kind)
 }
 
-func tableOf[T api.Object](cols []column[T]) func(*strings.Builder, []api.Object, tableOptions, time.Time) {
-	return func(b *strings.Builder, objs []api.Object, opts tableOptions, now time.Time) {
+func tableOf[T api.Object](cols []column[T]) func([]api.Object, tableOptions, time.Time) [][]string {
+	return func(objs []api.Object, opts tableOptions, now time.Time) [][]string {
 		typed := make([]T, len(objs))
 		for i, o := range objs {
 			typed[i] = o.(T)
 		}
-		printTable(b, typed, cols, opts, now)
+		return tableRows(typed, cols, opts, now)
 	}
 }
 
@@ -83,6 +83,8 @@ var getFlags = []FlagSpec{
 	{Name: "sort-by"},
 	{Name: "template"},
 	{Name: "allow-missing-template-keys", Boolean: true},
+	{Name: "watch", Shorthand: 'w', Boolean: true},
+	{Name: "watch-only", Boolean: true},
 }
 
 // get runs `kubectl get TYPE[,TYPE…] [NAME…]` and `kubectl get TYPE/NAME…`.
@@ -121,6 +123,9 @@ func get(s *sim.Sim, args []string) Result {
 	if bad := q.selectors(f, rs[0]); bad != nil {
 		return *bad
 	}
+	if f.IsTrue("watch") || f.IsTrue("watch-only") {
+		return watch(s, f, q, rs, out)
+	}
 	var b strings.Builder
 	var errs []string
 	found := false
@@ -156,7 +161,7 @@ func get(s *sim.Sim, args []string) Result {
 			b.WriteString("\n")
 			fallthrough
 		default:
-			r.print(&b, objs, opts, s.C.Now())
+			writeTable(&b, r.rows(objs, opts, s.C.Now()))
 		}
 		found = true
 	}

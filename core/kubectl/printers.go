@@ -25,13 +25,11 @@ type tableOptions struct {
 	namePrefix                      string   // "deployment.apps/" when several types are listed
 }
 
-// printTable prints objects as kubectl's table printer does: upper-case headers, a NAMESPACE
-// column first with --all-namespaces, a column per -L label key (headed by the key's last
-// segment, upper-cased), a LABELS column last with --show-labels, cells aligned by a
-// tabwriter with minimum width 6, tab width 4 and padding 3 (printers.GetNewTabWriter).
-func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], opts tableOptions, now time.Time) {
+// tableRows lays objects out as kubectl's table printer does, header first: upper-case headers,
+// a NAMESPACE column first with --all-namespaces, a column per -L label key (headed by the key's
+// last segment, upper-cased), a LABELS column last with --show-labels.
+func tableRows[T api.Object](objs []T, cols []column[T], opts tableOptions, now time.Time) [][]string {
 	wide, allNamespaces := opts.wide, opts.allNamespaces
-	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
 	var headers []string
 	if allNamespaces {
 		headers = append(headers, "NAMESPACE")
@@ -47,7 +45,7 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 	if opts.showLabels {
 		headers = append(headers, "LABELS")
 	}
-	fmt.Fprintln(w, strings.Join(headers, "\t"))
+	rows := [][]string{headers}
 	for _, o := range objs {
 		var cells []string
 		if allNamespaces {
@@ -69,7 +67,17 @@ func printTable[T api.Object](b *strings.Builder, objs []T, cols []column[T], op
 		if opts.showLabels {
 			cells = append(cells, api.FormatLabels(o.GetObjectMeta().Labels))
 		}
-		fmt.Fprintln(w, strings.Join(cells, "\t"))
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// writeTable aligns rows as kubectl's tabwriter does: minimum width 6, tab width 4, padding 3
+// (printers.GetNewTabWriter).
+func writeTable(b *strings.Builder, rows [][]string) {
+	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(w, strings.Join(r, "\t"))
 	}
 	w.Flush()
 }
