@@ -21,6 +21,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"taint":         taintCommand,
 	"label":         labelCommand,
 	"patch":         patchCommand,
+	"events":        eventsCommand,
 	"annotate":      annotateCommand,
 	"scale":         scaleCommand,
 	"set":           setCommand,
