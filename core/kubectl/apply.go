@@ -12,6 +12,8 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubelet"
+	"daemonlab/core/openapi"
+	"daemonlab/core/patch"
 	"daemonlab/core/sim"
 )
 
@@ -160,6 +162,13 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, creat
 		}
 		meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
 	}
+	if !create && existing != nil {
+		merged, msg := threeWayApply(m, existing, namespace, source)
+		if msg != "" {
+			return action{}, msg, nil
+		}
+		obj, meta = merged, merged.GetObjectMeta()
+	}
 	if node, ok := obj.(*api.Node); ok && existing == nil {
 		registerNode(c, node)
 	}
@@ -189,6 +198,43 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, creat
 		}
 	}
 	return a, "", nil
+}
+
+// threeWayApply is what kubectl apply does to an object that exists (client-side apply): the
+// strategic merge patch from the configuration applied last time (the last-applied
+// annotation) and the manifest to the live object (patch.ThreeWay), applied by the API server.
+// Fields the manifest never set stay as others made them (a scale, a label); fields the last
+// configuration set and this one drops are removed.
+func threeWayApply(m api.Manifest, existing api.Object, namespace, source string) (api.Object, string) {
+	lastApplied := m.LastAppliedConfiguration(namespace)
+	modified, err := api.YAMLToJSON([]byte(lastApplied))
+	if err != nil {
+		return nil, "error: " + err.Error()
+	}
+	modifiedMap := modified.(map[string]any)
+	md := modifiedMap["metadata"].(map[string]any)
+	md["annotations"].(map[string]any)[api.LastAppliedAnnotation] = lastApplied
+	original := map[string]any{}
+	if text := existing.GetObjectMeta().Annotations[api.LastAppliedAnnotation]; text != "" {
+		if v, err := api.YAMLToJSON([]byte(text)); err == nil {
+			original, _ = v.(map[string]any)
+		}
+	}
+	current := structured(existing, m.Kind)
+	doc, root := openapi.Document(m.Kind), openapi.Root(m.Kind)
+	p, err := patch.ThreeWay(original, modifiedMap, current, doc, root)
+	if err == nil {
+		var merged map[string]any
+		if merged, err = patch.Strategic(current, p, doc, root); err == nil {
+			data, _ := json.Marshal(merged) // decoded JSON always encodes
+			manifests, derr := api.Decode(data)
+			if derr == nil && len(manifests) == 1 {
+				return manifests[0].Object, ""
+			}
+			err = derr
+		}
+	}
+	return nil, fmt.Sprintf("Error from server (BadRequest): error when applying patch to %q: %v", source, err)
 }
 
 // registerNode gives a Node applied without a status what its kubelet would report on joining:

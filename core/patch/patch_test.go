@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +21,6 @@ import (
 	"daemonlab/core/openapi"
 	"daemonlab/core/patch"
 	"daemonlab/core/scenario"
-	"daemonlab/core/sim"
 )
 
 // decode reads JSON with numbers kept as json.Number, as the patch package holds them.
@@ -56,7 +55,6 @@ func objects(t *testing.T) map[string][][]byte {
 				out[kind] = append(out[kind], encode(t, o))
 			}
 		}
-		_ = sim.Default
 	}
 	return out
 }
@@ -185,6 +183,125 @@ func TestMergeAndJSONPatchAreEvanphxs(t *testing.T) {
 		require.Error(t, upstream, p)
 		_, err = patch.JSON(decode(t, []byte(doc)), decode(t, []byte(p)))
 		assert.Error(t, err, p)
-		_ = strings.TrimSpace
 	}
+}
+
+// applied is what a manifest for obj would have said: its name, namespace, labels and spec.
+func applied(t *testing.T, obj []byte) map[string]any {
+	o := decode(t, obj).(map[string]any)
+	meta := o["metadata"].(map[string]any)
+	m := map[string]any{"apiVersion": o["apiVersion"], "kind": o["kind"], "metadata": map[string]any{"name": meta["name"]}}
+	for _, k := range []string{"namespace", "labels"} {
+		if v, ok := meta[k]; ok {
+			m["metadata"].(map[string]any)[k] = v
+		}
+	}
+	if spec, ok := o["spec"]; ok {
+		m["spec"] = spec
+	}
+	return m
+}
+
+// edits are changes a learner makes to a manifest before applying it again.
+var edits = map[string]func(m map[string]any){
+	"same":           func(m map[string]any) {},
+	"label added":    func(m map[string]any) { setIn(m, "x", "metadata", "labels", "tier") },
+	"labels dropped": func(m map[string]any) { delete(m["metadata"].(map[string]any), "labels") },
+	"spec dropped":   func(m map[string]any) { delete(m, "spec") },
+	"first container's image": func(m map[string]any) {
+		if cs := containers(m); len(cs) > 0 {
+			cs[0].(map[string]any)["image"] = "example/changed:2"
+		}
+	},
+	"container added": func(m map[string]any) {
+		if cs := containers(m); cs != nil {
+			setContainers(m, append([]any{map[string]any{"name": "aaa-first", "image": "x"}}, cs...))
+		}
+	},
+	"containers reversed": func(m map[string]any) {
+		if cs := containers(m); len(cs) > 1 {
+			slices.Reverse(cs)
+		}
+	},
+	"last container removed": func(m map[string]any) {
+		if cs := containers(m); len(cs) > 1 {
+			setContainers(m, cs[:len(cs)-1])
+		}
+	},
+	"tolerations replaced": func(m map[string]any) {
+		if spec := podSpec(m); spec != nil {
+			spec["tolerations"] = []any{map[string]any{"operator": "Exists"}}
+		}
+	},
+	"a field removed": func(m map[string]any) {
+		if spec := podSpec(m); spec != nil {
+			delete(spec, "terminationGracePeriodSeconds")
+			delete(spec, "dnsPolicy")
+		}
+	},
+}
+
+func setIn(m map[string]any, v any, path ...string) {
+	for _, p := range path[:len(path)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
+
+func podSpec(m map[string]any) map[string]any {
+	spec, _ := m["spec"].(map[string]any)
+	if tmpl, ok := spec["template"].(map[string]any); ok {
+		spec, _ = tmpl["spec"].(map[string]any)
+	}
+	return spec
+}
+
+func containers(m map[string]any) []any {
+	cs, _ := podSpec(m)["containers"].([]any)
+	return cs
+}
+
+func setContainers(m map[string]any, cs []any) { podSpec(m)["containers"] = cs }
+
+// TestThreeWayIsKubectlApplys checks kubectl apply's three-way merge: for every scenario's
+// DaemonSets, Deployments, pods and nodes as the live objects, a manifest for each (as last
+// applied) and edits of it (as applied now) give the same object through DaemonLab's ThreeWay
+// and Strategic as through apimachinery's CreateThreeWayMergePatch and StrategicMergePatch.
+func TestThreeWayIsKubectlApplys(t *testing.T) {
+	checked := 0
+	for kind, objs := range objects(t) {
+		k := kinds[kind]
+		for _, obj := range objs {
+			for name, edit := range edits {
+				original := applied(t, obj)
+				modified := decode(t, encode(t, original)).(map[string]any)
+				edit(modified)
+				upstreamPatch, err := strategicpatch.CreateThreeWayMergePatch(encode(t, original), encode(t, modified), obj, mustLookup(t, k.schema), true)
+				require.NoError(t, err)
+				want, err := strategicpatch.StrategicMergePatch(obj, upstreamPatch, k.schema)
+				require.NoError(t, err)
+				doc, root := openapi.Document(k.kind), openapi.Root(k.kind)
+				p, err := patch.ThreeWay(original, modified, decode(t, obj).(map[string]any), doc, root)
+				require.NoError(t, err)
+				got, err := patch.Strategic(decode(t, obj).(map[string]any), p, doc, root)
+				require.NoError(t, err)
+				if !assert.Equal(t, decode(t, want), decode(t, encode(t, got)), "%s, %s: patch %s, ours %s", kind, name, upstreamPatch, encode(t, p)) {
+					return
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d applies identical", checked)
+}
+
+func mustLookup(t *testing.T, schema any) strategicpatch.LookupPatchMeta {
+	meta, err := strategicpatch.NewPatchMetaFromStruct(schema)
+	require.NoError(t, err)
+	return meta
 }
