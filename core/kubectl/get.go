@@ -14,11 +14,11 @@ import (
 // API discovery says of it.
 type resource struct {
 	kind       api.Kind
-	aliases    []string // short names, singular and plural
+	aliases    []string                                                             // short names, singular and plural
 	rows       func(objs []api.Object, opts tableOptions, now time.Time) [][]string // the table, header first
-	shortNames string // as discovery lists them (api-resources' SHORTNAMES)
-	verbs      string // api-resources -o wide's VERBS
-	categories string // and CATEGORIES
+	shortNames string                                                               // as discovery lists them (api-resources' SHORTNAMES)
+	verbs      string                                                               // api-resources -o wide's VERBS
+	categories string                                                               // and CATEGORIES
 }
 
 // allVerbs are the verbs of every resource DaemonLab serves but namespaces, which have no

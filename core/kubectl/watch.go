@@ -121,4 +121,3 @@ func lastLine(rows [][]string) string {
 	text := strings.TrimSuffix(b.String(), "\n")
 	return text[strings.LastIndex(text, "\n")+1:] + "\n"
 }
-
