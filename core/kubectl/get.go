@@ -13,12 +13,13 @@ import (
 // resource is one resource type kubectl knows: its kind, the names it answers to, and what
 // API discovery says of it.
 type resource struct {
-	kind       api.Kind
-	aliases    []string                                                             // short names, singular and plural
-	rows       func(objs []api.Object, opts tableOptions, now time.Time) [][]string // the table, header first
-	shortNames string                                                               // as discovery lists them (api-resources' SHORTNAMES)
-	verbs      string                                                               // api-resources -o wide's VERBS
-	categories string                                                               // and CATEGORIES
+	kind    api.Kind
+	aliases []string // short names, singular and plural
+	// rows lays objects out as a table, header first.
+	rows       func(objs []api.Object, opts tableOptions, now time.Time) [][]string
+	shortNames string // as discovery lists them (api-resources' SHORTNAMES)
+	verbs      string // api-resources -o wide's VERBS
+	categories string // and CATEGORIES
 }
 
 // allVerbs are the verbs of every resource DaemonLab serves but namespaces, which have no
