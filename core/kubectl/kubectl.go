@@ -22,6 +22,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"label":         labelCommand,
 	"patch":         patchCommand,
 	"events":        eventsCommand,
+	"top":           topCommand,
 	"annotate":      annotateCommand,
 	"scale":         scaleCommand,
 	"set":           setCommand,

@@ -48,10 +48,14 @@ func rolloutCommand(s *sim.Sim, args []string, _ string) Result {
 }
 
 // subcommandMissing is cobra's DefaultSubCommandRun for a command that only groups others
-// (rollout, set): without a subcommand it prints the command's help and fails.
+// (rollout, set, top): without a subcommand it prints the command's help and fails; rollout
+// prints it on standard output, set and top on standard error.
 func subcommandMissing(command string, args []string) (Result, bool) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return Result{Out: helpText(command), Code: 1}, true
+		if command == "rollout" {
+			return Result{Out: helpText(command), Code: 1}, true
+		}
+		return Result{Err: strings.TrimSuffix(helpText(command), "\n"), Code: 1}, true
 	}
 	return Result{}, false
 }
