@@ -33,31 +33,17 @@ type Options struct {
 //
 // A field that does not exist is kubectl's `field "x" does not exist`.
 func Explain(k api.Kind, path []string, opts Options) (string, error) {
-	doc := openapi.Document(k)
-	gvk := openapi.GVK(k)
 	var b strings.Builder
 	if k.Group != "" {
 		fmt.Fprintf(&b, "GROUP:      %s\n", k.Group)
 	}
 	fmt.Fprintf(&b, "KIND:       %s\nVERSION:    %s\n\n", k.Kind, k.Version)
-	r := renderer{doc: doc, opts: opts}
-	schemas := asMap(asMap(doc["components"])["schemas"])
-	names := make([]string, 0, len(schemas))
-	for name := range schemas {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		s := asMap(schemas[name])
-		if !contains(s["x-kubernetes-group-version-kind"], gvk) {
-			continue
-		}
-		out := r.output(s, nil, path)
+	if root := openapi.Root(k); root != nil {
+		out := renderer{doc: openapi.Document(k), opts: opts}.output(root, nil, path)
 		if out == "" {
 			return "", fmt.Errorf("field %q does not exist", path[len(path)-1])
 		}
 		b.WriteString(out)
-		break
 	}
 	b.WriteString("\n")
 	return b.String(), nil
