@@ -190,7 +190,8 @@ func namespaceOf(k api.Kind, namespace string) string {
 	return ""
 }
 
-// fieldPaths offers explain's next path element: "ds.spec.up" gives "ds.spec.updateStrategy".
+// fieldPaths offers explain's next path element: "ds.spec.up" gives "ds.spec.updateStrategy."
+// (a field with fields of its own ends in "."), "ds.spec.minR" gives "ds.spec.minReadySeconds".
 func fieldPaths(partial string) []string {
 	parts := strings.Split(partial, ".")
 	if len(parts) == 1 {
@@ -202,7 +203,11 @@ func fieldPaths(partial string) []string {
 	}
 	var out []string
 	prefix := strings.Join(parts[:len(parts)-1], ".") + "."
-	for _, field := range explain.Fields(r.kind, parts[1:len(parts)-1]) {
+	parent := parts[1 : len(parts)-1]
+	for _, field := range explain.Fields(r.kind, parent) {
+		if len(explain.Fields(r.kind, append(slices.Clone(parent), field))) > 0 {
+			field += "." // it has fields of its own: the path goes on
+		}
 		out = append(out, prefix+field)
 	}
 	return out
