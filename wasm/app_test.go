@@ -93,3 +93,50 @@ func TestCoreStaysPure(t *testing.T) {
 		assert.False(t, strings.HasPrefix(p.path, "k8s.io/"), "the page ships %s", p.path)
 	}
 }
+
+// TestTerminalRunsCommandsWithHistoryAndCompletion pins the terminal: a command is echoed and
+// its output (or error) follows; ↑ and ↓ walk the history; Tab completes one candidate at once
+// and lists several; Ctrl+L clears.
+func TestTerminalRunsCommandsWithHistoryAndCompletion(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{Line: "kubectl get ds -A"})
+	m = Update(m, RunMsg{Line: "kubectl get dss"})
+	v := Render(m)
+	require.Len(t, v.Terminal, 4)
+	assert.Equal(t, TermLine{Text: "$ kubectl get ds -A", Command: true}, v.Terminal[0])
+	assert.Contains(t, v.Terminal[1].Text, "fluentd-elasticsearch   3         3         3")
+	assert.Equal(t, TermLine{Text: `error: the server doesn't have a resource type "dss"`, Err: true}, v.Terminal[3])
+	m = Update(m, HistoryMsg{Step: -1})
+	assert.Equal(t, "kubectl get dss", m.Terminal.Input)
+	m = Update(m, HistoryMsg{Step: -1})
+	assert.Equal(t, "kubectl get ds -A", m.Terminal.Input)
+	m = Update(m, HistoryMsg{Step: +2})
+	assert.Equal(t, "", m.Terminal.Input, "past the newest line is a fresh line")
+	m = Update(m, CompleteMsg{Line: "kubectl cord"})
+	assert.Equal(t, "kubectl cordon ", m.Terminal.Input)
+	m = Update(m, CompleteMsg{Line: "kubectl cordon h"})
+	assert.Equal(t, "kubectl cordon hd", m.Terminal.Input, "the common prefix of hd1, hd2, hd3")
+	assert.Equal(t, "hd1  hd2  hd3", Render(m).Terminal[len(Render(m).Terminal)-1].Text)
+	m = Update(m, CompleteMsg{Line: "kubectl explain ds.spec.up"})
+	assert.Equal(t, "kubectl explain ds.spec.updateStrategy.", m.Terminal.Input, "no blank after a field path with fields of its own")
+	m = Update(m, ClearMsg{})
+	assert.Empty(t, Render(m).Terminal)
+}
+
+// TestNodeActionsRunTheirCommandsInTheTerminal: the fault menu and the time buttons run the
+// sim and kubectl commands a learner could type, echoed in the terminal: a stopped kubelet
+// leaves the node Unknown after the grace period, and its DaemonSet pod stays.
+func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	actions := Render(m).Nodes[1].Actions
+	require.Equal(t, Action{"Stop the kubelet", "sim fail hd2 kubelet-down"}, actions[0])
+	m = Update(m, RunMsg{Line: actions[0].Command})
+	m = Update(m, RunMsg{Line: TimeActions[3].Command})
+	v := Render(m)
+	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
+	assert.Equal(t, "NotReady", v.Nodes[1].Status)
+	require.Len(t, v.Nodes[1].Pods, 1)
+	assert.Equal(t, "DaemonSet/fluentd-elasticsearch", v.Nodes[1].Pods[0].Owner)
+}

@@ -20,6 +20,8 @@ type page struct {
 	problems dom.Element
 	banner   dom.Element
 	editor   *dom.HTMLTextAreaElement
+	terminal dom.Element
+	prompt   *dom.HTMLInputElement
 	model    Model
 }
 
@@ -28,7 +30,7 @@ func mount(m Model) (*page, error) {
 	p := &page{doc: doc, model: m}
 	for id, dst := range map[string]*dom.Element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending,
-		"output": &p.output, "problems": &p.problems, "banner": &p.banner,
+		"output": &p.output, "problems": &p.problems, "banner": &p.banner, "terminal": &p.terminal,
 	} {
 		el := doc.GetElementByID(id)
 		if el == nil {
@@ -42,6 +44,21 @@ func mount(m Model) (*page, error) {
 	}
 	p.editor = editor
 	p.editor.SetValue(m.Editor)
+	prompt, ok := doc.GetElementByID("prompt").(*dom.HTMLInputElement)
+	if !ok {
+		return nil, fmt.Errorf("the page has no #prompt input")
+	}
+	p.prompt = prompt
+	p.prompt.AddEventListener("keydown", false, p.guard(p.promptKey))
+	timeline := doc.GetElementByID("timeline")
+	for _, a := range TimeActions {
+		button := p.el("button", "", a.Label)
+		button.SetAttribute("type", "button")
+		button.SetAttribute("title", a.Command)
+		command := a.Command
+		button.AddEventListener("click", false, p.guard(func(dom.Event) { p.dispatch(RunMsg{Line: command}) }))
+		timeline.AppendChild(button)
+	}
 	doc.GetElementByID("apply").AddEventListener("click", false, p.guard(func(dom.Event) {
 		p.dispatch(ApplyMsg{Text: p.editor.Value()})
 	}))
@@ -53,6 +70,33 @@ func mount(m Model) (*page, error) {
 		}
 	}))
 	return p, nil
+}
+
+// promptKey is the terminal's keyboard: Enter runs the line, ↑/↓ walk the history, Tab
+// completes, Ctrl+L clears.
+func (p *page) promptKey(e dom.Event) {
+	k, ok := e.(*dom.KeyboardEvent)
+	if !ok {
+		return
+	}
+	var msg any
+	switch {
+	case k.Key() == "Enter":
+		msg = RunMsg{Line: p.prompt.Value()}
+	case k.Key() == "ArrowUp":
+		msg = HistoryMsg{Step: -1}
+	case k.Key() == "ArrowDown":
+		msg = HistoryMsg{Step: +1}
+	case k.Key() == "Tab" && !k.ShiftKey():
+		msg = CompleteMsg{Line: p.prompt.Value()}
+	case k.Key() == "l" && k.CtrlKey():
+		msg = ClearMsg{}
+	default:
+		return
+	}
+	e.PreventDefault()
+	p.dispatch(msg)
+	p.prompt.SetValue(p.model.Terminal.Input)
 }
 
 // guard wraps an event listener so that a panic inside it is reported on the page instead of
@@ -116,6 +160,19 @@ func (p *page) render() {
 		}
 		p.problems.AppendChild(p.el("li", "", text))
 	}
+	p.terminal.SetTextContent("")
+	for _, l := range v.Terminal {
+		class := "out"
+		switch {
+		case l.Command:
+			class = "cmd"
+		case l.Err:
+			class = "err"
+		}
+		p.terminal.AppendChild(p.el("pre", class, l.Text))
+	}
+	js := p.terminal.Underlying()
+	js.Set("scrollTop", js.Get("scrollHeight"))
 	p.doc.DocumentElement().SetAttribute("data-ready", "true")
 }
 
@@ -127,6 +184,7 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	head.AppendChild(p.el("span", "status "+strings.ToLower(strings.SplitN(n.Status, ",", 2)[0]), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
+	card.AppendChild(p.actionMenu(n))
 	if len(n.Taints) > 0 {
 		taints := p.el("ul", "taints", "")
 		for _, t := range n.Taints {
@@ -142,6 +200,25 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	}
 	card.AppendChild(pods)
 	return card
+}
+
+// actionMenu is a node's fault menu: choosing an item runs its command in the terminal.
+func (p *page) actionMenu(n NodeView) dom.Element {
+	menu := p.el("select", "node-actions", "").(*dom.HTMLSelectElement)
+	menu.SetAttribute("aria-label", "actions for node "+n.Name)
+	menu.AppendChild(p.el("option", "", "Break or fix this node…"))
+	for _, a := range n.Actions {
+		o := p.el("option", "", a.Label)
+		o.SetAttribute("value", a.Command)
+		o.SetAttribute("title", a.Command)
+		menu.AppendChild(o)
+	}
+	menu.AddEventListener("change", false, p.guard(func(dom.Event) {
+		if command := menu.Value(); command != "" && menu.SelectedIndex() > 0 {
+			p.dispatch(RunMsg{Line: command})
+		}
+	}))
+	return menu
 }
 
 func (p *page) podChip(pod PodView) dom.Element {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -196,5 +197,56 @@ func TestBrowserAppliesAChangeAndShowsTheResult(t *testing.T) {
 	b.editAndApply(t, "k8s-app: fluentd-logging", "k8s-app: fluentd-logging\n    tier: node")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output:not(.error)`))))
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured", strings.TrimSpace(b.text(t, "#output")))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// typeCommand types a line into the terminal's prompt and presses a key (Enter, Tab, …).
+func (b *browser) typeCommand(t *testing.T, line, key string) {
+	t.Helper()
+	eval[bool](t, b, `(() => { const p = document.getElementById('prompt'); p.value = `+jsString(line)+`; return true; })()`)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Focus(chromedp.CSS(`#prompt`)),
+		chromedp.KeyEvent(key),
+	))
+}
+
+// TestBrowserTerminalRunsKubectlWithCompletionAndHistory: a learner types kubectl in the
+// terminal, completes a word with Tab, recalls the last line with ↑, and sees kubectl's output.
+func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	b.typeCommand(t, "kubectl get ds -A", kb.Enter)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#terminal pre.out`))))
+	lines := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).map(p => p.className + ' ' + p.textContent)`)
+	require.Len(t, lines, 2)
+	assert.Equal(t, "cmd $ kubectl get ds -A", lines[0])
+	assert.Contains(t, lines[1], "kube-system   fluentd-elasticsearch   3         3         3")
+	b.typeCommand(t, "kubectl cord", kb.Tab)
+	assert.Equal(t, "kubectl cordon ", eval[string](t, b, `document.getElementById('prompt').value`))
+	b.typeCommand(t, "", kb.ArrowUp)
+	assert.Equal(t, "kubectl get ds -A", eval[string](t, b, `document.getElementById('prompt').value`))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserStoppedKubeletKeepsTheDaemonSetPod is the playground's central story: from a node's
+// menu a learner stops hd2's kubelet, moves time on 5 minutes, and sees hd2 NotReady with its
+// fluentd pod still there — the commands echoed in the terminal.
+func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`[data-node="hd2"] select.node-actions`), "sim fail hd2 kubelet-down")))
+	eval[bool](t, b, `document.querySelector('[data-node="hd2"] select.node-actions').dispatchEvent(new Event('change'))`)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`#timeline button[title="sim advance 5m"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .status.notready`)),
+	))
+	commands := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).map(p => p.textContent)`)
+	assert.Equal(t, []string{"$ sim fail hd2 kubelet-down", "$ sim advance 5m"}, commands)
+	pods := b.podsByNode(t)
+	require.Len(t, pods["hd2"], 1)
+	assert.Regexp(t, `^fluentd-elasticsearch-`, pods["hd2"][0])
+	assert.Equal(t, "t = 5m30s", b.text(t, "#clock"))
 	assert.Empty(t, b.consoleErrors())
 }
