@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,13 +18,19 @@ import (
 	"daemonlab/lessons"
 )
 
-// Model is everything the page shows: the cluster, the editor's text and the last apply, and
-// the terminal.
+// Model is everything the page shows: the cluster and its history, the editor's text and the
+// last apply, the terminal, the timeline's play state, the language and a notice for the
+// learner.
 type Model struct {
 	Sim      *sim.Sim
+	History  History
 	Editor   string
 	Result   kubectl.Result
 	Terminal Terminal
+	Playing  bool
+	Speed    int // index into Speeds
+	Lang     Lang
+	Notice   string // the key of a message for the learner (see texts), or ""
 }
 
 // Terminal is the terminal pane: what it printed, the lines typed (oldest first), where ↑/↓
@@ -49,8 +56,28 @@ const maxTermLines = 500
 // manifest, so that its pods are Running when the page opens.
 const startupTime = 30 * time.Second
 
+// Speed is one speed of play: each tick of the page's timer (TickInterval of real time) runs
+// Command.
+type Speed struct {
+	Label, Command string
+}
+
+// TickInterval is how often play ticks, in milliseconds of real time.
+const TickInterval = 250
+
+// Speeds are play's speeds; DefaultSpeed plays a 300s toleration out in half a minute.
+var Speeds = []Speed{
+	{"1×", "sim advance 250ms"},
+	{"10×", "sim advance 2.5s"},
+	{"30×", "sim advance 7.5s"},
+	{"60×", "sim advance 15s"},
+}
+
+// DefaultSpeed is 10×.
+const DefaultSpeed = 1
+
 // NewModel returns the playground's start state: the default cluster with the start manifest
-// applied and 30 simulated seconds run.
+// applied and 30 simulated seconds run, in English.
 func NewModel() (Model, error) {
 	s, err := sim.New(1, sim.Default)
 	if err != nil {
@@ -61,7 +88,7 @@ func NewModel() (Model, error) {
 		return Model{}, fmt.Errorf("the start manifest does not apply: %s", r.Err)
 	}
 	s.Advance(startupTime)
-	return Model{Sim: s, Editor: lessons.Start, Result: r}, nil
+	return Model{Sim: s, History: newHistory(s.C), Editor: lessons.Start, Speed: DefaultSpeed, Lang: English}, nil
 }
 
 // Recover runs f and turns a panic inside it into a call of report, so that no panic crosses the
@@ -95,14 +122,41 @@ type HistoryMsg struct{ Step int }
 // ClearMsg clears the terminal (Ctrl+L).
 type ClearMsg struct{}
 
+// PlayMsg starts or stops play; SpeedMsg picks its speed; TickMsg is one tick of the page's
+// timer while playing.
+type (
+	PlayMsg  struct{ On bool }
+	SpeedMsg struct{ Index int }
+	TickMsg  struct{}
+)
+
+// UndoMsg and RedoMsg move one step back or forward in the history; SeekMsg moves to any step
+// (the scrubber). Each stops play.
+type (
+	UndoMsg struct{}
+	RedoMsg struct{}
+	SeekMsg struct{ Pos int }
+)
+
+// ResetMsg starts afresh from the start state (the page asks for confirmation first).
+type ResetMsg struct{}
+
+// LangMsg switches the page's language.
+type LangMsg struct{ Lang Lang }
+
+// NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
+// could not be read, a share link made); an empty key dismisses it.
+type NoticeMsg struct{ Key string }
+
 // Update applies a message to the model. Apply is all or nothing: when any object fails, the
-// cluster is left as it was and the result says why.
+// cluster is left as it was and the result says why. Every command that changes the cluster
+// becomes a step of the history.
 func Update(m Model, msg any) Model {
 	t := &m.Terminal
 	switch msg := msg.(type) {
 	case ApplyMsg:
 		m.Editor = msg.Text
-		m.Result = kubectl.ApplyAll(m.Sim, []byte(msg.Text), "STDIN", "default")
+		m.Result = m.do(Step{Apply: msg.Text}, false)
 	case RunMsg:
 		line := strings.TrimSpace(msg.Line)
 		t.Input = ""
@@ -118,7 +172,7 @@ func Update(m Model, msg any) Model {
 			t.Lines = nil
 			break
 		}
-		r := shell.Run(m.Sim, line, "")
+		r := m.do(Step{Run: line}, false)
 		if r.Out != "" {
 			t.print(TermLine{Text: strings.TrimSuffix(r.Out, "\n")})
 		}
@@ -151,8 +205,54 @@ func Update(m Model, msg any) Model {
 		}
 	case ClearMsg:
 		t.Lines = nil
+	case PlayMsg:
+		m.Playing = msg.On
+	case SpeedMsg:
+		if msg.Index >= 0 && msg.Index < len(Speeds) {
+			m.Speed = msg.Index
+		}
+	case TickMsg:
+		if m.Playing {
+			m.do(Step{Run: Speeds[m.Speed].Command}, true)
+		}
+	case UndoMsg:
+		m.seek(m.History.Pos - 1)
+	case RedoMsg:
+		m.seek(m.History.Pos + 1)
+	case SeekMsg:
+		m.seek(msg.Pos)
+	case ResetMsg:
+		fresh, err := NewModel()
+		if err != nil {
+			panic(err) // the start state built once already; it cannot fail now
+		}
+		fresh.Lang, fresh.Terminal.History, fresh.Terminal.Pos = m.Lang, t.History, len(t.History)
+		m = fresh
+	case LangMsg:
+		if slices.Contains(Langs, msg.Lang) {
+			m.Lang = msg.Lang
+		}
+	case NoticeMsg:
+		m.Notice = msg.Key
 	}
 	return m
+}
+
+// do runs a step and, when it changed the cluster, records it in the history (extend: a play
+// tick may extend the last step).
+func (m *Model) do(st Step, extend bool) kubectl.Result {
+	before := m.Sim.C.Writes()
+	r := st.do(m.Sim)
+	if m.Sim.C.Writes() != before {
+		m.History.record(m.Sim.C, st, extend)
+	}
+	return r
+}
+
+// seek moves the timeline to a step, and stops play.
+func (m *Model) seek(pos int) {
+	m.Playing = false
+	m.History.seek(m.Sim, pos)
 }
 
 func (t *Terminal) print(l TermLine) {
@@ -178,16 +278,23 @@ func lastWord(line string) string {
 	return line[strings.LastIndexAny(line, " |")+1:]
 }
 
-// View is the page as plain data.
+// View is the page as plain data, in the model's language.
 type View struct {
-	Clock    string
-	Nodes    []NodeView
-	Pending  []PodView // pods no node has taken
-	Output   string
-	Failed   bool
-	Problems []api.Problem
-	Terminal []TermLine
-	Input    string
+	Lang        Lang
+	Clock       string
+	Nodes       []NodeView
+	Pending     []PodView // pods no node has taken
+	Output      string
+	Failed      bool
+	Problems    []string // the apply's problems, "line N: message" where the line is known
+	Terminal    []TermLine
+	Input       string
+	Time        []Action // the timeline's buttons
+	AddNode     Action
+	Playing     bool
+	Speed       int
+	Step, Steps int // where the timeline stands, of how many steps
+	Notice      string
 }
 
 // NodeView is one node card.
@@ -203,33 +310,44 @@ type Action struct {
 	Label, Command string
 }
 
-// TimeActions are the timeline's buttons.
-var TimeActions = []Action{
-	{"Next event", "sim step"},
-	{"+10s", "sim advance 10s"},
-	{"+1m", "sim advance 1m"},
-	{"+5m", "sim advance 5m"},
+// timeActions are the timeline's buttons.
+func timeActions(l Lang) []Action {
+	return []Action{
+		{T(l, "next"), "sim step"},
+		{"+10s", "sim advance 10s"},
+		{"+1m", "sim advance 1m"},
+		{"+5m", "sim advance 5m"},
+	}
 }
 
 // nodeActions is a node's fault menu: each item the sim or kubectl command it runs.
-func nodeActions(node string) []Action {
+func nodeActions(l Lang, node string) []Action {
 	var out []Action
 	for _, a := range []Action{
-		{"Stop the kubelet", "sim fail %s kubelet-down"},
-		{"Make it NotReady", "sim fail %s not-ready"},
-		{"Memory pressure", "sim fail %s memory-pressure"},
-		{"Disk pressure", "sim fail %s disk-pressure"},
-		{"PID pressure", "sim fail %s pid-pressure"},
-		{"Network unavailable", "sim fail %s network-unavailable"},
-		{"Recover", "sim recover %s"},
-		{"Cordon", "kubectl cordon %s"},
-		{"Uncordon", "kubectl uncordon %s"},
-		{"Drain", "kubectl drain %s --ignore-daemonsets"},
-		{"Delete the node", "kubectl delete node %s"},
+		{"kubelet-down", "sim fail %s kubelet-down"},
+		{"not-ready", "sim fail %s not-ready"},
+		{"memory", "sim fail %s memory-pressure"},
+		{"disk", "sim fail %s disk-pressure"},
+		{"pid", "sim fail %s pid-pressure"},
+		{"network", "sim fail %s network-unavailable"},
+		{"recover", "sim recover %s"},
+		{"cordon", "kubectl cordon %s"},
+		{"uncordon", "kubectl uncordon %s"},
+		{"drain", "kubectl drain %s --ignore-daemonsets"},
+		{"delete-node", "kubectl delete node %s"},
 	} {
-		out = append(out, Action{a.Label, fmt.Sprintf(a.Command, node)})
+		out = append(out, Action{T(l, a.Label), fmt.Sprintf(a.Command, node)})
 	}
 	return out
+}
+
+// addNode is the button that adds a worker: the first free name of hd1, hd2, hd3, …
+func addNode(l Lang, c *cluster.Cluster) Action {
+	for i := 1; ; i++ {
+		if name := fmt.Sprintf("hd%d", i); c.Node(name) == nil {
+			return Action{T(l, "add-node"), "sim add-node " + name}
+		}
+	}
 }
 
 // PodView is one pod chip.
@@ -239,11 +357,22 @@ type PodView struct {
 
 // Render turns the model into a View.
 func Render(m Model) View {
-	c := m.Sim.C
-	v := View{Clock: "t = " + humanSince(c.Now().Sub(cluster.Epoch)), Output: m.Result.Out, Problems: m.Result.Problems,
-		Terminal: m.Terminal.Lines, Input: m.Terminal.Input}
+	c, l := m.Sim.C, m.Lang
+	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Output: m.Result.Out,
+		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: timeActions(l), AddNode: addNode(l, c),
+		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
+	if m.Notice != "" {
+		v.Notice = T(l, m.Notice)
+	}
 	if m.Result.Err != "" {
 		v.Output, v.Failed = m.Result.Err, true
+	}
+	for _, pr := range m.Result.Problems {
+		text := pr.Message
+		if pr.Line > 0 {
+			text = T(l, "line", pr.Line, pr.Message)
+		}
+		v.Problems = append(v.Problems, text)
 	}
 	byNode := map[string][]PodView{}
 	for _, p := range c.Pods() {
@@ -255,7 +384,7 @@ func Render(m Model) View {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], pv)
 	}
 	for _, n := range c.Nodes() {
-		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name], Actions: nodeActions(n.Name)}
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name], Actions: nodeActions(l, n.Name)}
 		for _, t := range n.Spec.Taints {
 			nv.Taints = append(nv.Taints, t.String())
 		}

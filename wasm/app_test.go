@@ -40,8 +40,7 @@ func TestFailedApplyShowsTheErrorAndKeepsTheCluster(t *testing.T) {
 	v := Render(m)
 	assert.True(t, v.Failed)
 	assert.Equal(t, `The DaemonSet "fluentd-elasticsearch" is invalid: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`, v.Output)
-	require.Len(t, v.Problems, 1)
-	assert.Equal(t, 23, v.Problems[0].Line)
+	assert.Equal(t, []string{`line 23: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`}, v.Problems)
 	assert.Equal(t, before, v.Nodes)
 }
 
@@ -133,7 +132,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	actions := Render(m).Nodes[1].Actions
 	require.Equal(t, Action{"Stop the kubelet", "sim fail hd2 kubelet-down"}, actions[0])
 	m = Update(m, RunMsg{Line: actions[0].Command})
-	m = Update(m, RunMsg{Line: TimeActions[3].Command})
+	m = Update(m, RunMsg{Line: Render(m).Time[3].Command})
 	v := Render(m)
 	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
 	assert.Equal(t, "NotReady", v.Nodes[1].Status)

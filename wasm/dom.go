@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -12,55 +13,50 @@ import (
 
 // page owns the DOM: the elements it renders into and the model behind them.
 type page struct {
-	doc      dom.Document
-	clock    dom.Element
-	nodes    dom.Element
-	pending  dom.Element
-	output   dom.Element
-	problems dom.Element
-	banner   dom.Element
-	editor   *dom.HTMLTextAreaElement
-	terminal dom.Element
-	prompt   *dom.HTMLInputElement
-	model    Model
+	win                                         dom.Window
+	doc                                         dom.Document
+	clock, nodes, pending, output, problems     dom.Element
+	banner, notice, noticeText, terminal, steps dom.Element
+	play, undo, redo, reset, addNode            dom.Element
+	timeButtons                                 []dom.Element
+	editor                                      *dom.HTMLTextAreaElement
+	prompt, scrubber, shareURL                  *dom.HTMLInputElement
+	speed, lang                                 *dom.HTMLSelectElement
+	model                                       Model
+	shownLang                                   Lang            // the language the static text is in
+	resetArmed                                  bool            // Reset was clicked once: the next click resets
+	openMenus                                   map[string]bool // the nodes whose fault menu is open
 }
 
+// mount finds the page's elements and wires their events to messages.
 func mount(m Model) (*page, error) {
-	doc := dom.GetWindow().Document()
-	p := &page{doc: doc, model: m}
+	win := dom.GetWindow()
+	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}}
 	for id, dst := range map[string]*dom.Element{
-		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending,
-		"output": &p.output, "problems": &p.problems, "banner": &p.banner, "terminal": &p.terminal,
+		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
+		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
+		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 	} {
-		el := doc.GetElementByID(id)
-		if el == nil {
+		if *dst = p.doc.GetElementByID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
 		}
-		*dst = el
 	}
-	editor, ok := doc.GetElementByID("editor").(*dom.HTMLTextAreaElement)
-	if !ok {
-		return nil, fmt.Errorf("the page has no #editor textarea")
+	var ok [6]bool
+	p.editor, ok[0] = p.doc.GetElementByID("editor").(*dom.HTMLTextAreaElement)
+	p.prompt, ok[1] = p.doc.GetElementByID("prompt").(*dom.HTMLInputElement)
+	p.scrubber, ok[2] = p.doc.GetElementByID("scrubber").(*dom.HTMLInputElement)
+	p.shareURL, ok[3] = p.doc.GetElementByID("share-url").(*dom.HTMLInputElement)
+	p.speed, ok[4] = p.doc.GetElementByID("speed").(*dom.HTMLSelectElement)
+	p.lang, ok[5] = p.doc.GetElementByID("lang").(*dom.HTMLSelectElement)
+	for _, found := range ok {
+		if !found {
+			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang")
+		}
 	}
-	p.editor = editor
 	p.editor.SetValue(m.Editor)
-	prompt, ok := doc.GetElementByID("prompt").(*dom.HTMLInputElement)
-	if !ok {
-		return nil, fmt.Errorf("the page has no #prompt input")
-	}
-	p.prompt = prompt
-	p.prompt.AddEventListener("keydown", false, p.guard(p.promptKey))
-	timeline := doc.GetElementByID("timeline")
-	for _, a := range TimeActions {
-		button := p.el("button", "", a.Label)
-		button.SetAttribute("type", "button")
-		button.SetAttribute("title", a.Command)
-		command := a.Command
-		button.AddEventListener("click", false, p.guard(func(dom.Event) { p.dispatch(RunMsg{Line: command}) }))
-		timeline.AppendChild(button)
-	}
-	doc.GetElementByID("apply").AddEventListener("click", false, p.guard(func(dom.Event) {
-		p.dispatch(ApplyMsg{Text: p.editor.Value()})
+	p.editor.AddEventListener("input", false, p.guard(func(dom.Event) {
+		p.model.Editor = p.editor.Value()
+		p.save()
 	}))
 	p.editor.AddEventListener("keydown", false, p.guard(func(e dom.Event) {
 		k, ok := e.(*dom.KeyboardEvent)
@@ -69,7 +65,60 @@ func mount(m Model) (*page, error) {
 			p.dispatch(ApplyMsg{Text: p.editor.Value()})
 		}
 	}))
+	p.onClick(p.doc.GetElementByID("apply"), func() any { return ApplyMsg{Text: p.editor.Value()} })
+	p.prompt.AddEventListener("keydown", false, p.guard(p.promptKey))
+
+	p.onClick(p.play, func() any { return PlayMsg{On: !p.model.Playing} })
+	for i, s := range Speeds {
+		o := p.el("option", "", s.Label)
+		o.SetAttribute("value", strconv.Itoa(i))
+		p.speed.AppendChild(o)
+	}
+	p.speed.AddEventListener("change", false, p.guard(func(dom.Event) {
+		i, _ := strconv.Atoi(p.speed.Value())
+		p.dispatch(SpeedMsg{Index: i})
+	}))
+	buttons := p.doc.GetElementByID("time-buttons")
+	for i := range timeActions(m.Lang) {
+		b := p.el("button", "", "")
+		b.SetAttribute("type", "button")
+		p.onClick(b, func() any { return RunMsg{Line: timeActions(p.model.Lang)[i].Command} })
+		buttons.AppendChild(b)
+		p.timeButtons = append(p.timeButtons, b)
+	}
+	p.onClick(p.undo, func() any { return UndoMsg{} })
+	p.onClick(p.redo, func() any { return RedoMsg{} })
+	p.scrubber.AddEventListener("input", false, p.guard(func(dom.Event) {
+		p.dispatch(SeekMsg{Pos: int(p.scrubber.ValueAsNumber())})
+	}))
+	p.onClick(p.addNode, func() any { return RunMsg{Line: addNode(p.model.Lang, p.model.Sim.C).Command} })
+
+	p.onClick(p.doc.GetElementByID("share"), func() any { return NoticeMsg{Key: "share.done"} })
+	p.onClick(p.doc.GetElementByID("dismiss"), func() any { return NoticeMsg{} })
+	p.reset.AddEventListener("click", false, p.guard(func(dom.Event) {
+		if !p.resetArmed {
+			p.resetArmed = true
+			p.render()
+			return
+		}
+		p.dispatch(ResetMsg{})
+		p.editor.SetValue(p.model.Editor)
+	}))
+	p.lang.AddEventListener("change", false, p.guard(func(dom.Event) {
+		storageSet(langKey, p.lang.Value())
+		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
+	}))
+	p.win.SetInterval(func() {
+		if p.model.Playing {
+			Recover(func() { p.dispatch(TickMsg{}) }, p.showPanic)
+		}
+	}, TickInterval)
 	return p, nil
+}
+
+// onClick makes a click on e dispatch the message msg returns.
+func (p *page) onClick(e dom.Element, msg func() any) {
+	e.AddEventListener("click", false, p.guard(func(dom.Event) { p.dispatch(msg()) }))
 }
 
 // promptKey is the terminal's keyboard: Enter runs the line, ↑/↓ walk the history, Tab
@@ -109,14 +158,20 @@ func (p *page) guard(f func(dom.Event)) func(dom.Event) {
 
 func (p *page) showPanic(r any) {
 	println("DaemonLab internal error:", fmt.Sprint(r), "\n", string(debug.Stack()))
-	p.banner.SetTextContent("Something went wrong inside DaemonLab, and that is our bug, not yours. The page keeps working; details are in the browser console.")
+	p.banner.SetTextContent(T(p.model.Lang, "panic"))
 	p.banner.Class().Remove("hidden")
 }
 
+// dispatch runs a message through Update, saves the session and renders it.
 func (p *page) dispatch(msg any) {
+	p.resetArmed = false
 	p.model = Update(p.model, msg)
+	p.save()
 	p.render()
 }
+
+// save keeps the session in localStorage, so that a reload restores it.
+func (p *page) save() { storageSet(sessionKey, string(Save(p.model))) }
 
 // setClass adds or removes one class.
 func setClass(e dom.Element, class string, on bool) {
@@ -138,9 +193,64 @@ func (p *page) el(tag, class, text string) dom.Element {
 	return e
 }
 
+// setDisabled enables or disables a control.
+func setDisabled(e dom.Element, disabled bool) {
+	if disabled {
+		e.SetAttribute("disabled", "")
+	} else {
+		e.RemoveAttribute("disabled")
+	}
+}
+
+// translate puts the page's static text into lang: every element's data-i18n text and
+// data-i18n-aria label.
+func (p *page) translate(lang Lang) {
+	p.doc.DocumentElement().SetAttribute("lang", string(lang))
+	p.doc.Underlying().Set("title", T(lang, "title"))
+	for _, e := range p.doc.QuerySelectorAll("[data-i18n]") {
+		e.SetTextContent(T(lang, e.GetAttribute("data-i18n")))
+	}
+	for _, e := range p.doc.QuerySelectorAll("[data-i18n-aria]") {
+		e.SetAttribute("aria-label", T(lang, e.GetAttribute("data-i18n-aria")))
+	}
+	p.lang.SetValue(string(lang))
+	p.shownLang = lang
+}
+
 func (p *page) render() {
 	v := Render(p.model)
+	if v.Lang != p.shownLang {
+		p.translate(v.Lang)
+	}
+	focused := ""
+	if doc, ok := p.doc.(dom.HTMLDocument); ok {
+		if a := doc.ActiveElement(); a != nil {
+			focused = a.GetAttribute("data-key")
+		}
+	}
+
 	p.clock.SetTextContent(v.Clock)
+	p.play.SetTextContent(T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
+	p.play.SetAttribute("aria-pressed", strconv.FormatBool(v.Playing))
+	p.speed.SetValue(strconv.Itoa(v.Speed))
+	for i, a := range v.Time {
+		p.timeButtons[i].SetTextContent(a.Label)
+		p.timeButtons[i].SetAttribute("title", a.Command)
+	}
+	setDisabled(p.undo, v.Step == 0)
+	setDisabled(p.redo, v.Step == v.Steps)
+	p.scrubber.SetAttribute("max", strconv.Itoa(v.Steps))
+	p.scrubber.SetValue(strconv.Itoa(v.Step))
+	stepText := T(v.Lang, "scrubber", v.Step, v.Steps)
+	p.scrubber.SetAttribute("aria-valuetext", stepText)
+	p.scrubber.SetAttribute("aria-label", stepText)
+	p.steps.SetTextContent(stepText)
+	p.reset.SetTextContent(T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
+	setClass(p.reset, "armed", p.resetArmed)
+	p.addNode.SetTextContent("+ " + v.AddNode.Label)
+	p.addNode.SetAttribute("title", v.AddNode.Command)
+
+	p.renderNotice(v)
 	p.nodes.SetTextContent("")
 	for _, n := range v.Nodes {
 		p.nodes.AppendChild(p.nodeCard(n))
@@ -154,12 +264,34 @@ func (p *page) render() {
 	setClass(p.output, "error", v.Failed)
 	p.problems.SetTextContent("")
 	for _, pr := range v.Problems {
-		text := pr.Message
-		if pr.Line > 0 {
-			text = fmt.Sprintf("line %d: %s", pr.Line, pr.Message)
-		}
-		p.problems.AppendChild(p.el("li", "", text))
+		p.problems.AppendChild(p.el("li", "", pr))
 	}
+	p.renderTerminal(v)
+	if focused != "" {
+		for _, e := range p.doc.QuerySelectorAll("[data-key]") {
+			if e.GetAttribute("data-key") == focused {
+				e.(dom.HTMLElement).Focus()
+				break
+			}
+		}
+	}
+	p.doc.DocumentElement().SetAttribute("data-ready", "true")
+}
+
+// renderNotice shows the notice, with the share link when one was just made.
+func (p *page) renderNotice(v View) {
+	setClass(p.notice, "hidden", v.Notice == "")
+	p.noticeText.SetTextContent(v.Notice)
+	sharing := p.model.Notice == "share.done"
+	setClass(p.shareURL, "hidden", !sharing)
+	if sharing {
+		loc := p.win.Location()
+		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + ShareFragment(p.model))
+		p.shareURL.Select()
+	}
+}
+
+func (p *page) renderTerminal(v View) {
 	p.terminal.SetTextContent("")
 	for _, l := range v.Terminal {
 		class := "out"
@@ -173,23 +305,23 @@ func (p *page) render() {
 	}
 	js := p.terminal.Underlying()
 	js.Set("scrollTop", js.Get("scrollHeight"))
-	p.doc.DocumentElement().SetAttribute("data-ready", "true")
 }
 
 func (p *page) nodeCard(n NodeView) dom.Element {
 	card := p.el("section", "node", "")
 	card.SetAttribute("data-node", n.Name)
+	card.SetAttribute("aria-label", n.Name)
 	head := p.el("header", "", "")
 	head.AppendChild(p.el("h3", "", n.Name))
 	head.AppendChild(p.el("span", "status "+strings.ToLower(strings.SplitN(n.Status, ",", 2)[0]), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
-	card.AppendChild(p.actionMenu(n))
+	card.AppendChild(p.nodeMenu(n))
 	if len(n.Taints) > 0 {
 		taints := p.el("ul", "taints", "")
 		for _, t := range n.Taints {
 			chip := p.el("li", "taint", t)
-			chip.SetAttribute("title", "taint "+t)
+			chip.SetAttribute("title", T(p.model.Lang, "taint", t))
 			taints.AppendChild(chip)
 		}
 		card.AppendChild(taints)
@@ -202,22 +334,32 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	return card
 }
 
-// actionMenu is a node's fault menu: choosing an item runs its command in the terminal.
-func (p *page) actionMenu(n NodeView) dom.Element {
-	menu := p.el("select", "node-actions", "").(*dom.HTMLSelectElement)
-	menu.SetAttribute("aria-label", "actions for node "+n.Name)
-	menu.AppendChild(p.el("option", "", "Break or fix this node…"))
-	for _, a := range n.Actions {
-		o := p.el("option", "", a.Label)
-		o.SetAttribute("value", a.Command)
-		o.SetAttribute("title", a.Command)
-		menu.AppendChild(o)
+// nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the
+// terminal. It stays open across renders until closed.
+func (p *page) nodeMenu(n NodeView) dom.Element {
+	menu := p.el("details", "node-menu", "")
+	if p.openMenus[n.Name] {
+		menu.SetAttribute("open", "")
 	}
-	menu.AddEventListener("change", false, p.guard(func(dom.Event) {
-		if command := menu.Value(); command != "" && menu.SelectedIndex() > 0 {
-			p.dispatch(RunMsg{Line: command})
-		}
+	summary := p.el("summary", "", T(p.model.Lang, "node.menu"))
+	summary.SetAttribute("data-key", "menu "+n.Name)
+	summary.SetAttribute("aria-label", T(p.model.Lang, "node.actions", n.Name))
+	menu.AppendChild(summary)
+	menu.AddEventListener("toggle", false, p.guard(func(dom.Event) {
+		p.openMenus[n.Name] = menu.HasAttribute("open")
 	}))
+	items := p.el("div", "node-actions", "")
+	for _, a := range n.Actions {
+		b := p.el("button", "small", a.Label)
+		b.SetAttribute("type", "button")
+		b.SetAttribute("title", a.Command)
+		b.SetAttribute("data-command", a.Command)
+		b.SetAttribute("data-key", a.Command)
+		command := a.Command
+		p.onClick(b, func() any { return RunMsg{Line: command} })
+		items.AppendChild(b)
+	}
+	menu.AppendChild(items)
 	return menu
 }
 

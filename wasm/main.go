@@ -23,9 +23,11 @@ func main() {
 func start() (err error) {
 	Recover(func() {
 		var m Model
-		if m, err = NewModel(); err != nil {
+		if m, err = restore(); err != nil {
 			return
 		}
+		remembered, _ := storageGet(langKey)
+		m.Lang = PickLang(remembered, browserLanguages())
 		var p *page
 		if p, err = mount(m); err != nil {
 			return

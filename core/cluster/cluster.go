@@ -40,6 +40,7 @@ type Cluster struct {
 	objects  map[string]map[Key]api.Object // by kind
 	machines map[string]Machine            // by node name
 	memo     map[string]string             // controllers' private memory, by key
+	writes   int64                         // changes of any kind, for Writes
 }
 
 // Machine is what the API does not show of a node: the host and its kubelet. Faults are what
@@ -63,10 +64,14 @@ func (c *Cluster) Machine(node string) (Machine, bool) {
 func (c *Cluster) SetMachine(node string, m Machine) {
 	m.Faults = slices.Clone(m.Faults)
 	c.machines[node] = m
+	c.writes++
 }
 
 // RemoveMachine forgets the machine behind a deleted node.
-func (c *Cluster) RemoveMachine(node string) { delete(c.machines, node) }
+func (c *Cluster) RemoveMachine(node string) {
+	delete(c.machines, node)
+	c.writes++
+}
 
 // Memo returns what a controller remembered under key: state upstream keeps in a controller's
 // memory (when an eviction was scheduled, the Ready status last seen, a rate limiter's last use).
@@ -77,10 +82,20 @@ func (c *Cluster) Memo(key string) (string, bool) {
 }
 
 // SetMemo remembers a value for a controller.
-func (c *Cluster) SetMemo(key, value string) { c.memo[key] = value }
+func (c *Cluster) SetMemo(key, value string) {
+	if old, ok := c.memo[key]; !ok || old != value {
+		c.memo[key] = value
+		c.writes++
+	}
+}
 
 // ForgetMemo drops a remembered value.
-func (c *Cluster) ForgetMemo(key string) { delete(c.memo, key) }
+func (c *Cluster) ForgetMemo(key string) {
+	if _, ok := c.memo[key]; ok {
+		delete(c.memo, key)
+		c.writes++
+	}
+}
 
 // MemoTime returns a remembered instant.
 func (c *Cluster) MemoTime(key string) (time.Time, bool) {
@@ -93,7 +108,7 @@ func (c *Cluster) MemoTime(key string) (time.Time, bool) {
 }
 
 // SetMemoTime remembers an instant.
-func (c *Cluster) SetMemoTime(key string, t time.Time) { c.memo[key] = t.Format(time.RFC3339Nano) }
+func (c *Cluster) SetMemoTime(key string, t time.Time) { c.SetMemo(key, t.Format(time.RFC3339Nano)) }
 
 // New returns an empty cluster (no objects at all) at Epoch, drawing randomness from seed.
 func New(seed uint64) *Cluster {
@@ -125,6 +140,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
 	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
+	c.writes++
 }
 
 func copyObjects(in map[string]map[Key]api.Object) map[string]map[Key]api.Object {
@@ -142,6 +158,7 @@ func (c *Cluster) Now() time.Time { return c.now }
 func (c *Cluster) SetNow(t time.Time) {
 	if t.After(c.now) {
 		c.now = t
+		c.writes++
 	}
 }
 
@@ -153,6 +170,7 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // RandomString returns n characters from Kubernetes' name-suffix alphabet.
 func (c *Cluster) RandomString(n int) string {
+	c.writes++ // the random source moved on
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = nameAlphabet[c.rng.IntN(len(nameAlphabet))]
@@ -163,6 +181,7 @@ func (c *Cluster) RandomString(n int) string {
 // RandomHex returns n random hexadecimal digits (container IDs).
 func (c *Cluster) RandomHex(n int) string {
 	const digits = "0123456789abcdef"
+	c.writes++
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = digits[c.rng.IntN(16)]
@@ -171,9 +190,13 @@ func (c *Cluster) RandomHex(n int) string {
 }
 
 // IntN returns a random int in [0, n).
-func (c *Cluster) IntN(n int) int { return c.rng.IntN(n) }
+func (c *Cluster) IntN(n int) int {
+	c.writes++
+	return c.rng.IntN(n)
+}
 
 func (c *Cluster) newUID() string {
+	c.writes++
 	hi, lo := c.rng.Uint64(), c.rng.Uint64()
 	hi = hi&^0xf000 | 0x4000     // version 4
 	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
@@ -258,14 +281,21 @@ func (c *Cluster) Update(obj api.Object) error {
 func (c *Cluster) Delete(obj api.Object) {
 	delete(c.objects[kindOf(obj)], keyOf(obj))
 	c.version++
+	c.writes++
 }
 
 // Version returns the last resourceVersion handed out: it moves with every write, so a
 // controller can tell whether it changed anything.
 func (c *Cluster) Version() int64 { return c.version }
 
+// Writes counts every change to the cluster — objects, machines, controllers' memory, the clock,
+// a restore — so that a caller can tell whether a command changed anything: a command that
+// leaves it as it was only read.
+func (c *Cluster) Writes() int64 { return c.writes }
+
 func (c *Cluster) bump(m *api.ObjectMeta) {
 	c.version++
+	c.writes++
 	m.ResourceVersion = strconv.FormatInt(c.version, 10)
 }
 

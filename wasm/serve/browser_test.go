@@ -236,9 +236,9 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	b.openPage(t, url)
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`[data-node="hd2"] select.node-actions`), "sim fail hd2 kubelet-down")))
-	eval[bool](t, b, `document.querySelector('[data-node="hd2"] select.node-actions').dispatchEvent(new Event('change'))`)
 	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
 		chromedp.Click(chromedp.CSS(`#timeline button[title="sim advance 5m"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .status.notready`)),
 	))

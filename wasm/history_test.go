@@ -1,0 +1,184 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// output is what a read-only command prints now; reads do not become steps.
+func output(t *testing.T, m Model, line string) string {
+	t.Helper()
+	steps := len(m.History.Steps)
+	m = Update(m, RunMsg{Line: line})
+	require.Len(t, m.History.Steps, steps, "%q only reads", line)
+	return m.Terminal.Lines[len(m.Terminal.Lines)-1].Text
+}
+
+// TestOnlyCommandsThatChangeTheClusterAreSteps: reads, errors and completion leave the history
+// alone; applies, faults and time are steps.
+func TestOnlyCommandsThatChangeTheClusterAreSteps(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	for _, msg := range []any{RunMsg{"kubectl get pods -o wide"}, RunMsg{"kubectl get dss"}, CompleteMsg{"kubectl get "}, ApplyMsg{"kind: Nope"}} {
+		m = Update(m, msg)
+	}
+	assert.Empty(t, m.History.Steps)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	m = Update(m, ApplyMsg{m.Editor})
+	m = Update(m, RunMsg{"sim advance 1m"})
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}, {Run: "sim advance 1m"}}, m.History.Steps,
+		"re-applying the same manifest changes nothing, so it is no step")
+}
+
+// TestUndoRedoAndSeekRestoreEveryStep: undo goes back a step at a time, redo forward, the
+// scrubber anywhere; a new command after an undo drops the steps that could have been redone.
+func TestUndoRedoAndSeekRestoreEveryStep(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	var seen []string // what `get nodes,pods` printed after each step
+	seen = append(seen, output(t, m, "kubectl get nodes,pods -A"))
+	for _, line := range []string{"sim fail hd2 kubelet-down", "sim advance 1m", "kubectl cordon hd3", "sim advance 6m"} {
+		m = Update(m, RunMsg{line})
+		seen = append(seen, output(t, m, "kubectl get nodes,pods -A"))
+	}
+	require.Equal(t, 4, m.History.Pos)
+	for pos := 3; pos >= 0; pos-- {
+		m = Update(m, UndoMsg{})
+		assert.Equal(t, seen[pos], output(t, m, "kubectl get nodes,pods -A"), "after undo to step %d", pos)
+	}
+	m = Update(m, UndoMsg{})
+	assert.Equal(t, 0, m.History.Pos, "nothing before the start")
+	m = Update(m, RedoMsg{})
+	m = Update(m, RedoMsg{})
+	assert.Equal(t, seen[2], output(t, m, "kubectl get nodes,pods -A"))
+	m = Update(m, SeekMsg{Pos: 4})
+	assert.Equal(t, seen[4], output(t, m, "kubectl get nodes,pods -A"))
+	m = Update(m, SeekMsg{Pos: 1})
+	m = Update(m, RunMsg{"sim recover hd2"})
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}, {Run: "sim recover hd2"}}, m.History.Steps)
+	m = Update(m, RedoMsg{})
+	assert.Equal(t, 2, m.History.Pos, "nothing left to redo")
+}
+
+// TestSeekRebuildsForgottenStates: beyond the recent snapshots, a state is rebuilt by replaying
+// from the nearest one kept, and equals the state first reached there.
+func TestSeekRebuildsForgottenStates(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	var seen []string
+	for i := range recentSnapshots + 30 {
+		m = Update(m, RunMsg{"sim advance 7s"})
+		if i == 19 {
+			seen = append(seen, output(t, m, "kubectl get pods,nodes -A"))
+		}
+	}
+	require.Len(t, m.History.snaps, recentSnapshots+2, "the recent ones, the start and step 50")
+	m = Update(m, SeekMsg{Pos: 20})
+	assert.Equal(t, seen[0], output(t, m, "kubectl get pods,nodes -A"))
+}
+
+// TestPlayTicksExtendOneStep: play's ticks advance the clock by the speed's amount and count as
+// one step, undone at once.
+func TestPlayTicksExtendOneStep(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, TickMsg{})
+	assert.Empty(t, m.History.Steps, "no tick while paused")
+	m = Update(m, PlayMsg{On: true})
+	for range 4 {
+		m = Update(m, TickMsg{})
+	}
+	assert.Equal(t, []Step{{Run: "sim advance 2.5s", Times: 4}}, m.History.Steps)
+	assert.Equal(t, "t = 40s", Render(m).Clock)
+	m = Update(m, UndoMsg{})
+	assert.False(t, m.Playing, "undo stops play")
+	assert.Equal(t, "t = 30s", Render(m).Clock)
+}
+
+// TestSavedSessionsReplayExactly: a session saved and loaded (as on reload, or through a share
+// link) is the same cluster, timeline position, editor and typed history.
+func TestSavedSessionsReplayExactly(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, ApplyMsg{strings.Replace(m.Editor, "fluentd-elasticsearch:v2.2.0", "fluentd-elasticsearch:v2.3.0", 1)})
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	m = Update(m, PlayMsg{On: true})
+	for range 40 {
+		m = Update(m, TickMsg{})
+	}
+	m = Update(m, RunMsg{"kubectl create deployment web --image=nginx --replicas=3"})
+	m = Update(m, UndoMsg{})
+	m.Editor = "edited but not applied"
+	for name, load := range map[string]func(Model) (Model, error){
+		"saved":  func(m Model) (Model, error) { return Load(Save(m)) },
+		"shared": func(m Model) (Model, error) { return LoadShared(ShareFragment(m)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := load(m)
+			require.NoError(t, err)
+			assert.Equal(t, m.History.Steps, got.History.Steps)
+			assert.Equal(t, m.History.Pos, got.History.Pos)
+			assert.Equal(t, m.Editor, got.Editor)
+			assert.Equal(t, m.Terminal.History, got.Terminal.History)
+			assert.Equal(t, output(t, m, "kubectl get all,nodes -A -o wide"), output(t, got, "kubectl get all,nodes -A -o wide"))
+			got = Update(got, RedoMsg{})
+			assert.Contains(t, output(t, got, "kubectl get deploy"), "web ")
+		})
+	}
+}
+
+// TestDamagedSessionsAreRefused: a truncated or altered share link, or a saved session that is
+// not one, is refused with a message, and loading builds nothing.
+func TestDamagedSessionsAreRefused(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	link := ShareFragment(m)
+	for name, fragment := range map[string]string{
+		"truncated":   link[:len(link)-5],
+		"not base64":  "s=%%%",
+		"altered":     link[:10] + "A" + link[11:],
+		"not deflate": "s=" + strings.Repeat("A", 40),
+	} {
+		_, err := LoadShared(fragment)
+		assert.ErrorIs(t, err, errSaved, name)
+	}
+	for name, saved := range map[string]string{
+		"empty":          ``,
+		"not JSON":       `{"v":1,`,
+		"other version":  `{"v":2,"steps":[],"pos":0,"editor":""}`,
+		"unknown field":  `{"v":1,"steps":[],"pos":0,"editor":"","cmd":"rm -rf"}`,
+		"pos past end":   `{"v":1,"steps":[{"run":"sim step"}],"pos":2,"editor":""}`,
+		"negative pos":   `{"v":1,"steps":[],"pos":-1,"editor":""}`,
+		"empty step":     `{"v":1,"steps":[{}],"pos":1,"editor":""}`,
+		"run and apply":  `{"v":1,"steps":[{"run":"sim step","apply":"kind: Pod"}],"pos":1,"editor":""}`,
+		"too many runs":  `{"v":1,"steps":[{"run":"sim advance 1h","times":100001}],"pos":1,"editor":""}`,
+		"negative times": `{"v":1,"steps":[{"run":"sim step","times":-3}],"pos":1,"editor":""}`,
+		"two documents":  `{"v":1,"steps":[],"pos":0,"editor":""} {}`,
+		"wrong type":     `{"v":"1","steps":[],"pos":0,"editor":""}`,
+		"too large":      `{"v":1,"steps":[],"pos":0,"editor":"` + strings.Repeat("x", maxSavedBytes) + `"}`,
+	} {
+		_, err := Load([]byte(saved))
+		assert.ErrorIs(t, err, errSaved, name)
+	}
+}
+
+// FuzzLoadShared: no share link, however forged, panics or loads more than the limits allow.
+func FuzzLoadShared(f *testing.F) {
+	m, err := NewModel()
+	require.NoError(f, err)
+	f.Add(ShareFragment(Update(m, RunMsg{"sim fail hd2 kubelet-down"})))
+	f.Add("s=")
+	f.Add(`{"v":1,"steps":[{"run":"sim advance 1m","times":3}],"pos":1,"editor":"x"}`)
+	f.Fuzz(func(t *testing.T, fragment string) {
+		if got, err := LoadShared(fragment); err == nil {
+			assert.LessOrEqual(t, len(got.History.Steps), maxSteps)
+		}
+		if got, err := Load([]byte(fragment)); err == nil {
+			assert.LessOrEqual(t, len(got.History.Steps), maxSteps)
+		}
+	})
+}

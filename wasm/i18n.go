@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lang is a language of the page's own words. What kubectl and sim print stays English, as
+// kubectl prints it on a real cluster; resource kinds, condition types and taint effects stay
+// English in Chinese text too (DaemonSet, Ready, NoExecute), as kubernetes.io/zh-cn writes them.
+type Lang string
+
+// The languages the page speaks.
+const (
+	English Lang = "en"
+	Chinese Lang = "zh-CN"
+)
+
+// Langs lists them in the order the switch offers them.
+var Langs = []Lang{English, Chinese}
+
+// PickLang chooses the page's language:
+//
+//  1. the one the learner chose last (remembered), if the page speaks it;
+//  2. else the first of the browser's preferred languages that the page speaks (any zh
+//     variant is Simplified Chinese);
+//  3. else English.
+func PickLang(remembered string, preferred []string) Lang {
+	for _, l := range Langs {
+		if remembered == string(l) {
+			return l
+		}
+	}
+	for _, p := range preferred {
+		switch tag := strings.ToLower(p); {
+		case tag == "en" || strings.HasPrefix(tag, "en-"):
+			return English
+		case tag == "zh" || strings.HasPrefix(tag, "zh-"):
+			return Chinese
+		}
+	}
+	return English
+}
+
+// T returns the page's text for key in lang, formatted with args; an unknown key is a bug and
+// shows as the key itself so that a test finds it.
+func T(lang Lang, key string, args ...any) string {
+	t, ok := texts[key]
+	if !ok {
+		return key
+	}
+	s := t.en
+	if lang == Chinese {
+		s = t.zh
+	}
+	if len(args) > 0 {
+		s = fmt.Sprintf(s, args...)
+	}
+	return s
+}
+
+type text struct{ en, zh string }
+
+// texts holds every string of the page in both languages. The Chinese follows the zh-cn terms
+// of kubernetes.io (see the glossary): 节点, 污点, 容忍度, 驱逐, 服务质量类, 腾空, 悬决.
+var texts = map[string]text{
+	"title":          {"DaemonLab — a Kubernetes playground in your browser", "DaemonLab — 浏览器里的 Kubernetes 练习场"},
+	"tagline":        {"A Kubernetes v1.37 cluster, simulated in your browser", "在浏览器中模拟的 Kubernetes v1.37 集群"},
+	"cluster":        {"Cluster", "集群"},
+	"loading":        {"Starting the cluster…", "正在启动集群…"},
+	"pending":        {"Pending — no node has taken these pods", "悬决 — 还没有节点接纳这些 Pod"},
+	"editor":         {"YAML", "YAML"},
+	"editor.label":   {"manifest", "清单"},
+	"apply":          {"Apply", "应用"},
+	"apply.hint":     {"Ctrl/⌘ + Enter · runs kubectl apply -f -; if anything fails, nothing is applied", "Ctrl/⌘ + Enter · 执行 kubectl apply -f -；只要有一处失败，就什么都不应用"},
+	"terminal":       {"Terminal", "终端"},
+	"terminal.label": {"terminal output", "终端输出"},
+	"prompt.label":   {"command: kubectl or sim; Tab completes, arrow keys recall, Ctrl+L clears", "命令：kubectl 或 sim；Tab 补全，方向键调出历史，Ctrl+L 清屏"},
+	"line":           {"line %d: %s", "第 %d 行：%s"},
+	"time":           {"time", "时间"},
+	"clock":          {"simulated time", "模拟时间"},
+	"clock.value":    {"t = %s", "t = %s"},
+	"next":           {"Next event", "下一个事件"},
+	"play":           {"▶ Play", "▶ 播放"},
+	"pause":          {"❚❚ Pause", "❚❚ 暂停"},
+	"speed":          {"speed of play", "播放速度"},
+	"undo":           {"Undo", "撤销"},
+	"redo":           {"Redo", "重做"},
+	"scrubber":       {"step %d of %d", "第 %d 步，共 %d 步"},
+	"session":        {"session", "会话"},
+	"share":          {"Share link", "分享链接"},
+	"share.done":     {"This link holds the whole session: copy it (it is selected), and whoever opens it gets this cluster, timeline and editor. Nothing is sent to any server.", "此链接包含整个会话：复制它（已选中），打开它的人会得到同样的集群、时间线和编辑器内容。不会向任何服务器发送数据。"},
+	"share.url":      {"share link", "分享链接"},
+	"dismiss":        {"Dismiss", "关闭"},
+	"export":         {"Export YAML", "导出 YAML"},
+	"reset":          {"Reset", "重置"},
+	"reset.confirm":  {"Reset? Click again", "确定重置？再点一次"},
+	"lang":           {"language", "语言"},
+	"link.bad":       {"This share link is incomplete or was changed, so it was not opened. Your own work is still here.", "此分享链接不完整或已被改动，因此没有打开。你自己的工作仍保留在这里。"},
+	"saved.bad":      {"Your saved session could not be read, so DaemonLab started afresh. A copy is kept in localStorage under daemonlab.session.broken.", "无法读取你保存的会话，因此 DaemonLab 重新开始了。副本保存在 localStorage 的 daemonlab.session.broken 下。"},
+	"panic":          {"Something went wrong inside DaemonLab, and that is our bug, not yours. The page keeps working; details are in the browser console.", "DaemonLab 内部出错了，这是我们的缺陷，不是你的。页面仍可继续使用；详情见浏览器控制台。"},
+	"node.menu":      {"Break or fix this node…", "让此节点出故障或恢复…"},
+	"node.actions":   {"actions for node %s", "节点 %s 的操作"},
+	"taint":          {"taint %s", "污点 %s"},
+	"add-node":       {"Add a node", "添加节点"},
+	"kubelet-down":   {"Stop the kubelet", "停止 kubelet"},
+	"not-ready":      {"Make it NotReady", "使其未就绪（NotReady）"},
+	"memory":         {"Memory pressure", "内存压力"},
+	"disk":           {"Disk pressure", "磁盘压力"},
+	"pid":            {"PID pressure", "PID 压力"},
+	"network":        {"Network unavailable", "网络不可用"},
+	"recover":        {"Recover", "恢复"},
+	"cordon":         {"Cordon (mark unschedulable)", "将节点标记为不可调度（cordon）"},
+	"uncordon":       {"Uncordon", "使节点再次可调度（uncordon）"},
+	"drain":          {"Drain", "腾空（drain）"},
+	"delete-node":    {"Delete the node", "删除节点"},
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Saved is a session as the page keeps it in localStorage and in share links: the steps from the
+// start state (never the cluster itself — replaying them rebuilds it), where the timeline stands,
+// the editor's text and the commands typed. It holds data only: loading it runs nothing but
+// DaemonLab's own command language against the simulated cluster.
+type Saved struct {
+	Version int      `json:"v"`
+	Steps   []Step   `json:"steps"`
+	Pos     int      `json:"pos"`
+	Editor  string   `json:"editor"`
+	Typed   []string `json:"typed,omitempty"`
+}
+
+// savedVersion is the format's version; a saved session of another version is refused.
+const savedVersion = 1
+
+// Limits on what a saved session or a share link may hold, so that a forged one cannot make the
+// page run for minutes or fill the tab's memory.
+const (
+	maxSavedBytes = 4 << 20 // the JSON, and a share link once inflated
+	maxSteps      = 5000
+	maxRuns       = 100_000 // the runs of every step together (play's ticks count one each)
+	maxTyped      = 1000
+)
+
+// errSaved is what every rejection of a saved session wraps: the page shows its message.
+var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
+
+// Save returns the session as JSON.
+func Save(m Model) []byte {
+	data, err := json.Marshal(Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History})
+	if err != nil {
+		panic(err) // strings, ints and slices of them always marshal
+	}
+	return data
+}
+
+// Load rebuilds a saved session: the start state, then every step replayed, then the timeline
+// moved to where it stood. Anything malformed, too large or of another version is an error
+// (wrapping errSaved) and builds nothing.
+func Load(data []byte) (Model, error) {
+	if len(data) > maxSavedBytes {
+		return Model{}, fmt.Errorf("%w: it is larger than %d MB", errSaved, maxSavedBytes>>20)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var sv Saved
+	if err := dec.Decode(&sv); err != nil || dec.More() {
+		return Model{}, errSaved
+	}
+	if err := sv.check(); err != nil {
+		return Model{}, err
+	}
+	m, err := NewModel()
+	if err != nil {
+		return Model{}, err
+	}
+	for _, st := range sv.Steps {
+		for range st.runs() {
+			st.do(m.Sim)
+		}
+		m.History.record(m.Sim.C, st, false)
+	}
+	m.History.seek(m.Sim, sv.Pos)
+	m.Editor = sv.Editor
+	m.Terminal.History = sv.Typed
+	m.Terminal.Pos = len(sv.Typed)
+	return m, nil
+}
+
+// check enforces the format's rules and limits.
+func (sv Saved) check() error {
+	switch {
+	case sv.Version != savedVersion:
+		return fmt.Errorf("%w: it was saved by another version of DaemonLab", errSaved)
+	case len(sv.Steps) > maxSteps:
+		return fmt.Errorf("%w: it has more than %d steps", errSaved, maxSteps)
+	case sv.Pos < 0 || sv.Pos > len(sv.Steps):
+		return errSaved
+	case len(sv.Typed) > maxTyped:
+		return fmt.Errorf("%w: it has more than %d typed commands", errSaved, maxTyped)
+	}
+	runs := 0
+	for _, st := range sv.Steps {
+		if (st.Run == "") == (st.Apply == "") || st.Times < 0 || st.Times > maxRuns {
+			return errSaved
+		}
+		if runs += st.runs(); runs > maxRuns {
+			return fmt.Errorf("%w: it runs more than %d commands", errSaved, maxRuns)
+		}
+	}
+	return nil
+}
+
+// shareKey introduces the session in a share link's fragment: …/#s=<data>.
+const shareKey = "s="
+
+// ShareFragment returns the URL fragment (without "#") that carries the whole session: its JSON,
+// deflated and in unpadded base64url. Fragments never reach a server.
+func ShareFragment(m Model) string {
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		panic(err) // only for an invalid level
+	}
+	w.Write(Save(m)) // writes to a bytes.Buffer do not fail
+	w.Close()
+	return shareKey + base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+// IsShareFragment reports whether a fragment (without "#") claims to carry a session.
+func IsShareFragment(fragment string) bool { return strings.HasPrefix(fragment, shareKey) }
+
+// LoadShared rebuilds the session a share link's fragment carries; a truncated or altered link
+// is an error wrapping errSaved.
+func LoadShared(fragment string) (Model, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(fragment, shareKey))
+	if err != nil {
+		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
+	}
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), maxSavedBytes+1))
+	if err != nil {
+		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
+	}
+	return Load(data)
+}

@@ -1,0 +1,83 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strings"
+	"syscall/js"
+)
+
+// The page's localStorage keys.
+const (
+	sessionKey = "daemonlab.session"        // the session, saved after every step
+	brokenKey  = "daemonlab.session.broken" // a saved session that could not be read, kept
+	langKey    = "daemonlab.lang"           // the language the learner chose
+)
+
+// storageGet reads a localStorage item; ok is false when there is none or the browser refuses
+// storage (a private window, a sandboxed frame), which throws.
+func storageGet(key string) (value string, ok bool) {
+	Recover(func() {
+		v := js.Global().Get("localStorage").Call("getItem", key)
+		if v.Type() == js.TypeString {
+			value, ok = v.String(), true
+		}
+	}, func(any) {})
+	return value, ok
+}
+
+// storageSet writes a localStorage item; when the browser refuses (storage off or full), the
+// page goes on without saving.
+func storageSet(key, value string) {
+	Recover(func() { js.Global().Get("localStorage").Call("setItem", key, value) }, func(r any) {
+		println("DaemonLab could not save to localStorage:", r)
+	})
+}
+
+// browserLanguages is navigator.languages, the learner's preferred languages in order.
+func browserLanguages() []string {
+	var out []string
+	Recover(func() {
+		langs := js.Global().Get("navigator").Get("languages")
+		for i := range langs.Length() {
+			out = append(out, langs.Index(i).String())
+		}
+	}, func(any) {})
+	return out
+}
+
+// restore picks the session the page opens on:
+//
+//  1. a share link's session (the link's fragment is then dropped from the address bar, so that
+//     a reload restores the autosave); a damaged link is refused with a notice;
+//  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
+//     and refused with a notice;
+//  3. else the start state.
+func restore() (Model, error) {
+	notice := ""
+	loc := js.Global().Get("location")
+	if fragment := strings.TrimPrefix(loc.Get("hash").String(), "#"); IsShareFragment(fragment) {
+		js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
+		m, err := LoadShared(fragment)
+		if err == nil {
+			return m, nil
+		}
+		println("DaemonLab did not open the share link:", err.Error())
+		notice = "link.bad"
+	}
+	if saved, ok := storageGet(sessionKey); ok {
+		m, err := Load([]byte(saved))
+		if err == nil {
+			m.Notice = notice
+			return m, nil
+		}
+		println("DaemonLab could not read the saved session:", err.Error())
+		storageSet(brokenKey, saved)
+		if notice == "" {
+			notice = "saved.bad"
+		}
+	}
+	m, err := NewModel()
+	m.Notice = notice
+	return m, err
+}
