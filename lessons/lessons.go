@@ -5,7 +5,8 @@ package lessons
 import _ "embed"
 
 // Start is the manifest the playground opens with: the DaemonSet tutorial's fluentd log
-// collector (namespace kube-system, tolerating the control-plane taint).
+// collector (namespace kube-system, tolerating the control-plane taint) and, for contrast, a
+// two-replica nginx Deployment.
 //
-//go:embed start/fluentd-elasticsearch.yaml
+//go:embed start/playground.yaml
 var Start string

@@ -10,7 +10,7 @@ import (
 )
 
 // TestStartStateShowsThreeFluentdPods: the page opens on hd1, hd2 and hd3 with one Running
-// fluentd pod each, hd1 showing its control-plane taint.
+// fluentd pod each, hd1 showing its control-plane taint, and a web pod on each worker.
 func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 	m, err := NewModel()
 	require.NoError(t, err)
@@ -19,10 +19,15 @@ func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 	for i, n := range v.Nodes {
 		assert.Equal(t, []string{"hd1", "hd2", "hd3"}[i], n.Name)
 		assert.Equal(t, "Ready", n.Status)
-		require.Len(t, n.Pods, 1)
-		assert.Equal(t, "Running", n.Pods[0].Status)
-		assert.Equal(t, "1/1", n.Pods[0].Ready)
-		assert.Equal(t, "DaemonSet/fluentd-elasticsearch", n.Pods[0].Owner)
+		require.Len(t, n.Pods, min(i+1, 2))
+		for _, p := range n.Pods {
+			assert.Equal(t, "Running", p.Status)
+			assert.Equal(t, "1/1", p.Ready)
+		}
+		assert.Equal(t, "DaemonSet/fluentd-elasticsearch", n.Pods[len(n.Pods)-1].Owner)
+		if i > 0 {
+			assert.Regexp(t, `^ReplicaSet/web-`, n.Pods[0].Owner)
+		}
 	}
 	assert.Equal(t, "control-plane", v.Nodes[0].Roles)
 	assert.Equal(t, []string{"node-role.kubernetes.io/control-plane:NoSchedule"}, v.Nodes[0].Taints)
@@ -124,8 +129,10 @@ func TestTerminalRunsCommandsWithHistoryAndCompletion(t *testing.T) {
 }
 
 // TestNodeActionsRunTheirCommandsInTheTerminal: the fault menu and the time buttons run the
-// sim and kubectl commands a learner could type, echoed in the terminal: a stopped kubelet
-// leaves the node Unknown after the grace period, and its DaemonSet pod stays.
+// sim and kubectl commands a learner could type, echoed in the terminal. It is the page's
+// central story: a stopped kubelet leaves the node NotReady after the grace period; 300s after
+// the unreachable taint the web pod is evicted (Terminating, as its kubelet cannot confirm) and
+// replaced on hd3, while the DaemonSet pod stays, tolerating the taint forever.
 func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	m, err := NewModel()
 	require.NoError(t, err)
@@ -136,6 +143,11 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	v := Render(m)
 	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
 	assert.Equal(t, "NotReady", v.Nodes[1].Status)
-	require.Len(t, v.Nodes[1].Pods, 1)
-	assert.Equal(t, "DaemonSet/fluentd-elasticsearch", v.Nodes[1].Pods[0].Owner)
+	m = Update(m, RunMsg{Line: Render(m).Time[3].Command})
+	v = Render(m)
+	require.Len(t, v.Nodes[1].Pods, 2)
+	assert.Equal(t, "Terminating", v.Nodes[1].Pods[0].Status)
+	assert.Equal(t, PodView{Name: v.Nodes[1].Pods[1].Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
+		Status: "Running", Ready: "1/1", QoS: "Burstable"}, v.Nodes[1].Pods[1])
+	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 }

@@ -25,7 +25,7 @@ type page struct {
 	model                                       Model
 	shownLang                                   Lang            // the language the static text is in
 	resetArmed                                  bool            // Reset was clicked once: the next click resets
-	openMenus                                   map[string]bool // the nodes whose fault menu is open
+	openMenus                                   map[string]bool // the nodes whose fault menu was open
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -108,12 +108,30 @@ func mount(m Model) (*page, error) {
 		storageSet(langKey, p.lang.Value())
 		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
 	}))
+	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
 	p.win.SetInterval(func() {
 		if p.model.Playing {
 			Recover(func() { p.dispatch(TickMsg{}) }, p.showPanic)
 		}
 	}, TickInterval)
 	return p, nil
+}
+
+// openLink opens a share link pasted into the address bar of the open page (a change of the
+// fragment alone does not reload it): the link's session replaces the current one, or a
+// damaged link leaves it as it is, with a notice.
+func (p *page) openLink() {
+	m, notice := openShared()
+	if notice != "" {
+		p.dispatch(NoticeMsg{Key: notice})
+		return
+	}
+	if m.Sim != nil {
+		m.Lang = p.model.Lang
+		p.model = m
+		p.editor.SetValue(m.Editor)
+		p.dispatch(NoticeMsg{})
+	}
 }
 
 // onClick makes a click on e dispatch the message msg returns.
@@ -251,6 +269,9 @@ func (p *page) render() {
 	p.addNode.SetAttribute("title", v.AddNode.Command)
 
 	p.renderNotice(v)
+	for _, menu := range p.nodes.QuerySelectorAll(".node-menu") {
+		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
+	}
 	p.nodes.SetTextContent("")
 	for _, n := range v.Nodes {
 		p.nodes.AppendChild(p.nodeCard(n))
@@ -335,9 +356,10 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 }
 
 // nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the
-// terminal. It stays open across renders until closed.
+// terminal. It stays open across renders until closed (render reads which are open).
 func (p *page) nodeMenu(n NodeView) dom.Element {
 	menu := p.el("details", "node-menu", "")
+	menu.SetAttribute("data-menu", n.Name)
 	if p.openMenus[n.Name] {
 		menu.SetAttribute("open", "")
 	}
@@ -345,9 +367,6 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 	summary.SetAttribute("data-key", "menu "+n.Name)
 	summary.SetAttribute("aria-label", T(p.model.Lang, "node.actions", n.Name))
 	menu.AppendChild(summary)
-	menu.AddEventListener("toggle", false, p.guard(func(dom.Event) {
-		p.openMenus[n.Name] = menu.HasAttribute("open")
-	}))
 	items := p.el("div", "node-actions", "")
 	for _, a := range n.Actions {
 		b := p.el("button", "small", a.Label)

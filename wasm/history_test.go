@@ -75,7 +75,7 @@ func TestSeekRebuildsForgottenStates(t *testing.T) {
 			seen = append(seen, output(t, m, "kubectl get pods,nodes -A"))
 		}
 	}
-	require.Len(t, m.History.snaps, recentSnapshots+2, "the recent ones, the start and step 50")
+	require.Len(t, m.History.snaps, recentSnapshots+2, "the start, and the recent ones: 30 to 130")
 	m = Update(m, SeekMsg{Pos: 20})
 	assert.Equal(t, seen[0], output(t, m, "kubectl get pods,nodes -A"))
 }
@@ -103,7 +103,8 @@ func TestPlayTicksExtendOneStep(t *testing.T) {
 func TestSavedSessionsReplayExactly(t *testing.T) {
 	m, err := NewModel()
 	require.NoError(t, err)
-	m = Update(m, ApplyMsg{strings.Replace(m.Editor, "fluentd-elasticsearch:v2.2.0", "fluentd-elasticsearch:v2.3.0", 1)})
+	m = Update(m, ApplyMsg{strings.Replace(m.Editor, "fluentd:v2.5.1", "fluentd:v2.6.0", 1)})
+	require.NotEmpty(t, m.History.Steps[0].Apply, "the new image is a step")
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	m = Update(m, PlayMsg{On: true})
 	for range 40 {

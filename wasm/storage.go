@@ -48,22 +48,14 @@ func browserLanguages() []string {
 
 // restore picks the session the page opens on:
 //
-//  1. a share link's session (the link's fragment is then dropped from the address bar, so that
-//     a reload restores the autosave); a damaged link is refused with a notice;
+//  1. a share link's session; a damaged link is refused with a notice;
 //  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
 //     and refused with a notice;
 //  3. else the start state.
 func restore() (Model, error) {
-	notice := ""
-	loc := js.Global().Get("location")
-	if fragment := strings.TrimPrefix(loc.Get("hash").String(), "#"); IsShareFragment(fragment) {
-		js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
-		m, err := LoadShared(fragment)
-		if err == nil {
-			return m, nil
-		}
-		println("DaemonLab did not open the share link:", err.Error())
-		notice = "link.bad"
+	m, notice := openShared()
+	if notice == "" && m.Sim != nil {
+		return m, nil
 	}
 	if saved, ok := storageGet(sessionKey); ok {
 		m, err := Load([]byte(saved))
@@ -80,4 +72,22 @@ func restore() (Model, error) {
 	m, err := NewModel()
 	m.Notice = notice
 	return m, err
+}
+
+// openShared loads the session of a share link in the address bar, and drops the link's
+// fragment from it (a reload then restores the autosave). It returns no model when the address
+// carries no session, and a notice when the link is damaged.
+func openShared() (m Model, notice string) {
+	loc := js.Global().Get("location")
+	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
+	if !IsShareFragment(fragment) {
+		return Model{}, ""
+	}
+	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
+	m, err := LoadShared(fragment)
+	if err != nil {
+		println("DaemonLab did not open the share link:", err.Error())
+		return Model{}, "link.bad"
+	}
+	return m, ""
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -95,6 +97,17 @@ func newBrowser(t *testing.T) *browser {
 	return b
 }
 
+// screenshot saves the page as it looks under .screenshots/ (git-ignored), for a person to look
+// at; nothing compares it.
+func (b *browser) screenshot(t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	dir := filepath.Join("..", "..", ".screenshots")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+}
+
 func (b *browser) consoleErrors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -155,19 +168,22 @@ func jsString(s string) string {
 
 // TestBrowserOpensOnThreeFluentdPods is the walking skeleton's first story: the page opens on
 // the default cluster with the tutorial's fluentd DaemonSet, one Running pod on each of hd1, hd2
-// and hd3, and nothing on the console.
+// and hd3, and the web Deployment's pod on each worker, with nothing on the console.
 func TestBrowserOpensOnThreeFluentdPods(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	b.openPage(t, url)
 	pods := b.podsByNode(t)
 	require.Len(t, pods, 3, "pods by node: %v", pods)
-	for _, node := range []string{"hd1", "hd2", "hd3"} {
-		require.Len(t, pods[node], 1, "node %s", node)
-		assert.Regexp(t, `^fluentd-elasticsearch-[bcdfghjklmnpqrstvwxz2456789]{5}$`, pods[node][0])
+	for i, node := range []string{"hd1", "hd2", "hd3"} {
+		require.Len(t, pods[node], min(i+1, 2), "node %s", node)
+		assert.Regexp(t, `^fluentd-elasticsearch-[bcdfghjklmnpqrstvwxz2456789]{5}$`, pods[node][len(pods[node])-1])
+		if i > 0 {
+			assert.Regexp(t, `^web-[bcdfghjklmnpqrstvwxz2456789]{10}-[bcdfghjklmnpqrstvwxz2456789]{5}$`, pods[node][0])
+		}
 	}
 	states := eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod .state')).map(s => s.textContent)`)
-	assert.Equal(t, []string{"1/1 Running", "1/1 Running", "1/1 Running"}, states)
+	assert.Equal(t, []string{"1/1 Running", "1/1 Running", "1/1 Running", "1/1 Running", "1/1 Running"}, states)
 	assert.Equal(t, "node-role.kubernetes.io/control-plane:NoSchedule", b.text(t, `[data-node="hd1"] .taint`))
 	assert.Empty(t, b.consoleErrors())
 }
@@ -196,7 +212,7 @@ func TestBrowserAppliesAChangeAndShowsTheResult(t *testing.T) {
 	b.openPage(t, url)
 	b.editAndApply(t, "k8s-app: fluentd-logging", "k8s-app: fluentd-logging\n    tier: node")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output:not(.error)`))))
-	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured", strings.TrimSpace(b.text(t, "#output")))
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
 	assert.Empty(t, b.consoleErrors())
 }
 
@@ -229,9 +245,10 @@ func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
 	assert.Empty(t, b.consoleErrors())
 }
 
-// TestBrowserStoppedKubeletKeepsTheDaemonSetPod is the playground's central story: from a node's
-// menu a learner stops hd2's kubelet, moves time on 5 minutes, and sees hd2 NotReady with its
-// fluentd pod still there — the commands echoed in the terminal.
+// TestBrowserStoppedKubeletKeepsTheDaemonSetPod is the playground's central story, as a
+// newcomer plays it with the mouse: from hd2's menu stop its kubelet, press play at 60×, and
+// watch the web pod evicted and replaced on hd3 while the fluentd pod stays on hd2 — the
+// commands echoed in the terminal.
 func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
@@ -239,14 +256,191 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
 		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
-		chromedp.Click(chromedp.CSS(`#timeline button[title="sim advance 5m"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .status.notready`)),
+		chromedp.SetValue(chromedp.CSS(`#speed`), "3"),
 	))
-	commands := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).map(p => p.textContent)`)
-	assert.Equal(t, []string{"$ sim fail hd2 kubelet-down", "$ sim advance 5m"}, commands)
+	eval[bool](t, b, `document.getElementById('speed').dispatchEvent(new Event('change'))`)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`#play`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .pod.terminating`)),
+		chromedp.Click(chromedp.CSS(`#play`)),
+	))
+	assert.Equal(t, "NotReady", b.text(t, `[data-node="hd2"] .status`))
 	pods := b.podsByNode(t)
-	require.Len(t, pods["hd2"], 1)
-	assert.Regexp(t, `^fluentd-elasticsearch-`, pods["hd2"][0])
-	assert.Equal(t, "t = 5m30s", b.text(t, "#clock"))
+	require.Len(t, pods["hd2"], 2)
+	assert.Regexp(t, `^fluentd-elasticsearch-`, pods["hd2"][1])
+	assert.Equal(t, "1/1 Running", b.text(t, `[data-node="hd2"] .pod:not(.terminating) .state`))
+	require.Len(t, pods["hd3"], 3, "the replacement web pod runs on hd3")
+	commands := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).map(p => p.textContent)`)
+	assert.Equal(t, []string{"$ sim fail hd2 kubelet-down"}, commands)
+	assert.Equal(t, "▶ Play", b.text(t, "#play"))
+	b.screenshot(t, "node-failure")
 	assert.Empty(t, b.consoleErrors())
+}
+
+// run types a command in the terminal and waits for its echo.
+func (b *browser) run(t *testing.T, line string) {
+	t.Helper()
+	before := eval[int](t, b, `document.querySelectorAll('#terminal pre.cmd').length`)
+	b.typeCommand(t, line, kb.Enter)
+	require.Equal(t, before+1, eval[int](t, b, `document.querySelectorAll('#terminal pre.cmd').length`), "%q was not run", line)
+}
+
+// snapshot is what a learner sees of the cluster: the clock and every pod chip's node, name and
+// state.
+func (b *browser) snapshot(t *testing.T) []string {
+	t.Helper()
+	return eval[[]string](t, b, `[document.getElementById('clock').textContent].concat(
+		Array.from(document.querySelectorAll('#nodes .node')).flatMap(n =>
+			Array.from(n.querySelectorAll('.pod')).map(p => n.dataset.node + ' ' + p.dataset.pod + ' ' + p.querySelector('.state').textContent)))`)
+}
+
+// TestBrowserReloadRestoresTheSession: a reload in the middle of a node failure brings back the
+// cluster, the clock, the timeline's steps, the unapplied editor text and the typed history.
+func TestBrowserReloadRestoresTheSession(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	b.run(t, "sim fail hd2 kubelet-down")
+	b.run(t, "sim advance 7m")
+	b.run(t, "kubectl get pods -o wide")
+	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.value += '\n# my notes'; e.dispatchEvent(new Event('input')); return true; })()`)
+	before := b.snapshot(t)
+	require.Contains(t, strings.Join(before, "\n"), "Terminating")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	assert.Equal(t, before, b.snapshot(t))
+	assert.Equal(t, "step 2 of 2", b.text(t, "#step"))
+	assert.True(t, eval[bool](t, b, `document.getElementById('editor').value.endsWith('# my notes')`))
+	b.typeCommand(t, "", kb.ArrowUp)
+	assert.Equal(t, "kubectl get pods -o wide", eval[string](t, b, `document.getElementById('prompt').value`))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserShareLinkRoundTrip: a share link opens the same session in a fresh browser, and is
+// then dropped from the address bar; a truncated link is refused with a message and the work
+// saved in that browser is kept.
+func TestBrowserShareLinkRoundTrip(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	b.run(t, "kubectl cordon hd3")
+	b.run(t, "kubectl scale deployment web --replicas=4")
+	b.run(t, "sim advance 1m")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#share`)), chromedp.WaitVisible(chromedp.CSS(`#share-url`))))
+	link := eval[string](t, b, `document.getElementById('share-url').value`)
+	require.True(t, strings.HasPrefix(link, url+"#s="), link)
+	shared := b.snapshot(t)
+
+	fresh := newBrowser(t)
+	fresh.openPage(t, link)
+	assert.Equal(t, shared, fresh.snapshot(t))
+	assert.Equal(t, "step 3 of 3", fresh.text(t, "#step"))
+	assert.Equal(t, url, eval[string](t, fresh, `location.href`), "the fragment is dropped once loaded")
+
+	other := newBrowser(t)
+	other.openPage(t, url)
+	other.run(t, "kubectl label node hd2 disk=ssd")
+	mine := other.snapshot(t)
+	other.openPage(t, link[:len(link)-12])
+	assert.Contains(t, other.text(t, "#notice-text"), "This share link is incomplete or was changed")
+	assert.Equal(t, mine, other.snapshot(t))
+	assert.Equal(t, "step 1 of 1", other.text(t, "#step"))
+	assert.Empty(t, append(b.consoleErrors(), fresh.consoleErrors()...))
+}
+
+// TestBrowserUndoRedoAndScrubber: undo and redo move through the steps, and the scrubber jumps
+// to any of them.
+func TestBrowserUndoRedoAndScrubber(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	start := b.snapshot(t)
+	b.run(t, "sim fail hd2 kubelet-down")
+	b.run(t, "sim advance 10m")
+	end := b.snapshot(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#undo`)), chromedp.Click(chromedp.CSS(`#undo`))))
+	assert.Equal(t, start, b.snapshot(t))
+	assert.True(t, eval[bool](t, b, `document.getElementById('undo').disabled`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#redo`)), chromedp.Click(chromedp.CSS(`#redo`))))
+	assert.Equal(t, end, b.snapshot(t))
+	eval[bool](t, b, `(() => { const s = document.getElementById('scrubber'); s.value = 0; s.dispatchEvent(new Event('input')); return true; })()`)
+	assert.Equal(t, start, b.snapshot(t))
+	assert.Equal(t, "step 0 of 2", b.text(t, "#step"))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserSpeaksChinese: a browser that prefers Chinese opens the page in Simplified Chinese
+// with the zh-cn terms; the switch goes back to English, and the choice survives a reload.
+func TestBrowserSpeaksChinese(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "DaemonLab browser test", AcceptLanguage: "zh-CN,zh"})
+		return err
+	})))
+	b.openPage(t, url)
+	assert.Equal(t, "zh-CN", eval[string](t, b, `document.documentElement.lang`))
+	assert.Equal(t, "集群", eval[string](t, b, `document.querySelector('.cluster h2').textContent`))
+	assert.Equal(t, "应用", b.text(t, "#apply"))
+	assert.Equal(t, "▶ 播放", b.text(t, "#play"))
+	assert.Equal(t, "让此节点出故障或恢复…", b.text(t, `[data-node="hd2"] .node-menu summary`))
+	assert.Equal(t, "腾空（drain）", eval[string](t, b, `document.querySelector('[data-node="hd2"] button[data-command^="kubectl drain"]').textContent`))
+	b.run(t, "kubectl get nodes")
+	assert.Contains(t, b.text(t, "#terminal pre.out"), "NAME   STATUS   ROLES", "kubectl's output stays kubectl's")
+	b.screenshot(t, "chinese")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "en")))
+	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+	assert.Equal(t, "Cluster", eval[string](t, b, `document.querySelector('.cluster h2').textContent`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	assert.Equal(t, "en", eval[string](t, b, `document.documentElement.lang`))
+	assert.Equal(t, "Apply", b.text(t, "#apply"))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserWorksWithTheKeyboardAlone: every control of the central story answers the
+// keyboard — a node's menu opens with Enter and runs an action with Enter, play starts with
+// Space — and focus stays where it was after the page re-renders.
+func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Focus(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.Focus(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
+		chromedp.KeyEvent(kb.Enter),
+	))
+	assert.Equal(t, "$ sim fail hd2 kubelet-down", b.text(t, "#terminal pre.cmd"))
+	assert.Equal(t, "sim fail hd2 kubelet-down", eval[string](t, b, `document.activeElement.dataset.command`), "focus survives the re-render")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Focus(chromedp.CSS(`#play`)), chromedp.KeyEvent(" ")))
+	assert.Equal(t, "true", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(" ")))
+	assert.Equal(t, "false", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserFitsAPhone: at 390 px wide the panes stack and nothing scrolls sideways.
+func TestBrowserFitsAPhone(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	b.openPage(t, url)
+	assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), 390)
+	assert.Greater(t, eval[float64](t, b, `document.querySelector('.editor-pane').getBoundingClientRect().top`),
+		eval[float64](t, b, `document.querySelector('.cluster').getBoundingClientRect().bottom`)-1, "the editor is below the cluster")
+	b.screenshot(t, "phone")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserSurvivesAPanic: a panic inside Go (forced here by making a DOM method that Go calls
+// throw, which syscall/js turns into a panic) shows the banner, and the page goes on working.
+func TestBrowserSurvivesAPanic(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	eval[bool](t, b, `(() => { document.getElementById('share-url').select = () => { throw new Error('forced'); }; return true; })()`)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#share`)), chromedp.WaitVisible(chromedp.CSS(`#banner`))))
+	assert.Contains(t, b.text(t, "#banner"), "Something went wrong inside DaemonLab")
+	eval[bool](t, b, `delete document.getElementById('share-url').select`)
+	b.run(t, "kubectl get ds -A")
+	assert.Contains(t, b.text(t, "#terminal pre.out"), "fluentd-elasticsearch")
 }
