@@ -14,7 +14,11 @@ site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
 site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
 	cp "$(WASMEXEC)/wasm_exec.js" $@
 
-build: site/main.wasm site/wasm_exec.js
+# The YAML editor: CodeMirror 6 from npm (versions pinned by the lockfile), bundled by esbuild.
+site/editor.js: site/editor/main.js site/editor/package.json site/editor/package-lock.json
+	cd site/editor && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+
+build: site/main.wasm site/wasm_exec.js site/editor.js
 	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
 	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
 
@@ -51,4 +55,4 @@ fuzz:
 	done
 
 clean:
-	rm -f site/main.wasm site/wasm_exec.js
+	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules

@@ -3,10 +3,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall/js"
+
+	"daemonlab/core/kubectl"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -26,6 +30,7 @@ type page struct {
 	shownLang                                   Lang            // the language the static text is in
 	resetArmed                                  bool            // Reset was clicked once: the next click resets
 	openMenus                                   map[string]bool // the nodes whose fault menu was open
+	shownDiagnostics                            string          // the problems the code editor shows, as JSON
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -53,7 +58,7 @@ func mount(m Model) (*page, error) {
 			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang")
 		}
 	}
-	p.editor.SetValue(m.Editor)
+	p.setEditor(m.Editor)
 	p.editor.AddEventListener("input", false, p.guard(func(dom.Event) {
 		p.model.Editor = p.editor.Value()
 		p.save()
@@ -102,7 +107,7 @@ func mount(m Model) (*page, error) {
 			return
 		}
 		p.dispatch(ResetMsg{})
-		p.editor.SetValue(p.model.Editor)
+		p.setEditor(p.model.Editor)
 	}))
 	p.lang.AddEventListener("change", false, p.guard(func(dom.Event) {
 		storageSet(langKey, p.lang.Value())
@@ -129,8 +134,40 @@ func (p *page) openLink() {
 	if m.Sim != nil {
 		m.Lang = p.model.Lang
 		p.model = m
-		p.editor.SetValue(m.Editor)
+		p.setEditor(m.Editor)
 		p.dispatch(NoticeMsg{})
+	}
+}
+
+// setEditor replaces the editor's text: the textarea's, and the code editor's (site/editor),
+// which listens for "daemonlab-set".
+func (p *page) setEditor(text string) {
+	p.editor.SetValue(text)
+	p.signalEditor("daemonlab-set", "")
+}
+
+// signalEditor sends the code editor an event with a JSON detail.
+func (p *page) signalEditor(name, detail string) {
+	ev := js.Global().Get("CustomEvent").New(name, map[string]any{"detail": detail})
+	p.editor.Underlying().Call("dispatchEvent", ev)
+}
+
+// showDiagnostics hands the apply's problems to the code editor, which marks them at their
+// lines, when they changed.
+func (p *page) showDiagnostics(problems []kubectl.Problem) {
+	type diagnostic struct {
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+		Message string `json:"message"`
+	}
+	out := []diagnostic{}
+	for _, pr := range problems {
+		out = append(out, diagnostic{pr.Line, pr.Column, pr.Message})
+	}
+	data, _ := json.Marshal(out) // ints and strings always marshal
+	if string(data) != p.shownDiagnostics {
+		p.shownDiagnostics = string(data)
+		p.signalEditor("daemonlab-problems", p.shownDiagnostics)
 	}
 }
 
@@ -287,6 +324,7 @@ func (p *page) render() {
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
 	}
+	p.showDiagnostics(p.model.Result.Problems)
 	p.renderTerminal(v)
 	if focused != "" {
 		for _, e := range p.doc.QuerySelectorAll("[data-key]") {

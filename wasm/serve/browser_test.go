@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -37,9 +38,9 @@ func servePage(t *testing.T) string {
 		t.Skipf("no Chromium at %s; `make test` installs it", chromiumPath)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"index.html", "style.css", "main.js"} {
+	for _, f := range []string{"index.html", "style.css", "main.js", "editor.js"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "site", f))
-		require.NoError(t, err)
+		require.NoError(t, err, "`make build` makes site/editor.js")
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(t), "lib", "wasm", "wasm_exec.js"))
@@ -443,4 +444,39 @@ func TestBrowserSurvivesAPanic(t *testing.T) {
 	eval[bool](t, b, `delete document.getElementById('share-url').select`)
 	b.run(t, "kubectl get ds -A")
 	assert.Contains(t, b.text(t, "#terminal pre.out"), "fluentd-elasticsearch")
+}
+
+// TestBrowserCodeEditorMarksTheErrorAtItsLine: the YAML editor is CodeMirror (styled, under the
+// Content-Security-Policy): an edit typed into it and applied with Ctrl+Enter that Kubernetes
+// refuses is marked at its line, and the cluster is unchanged.
+func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	const cm = `document.getElementById('code-editor').shadowRoot`
+	assert.Equal(t, "flex", eval[string](t, b, `getComputedStyle(`+cm+`.querySelector('.cm-editor')).display`), "CodeMirror's own styles apply")
+	assert.True(t, eval[bool](t, b, `document.getElementById('editor').hidden`))
+	before := b.podsByNode(t)
+	line := eval[int](t, b, `Array.from(`+cm+`.querySelectorAll('.cm-line')).findIndex(l => l.textContent.includes('effect: NoSchedule')) + 1`)
+	require.Equal(t, 23, line)
+	eval[bool](t, b, cm+`.querySelector('.cm-content').focus() || true`)
+	keys := []chromedp.Action[chromedp.Void]{chromedp.KeyEvent(kb.Home, chromedp.KeyModifiers(chromedp.ModifierCtrl))}
+	for range line - 1 {
+		keys = append(keys, chromedp.KeyEvent(kb.ArrowDown))
+	}
+	require.NoError(t, chromedp.Do(b.ctx, keys...))
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.KeyEvent(kb.End),
+		chromedp.KeyEvent("d"),
+		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.WaitVisible(chromedp.CSS(`#output.error`)),
+	))
+	assert.Contains(t, b.text(t, "#output"), `Unsupported value: "NoScheduled"`)
+	assert.True(t, eval[bool](t, b, `document.getElementById('editor').value.includes('effect: NoScheduled')`), "the textarea mirrors the editor")
+	require.Equal(t, 1, eval[int](t, b, cm+`.querySelectorAll('.cm-lint-marker-error').length`))
+	marked := eval[float64](t, b, cm+`.querySelector('.cm-lint-marker-error').getBoundingClientRect().top`)
+	lineTop := eval[float64](t, b, fmt.Sprintf(`%s.querySelectorAll('.cm-line')[%d].getBoundingClientRect().top`, cm, line-1))
+	assert.InDelta(t, lineTop, marked, 4, "the marker is on line %d", line)
+	assert.Equal(t, before, b.podsByNode(t))
+	assert.Empty(t, b.consoleErrors())
 }

@@ -1,0 +1,70 @@
+// DaemonLab's YAML editor: CodeMirror 6 in place of the page's textarea, bundled by esbuild into
+// ../editor.js (`make site/editor.js`). Go (main.wasm) owns the state and knows only the
+// textarea, which stays the editor's mirror:
+//
+//   1. every edit here is copied into the textarea, followed by an "input" event;
+//   2. Go replaces the text by setting the textarea and sending it "daemonlab-set";
+//   3. Go sends "daemonlab-problems" with the apply's problems as JSON ([{line, column, message}]),
+//      shown as diagnostics at their line;
+//   4. Ctrl/Cmd+Enter presses the Apply button.
+//
+// The editor lives in a shadow root: there CodeMirror's styles go into a constructed style sheet,
+// which the page's Content-Security-Policy (style-src 'self') allows, where a <style> element
+// would be refused. Without this bundle the plain textarea works on its own.
+import { EditorView, basicSetup } from "codemirror";
+import { keymap } from "@codemirror/view";
+import { EditorState, Prec } from "@codemirror/state";
+import { yaml } from "@codemirror/lang-yaml";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+
+const textarea = document.getElementById("editor");
+const applyButton = document.getElementById("apply");
+
+const host = document.createElement("div");
+host.id = "code-editor";
+host.className = "code-editor";
+const shadow = host.attachShadow({ mode: "open" });
+
+const view = new EditorView({
+  doc: textarea.value,
+  parent: shadow,
+  root: shadow,
+  extensions: [
+    basicSetup,
+    yaml(),
+    lintGutter(),
+    EditorState.tabSize.of(2),
+    EditorView.theme({
+      "&": { height: "100%", backgroundColor: "#fff", fontSize: ".82rem" },
+      ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", lineHeight: "1.45" },
+      "&.cm-focused": { outline: "3px solid #9ab8ff" },
+    }),
+    // before basicSetup's own Mod-Enter (insertBlankLine)
+    Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { applyButton.click(); return true; } }])),
+    EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "manifest" }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged && !update.transactions.some((tr) => tr.isUserEvent("daemonlab.set"))) {
+        textarea.value = update.state.doc.toString();
+        textarea.dispatchEvent(new Event("input"));
+      }
+    }),
+  ],
+});
+textarea.after(host);
+textarea.hidden = true;
+
+textarea.addEventListener("daemonlab-set", () => {
+  if (textarea.value !== view.state.doc.toString()) {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: textarea.value }, userEvent: "daemonlab.set" });
+  }
+});
+
+textarea.addEventListener("daemonlab-problems", (event) => {
+  const doc = view.state.doc;
+  const diagnostics = JSON.parse(event.detail).map((p) => {
+    const line = doc.line(Math.min(Math.max(p.line || 1, 1), doc.lines));
+    const from = p.column > 0 ? Math.min(line.from + p.column - 1, line.to) : line.from;
+    return { from, to: line.to, severity: "error", message: p.message };
+  });
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+});
