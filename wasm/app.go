@@ -31,6 +31,12 @@ type Model struct {
 	Speed    int // index into Speeds
 	Lang     Lang
 	Notice   string // the key of a message for the learner (see texts), or ""
+	Selected Ref    // the object the details panel shows; the zero Ref for none
+}
+
+// Ref names an object the learner clicked: a Node or a Pod.
+type Ref struct {
+	Kind, Namespace, Name string
 }
 
 // Terminal is the terminal pane: what it printed, the lines typed (oldest first), where ↑/↓
@@ -144,6 +150,9 @@ type ResetMsg struct{}
 // LangMsg switches the page's language.
 type LangMsg struct{ Lang Lang }
 
+// SelectMsg opens the details panel on an object; the zero Ref closes it.
+type SelectMsg struct{ Ref Ref }
+
 // NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
 // could not be read, a share link made); an empty key dismisses it.
 type NoticeMsg struct{ Key string }
@@ -234,6 +243,8 @@ func Update(m Model, msg any) Model {
 		}
 	case NoticeMsg:
 		m.Notice = msg.Key
+	case SelectMsg:
+		m.Selected = msg.Ref
 	}
 	return m
 }
@@ -295,6 +306,20 @@ type View struct {
 	Speed       int
 	Step, Steps int // where the timeline stands, of how many steps
 	Notice      string
+	Details     *Details // the panel on the selected object, if it still exists
+}
+
+// Details is the panel on one object: what the page explains about it (why it is where it is,
+// its timers) and what kubectl shows of it, each with the command that shows it.
+type Details struct {
+	Ref      Ref
+	Why      []string
+	Sections []Section
+}
+
+// Section is one kubectl command's output in the details panel.
+type Section struct {
+	Command, Text string
 }
 
 // NodeView is one node card.
@@ -303,6 +328,7 @@ type NodeView struct {
 	Taints              []string
 	Pods                []PodView
 	Actions             []Action
+	Daemons             []string // for each DaemonSet, whether it wants a pod here and why
 }
 
 // Action is a button's (or a menu item's) label and the command it runs in the terminal.
@@ -350,9 +376,15 @@ func addNode(l Lang, c *cluster.Cluster) Action {
 	}
 }
 
-// PodView is one pod chip.
+// PodView is one pod chip: its owner (the top one: a Deployment rather than its ReplicaSet)
+// with the owner's colour (-1 for none), the revision of its template and whether that is an
+// old one, and notes on its timers and fate (see podNotes).
 type PodView struct {
-	Name, Namespace, Owner, Status, Ready, QoS, Reason string
+	Name, Namespace, Owner, Status, Ready, QoS string
+	Colour                                     int
+	Revision                                   string
+	Old                                        bool
+	Notes                                      []string
 }
 
 // Render turns the model into a View.
@@ -375,8 +407,9 @@ func Render(m Model) View {
 		v.Problems = append(v.Problems, text)
 	}
 	byNode := map[string][]PodView{}
+	revs := newRevisions(c)
 	for _, p := range c.Pods() {
-		pv := podView(p, c.Now())
+		pv := podView(l, c, revs, p)
 		if p.Spec.NodeName == "" {
 			v.Pending = append(v.Pending, pv)
 			continue
@@ -384,29 +417,53 @@ func Render(m Model) View {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], pv)
 	}
 	for _, n := range c.Nodes() {
-		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name], Actions: nodeActions(l, n.Name)}
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name], Actions: nodeActions(l, n.Name),
+			Daemons: daemonReasons(l, c, n)}
 		for _, t := range n.Spec.Taints {
 			nv.Taints = append(nv.Taints, t.String())
 		}
 		v.Nodes = append(v.Nodes, nv)
+		if m.Selected == (Ref{Kind: "Node", Name: n.Name}) {
+			v.Details = &Details{Ref: m.Selected, Why: nv.Daemons, Sections: sections(m.Sim, "kubectl describe node "+n.Name)}
+		}
+	}
+	if sel := m.Selected; sel.Kind == "Pod" {
+		if p, ok := c.Get("Pod", cluster.Key{Namespace: sel.Namespace, Name: sel.Name}).(*api.Pod); ok {
+			v.Details = &Details{Ref: sel, Why: podNotes(l, c, p), Sections: sections(m.Sim,
+				fmt.Sprintf("kubectl get pod %s -n %s -o yaml", p.Name, p.Namespace),
+				fmt.Sprintf("kubectl events -n %s --for pod/%s", p.Namespace, p.Name))}
+		}
 	}
 	return v
+}
+
+// sections runs read-only kubectl commands for the details panel.
+func sections(s *sim.Sim, commands ...string) []Section {
+	var out []Section
+	for _, cmd := range commands {
+		r := shell.Run(s, cmd, "")
+		out = append(out, Section{Command: cmd, Text: strings.TrimRight(r.Out+r.Err, "\n")})
+	}
+	return out
 }
 
 func humanSince(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-func podView(p *api.Pod, now time.Time) PodView {
-	st := kubectl.PodStatus(p, now)
-	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status}
+func podView(l Lang, c *cluster.Cluster, revs revisions, p *api.Pod) PodView {
+	st := kubectl.PodStatus(p, c.Now())
+	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
+		Notes: podNotes(l, c, p)}
 	if ref, ok := api.ControllerOf(&p.ObjectMeta); ok {
 		pv.Owner = ref.Kind + "/" + ref.Name
-	}
-	for _, cond := range p.Status.Conditions {
-		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
-			pv.Reason = cond.Message
+		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: ref.Name}).(*api.ReplicaSet); ok && ref.Kind == "ReplicaSet" {
+			if top, ok := api.ControllerOf(&rs.ObjectMeta); ok {
+				pv.Owner = top.Kind + "/" + top.Name
+			}
 		}
 	}
+	pv.Colour = ownerColour(pv.Owner)
+	pv.Revision, pv.Old = revs.of(p)
 	return pv
 }

@@ -26,7 +26,8 @@ func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 		}
 		assert.Equal(t, "DaemonSet/fluentd-elasticsearch", n.Pods[len(n.Pods)-1].Owner)
 		if i > 0 {
-			assert.Regexp(t, `^ReplicaSet/web-`, n.Pods[0].Owner)
+			assert.Equal(t, "Deployment/web", n.Pods[0].Owner, "the top owner, not its ReplicaSet")
+			assert.Equal(t, "rev 1", n.Pods[0].Revision)
 		}
 	}
 	assert.Equal(t, "control-plane", v.Nodes[0].Roles)
@@ -143,11 +144,17 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	v := Render(m)
 	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
 	assert.Equal(t, "NotReady", v.Nodes[1].Status)
+	assert.Equal(t, []string{"evicted in 55s: it tolerates node.kubernetes.io/unreachable:NoExecute only for its tolerationSeconds"}, v.Nodes[1].Pods[0].Notes)
 	m = Update(m, RunMsg{Line: Render(m).Time[3].Command})
 	v = Render(m)
 	require.Len(t, v.Nodes[1].Pods, 2)
 	assert.Equal(t, "Terminating", v.Nodes[1].Pods[0].Status)
-	assert.Equal(t, PodView{Name: v.Nodes[1].Pods[1].Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
-		Status: "Running", Ready: "1/1", QoS: "Burstable"}, v.Nodes[1].Pods[1])
+	assert.Equal(t, []string{"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."}, v.Nodes[1].Pods[0].Notes)
+	ds := v.Nodes[1].Pods[1]
+	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
+		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",
+		Notes: []string{"stays: it tolerates node.kubernetes.io/unreachable:NoExecute without tolerationSeconds, so forever"}}, ds)
+	assert.Equal(t, []string{"kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
+		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 }

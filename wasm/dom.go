@@ -17,20 +17,21 @@ import (
 
 // page owns the DOM: the elements it renders into and the model behind them.
 type page struct {
-	win                                         dom.Window
-	doc                                         dom.Document
-	clock, nodes, pending, output, problems     dom.Element
-	banner, notice, noticeText, terminal, steps dom.Element
-	play, undo, redo, reset, addNode            dom.Element
-	timeButtons                                 []dom.Element
-	editor                                      *dom.HTMLTextAreaElement
-	prompt, scrubber, shareURL                  *dom.HTMLInputElement
-	speed, lang                                 *dom.HTMLSelectElement
-	model                                       Model
-	shownLang                                   Lang            // the language the static text is in
-	resetArmed                                  bool            // Reset was clicked once: the next click resets
-	openMenus                                   map[string]bool // the nodes whose fault menu was open
-	shownDiagnostics                            string          // the problems the code editor shows, as JSON
+	win                                            dom.Window
+	doc                                            dom.Document
+	clock, nodes, pending, output, problems        dom.Element
+	banner, notice, noticeText, terminal, steps    dom.Element
+	details, detailsTitle, detailsWhy, detailsSecs dom.Element
+	play, undo, redo, reset, addNode               dom.Element
+	timeButtons                                    []dom.Element
+	editor                                         *dom.HTMLTextAreaElement
+	prompt, scrubber, shareURL                     *dom.HTMLInputElement
+	speed, lang                                    *dom.HTMLSelectElement
+	model                                          Model
+	shownLang                                      Lang            // the language the static text is in
+	resetArmed                                     bool            // Reset was clicked once: the next click resets
+	openMenus                                      map[string]bool // the nodes whose fault menu was open
+	shownDiagnostics                               string          // the problems the code editor shows, as JSON
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -41,6 +42,7 @@ func mount(m Model) (*page, error) {
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
+		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 	} {
 		if *dst = p.doc.GetElementByID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -100,6 +102,7 @@ func mount(m Model) (*page, error) {
 
 	p.onClick(p.doc.GetElementByID("share"), func() any { return NoticeMsg{Key: "share.done"} })
 	p.onClick(p.doc.GetElementByID("dismiss"), func() any { return NoticeMsg{} })
+	p.onClick(p.doc.GetElementByID("close-details"), func() any { return SelectMsg{} })
 	p.reset.AddEventListener("click", false, p.guard(func(dom.Event) {
 		if !p.resetArmed {
 			p.resetArmed = true
@@ -306,6 +309,7 @@ func (p *page) render() {
 	p.addNode.SetAttribute("title", v.AddNode.Command)
 
 	p.renderNotice(v)
+	p.renderDetails(v.Details)
 	for _, menu := range p.nodes.QuerySelectorAll(".node-menu") {
 		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
 	}
@@ -350,6 +354,30 @@ func (p *page) renderNotice(v View) {
 	}
 }
 
+// renderDetails shows the panel on the selected object, or hides it.
+func (p *page) renderDetails(d *Details) {
+	setClass(p.details, "hidden", d == nil)
+	if d == nil {
+		return
+	}
+	title := d.Ref.Kind + " " + d.Ref.Name
+	if d.Ref.Namespace != "" {
+		title = d.Ref.Kind + " " + d.Ref.Namespace + "/" + d.Ref.Name
+	}
+	p.detailsTitle.SetTextContent(title)
+	p.detailsWhy.SetTextContent("")
+	for _, w := range d.Why {
+		p.detailsWhy.AppendChild(p.el("li", "", w))
+	}
+	p.detailsSecs.SetTextContent("")
+	for _, s := range d.Sections {
+		h := p.el("h4", "", "")
+		h.AppendChild(p.el("code", "", "$ "+s.Command))
+		p.detailsSecs.AppendChild(h)
+		p.detailsSecs.AppendChild(p.el("pre", "", s.Text))
+	}
+}
+
 func (p *page) renderTerminal(v View) {
 	p.terminal.SetTextContent("")
 	for _, l := range v.Terminal {
@@ -371,7 +399,9 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	card.SetAttribute("data-node", n.Name)
 	card.SetAttribute("aria-label", n.Name)
 	head := p.el("header", "", "")
-	head.AppendChild(p.el("h3", "", n.Name))
+	title := p.el("h3", "", "")
+	title.AppendChild(p.openButton("node-name", n.Name, Ref{Kind: "Node", Name: n.Name}))
+	head.AppendChild(title)
 	head.AppendChild(p.el("span", "status "+strings.ToLower(strings.SplitN(n.Status, ",", 2)[0]), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
@@ -420,21 +450,44 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 	return menu
 }
 
+// openButton is a button that opens the details panel on ref.
+func (p *page) openButton(class, text string, ref Ref) dom.Element {
+	b := p.el("button", class, text)
+	b.SetAttribute("type", "button")
+	b.SetAttribute("data-key", "open "+ref.Kind+" "+ref.Namespace+"/"+ref.Name)
+	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
+	p.onClick(b, func() any { return SelectMsg{Ref: ref} })
+	return b
+}
+
 func (p *page) podChip(pod PodView) dom.Element {
-	chip := p.el("li", "pod "+strings.ToLower(pod.Status), "")
+	class := "pod " + strings.ToLower(pod.Status)
+	if pod.Colour >= 0 {
+		class += fmt.Sprintf(" owner-%d", pod.Colour)
+	}
+	chip := p.el("li", class, "")
 	chip.SetAttribute("data-pod", pod.Name)
-	chip.AppendChild(p.el("span", "name", pod.Name))
+	chip.AppendChild(p.openButton("name", pod.Name, Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
 	chip.AppendChild(p.el("span", "state", pod.Ready+" "+pod.Status))
 	meta := pod.Namespace
 	if pod.Owner != "" {
 		meta += " · " + pod.Owner
 	}
-	if pod.QoS != "" {
-		meta += " · " + pod.QoS
-	}
 	chip.AppendChild(p.el("span", "meta", meta))
-	if pod.Reason != "" {
-		chip.AppendChild(p.el("span", "reason", pod.Reason))
+	badges := p.el("span", "badges", "")
+	if pod.QoS != "" {
+		badges.AppendChild(p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS))
+	}
+	if pod.Revision != "" {
+		rev, class := pod.Revision, "badge rev"
+		if pod.Old {
+			rev, class = rev+" · "+T(p.model.Lang, "old"), class+" old"
+		}
+		badges.AppendChild(p.el("span", class, rev))
+	}
+	chip.AppendChild(badges)
+	for _, note := range pod.Notes {
+		chip.AppendChild(p.el("span", "note", note))
 	}
 	return chip
 }

@@ -78,6 +78,33 @@ func TestNodeShouldRunDaemonPod(t *testing.T) {
 	}
 }
 
+// TestDecideNamesTheDecidingRule: Decide gives NodeShouldRunDaemonPod's answer with the rule and
+// the taint behind it, which the page shows as the reason.
+func TestDecideNamesTheDecidingRule(t *testing.T) {
+	noExec := api.Taint{Key: "dedicated", Value: "user1", Effect: "NoExecute"}
+	noSched := api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: "NoSchedule"}
+	for _, tc := range []struct {
+		name string
+		node *api.Node
+		edit func(*api.DaemonSet)
+		want Decision
+	}{
+		{"fits", newNode("n", nil), nil, Decision{ShouldRun: true, ShouldContinueRunning: true, Rule: RuleTolerated}},
+		{"another node", newNode("n", nil), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeName = "m" }, Decision{Rule: RuleNodeName}},
+		{"selector", newNode("n", nil), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeSelector = map[string]string{"a": "b"} }, Decision{Rule: RuleNodeAffinity}},
+		{"NoExecute wins over NoSchedule", newNode("n", nil, noSched, noExec), nil, Decision{Rule: RuleNoExecute, Taint: noExec}},
+		{"NoSchedule", newNode("n", nil, noSched), nil, Decision{ShouldContinueRunning: true, Rule: RuleNoSchedule, Taint: noSched}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := newDaemonSet()
+			if tc.edit != nil {
+				tc.edit(ds)
+			}
+			assert.Equal(t, tc.want, Decide(tc.node, ds))
+		})
+	}
+}
+
 func requireType(v string) func(*api.DaemonSet) {
 	return func(ds *api.DaemonSet) {
 		ds.Spec.Template.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{

@@ -13,7 +13,33 @@ import (
 )
 
 // NodeShouldRunDaemonPod decides whether ds wants a pod on node, as upstream's function of the
-// same name (reference kubernetes-daemonset-controller.md §1):
+// same name (reference kubernetes-daemonset-controller.md §1); Decide says why.
+func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
+	d := Decide(node, ds)
+	return d.ShouldRun, d.ShouldContinueRunning
+}
+
+// Rule names the rule of NodeShouldRunDaemonPod that decided.
+type Rule string
+
+// The rules, in the order they are checked.
+const (
+	RuleNodeName     Rule = "NodeName"     // the template names another node
+	RuleNodeAffinity Rule = "NodeAffinity" // nodeSelector or required node affinity do not match
+	RuleNoExecute    Rule = "NoExecute"    // an untolerated NoExecute taint
+	RuleNoSchedule   Rule = "NoSchedule"   // an untolerated NoSchedule taint
+	RuleTolerated    Rule = "Tolerated"    // none of the above: the pod belongs here
+)
+
+// Decision is NodeShouldRunDaemonPod's answer and the rule that gave it; Taint is the
+// untolerated taint for RuleNoExecute and RuleNoSchedule.
+type Decision struct {
+	ShouldRun, ShouldContinueRunning bool
+	Rule                             Rule
+	Taint                            api.Taint
+}
+
+// Decide is NodeShouldRunDaemonPod with its reason:
 //
 //  1. A template that names another node (spec.nodeName) wants no pod here: (false, false).
 //  2. The checks use the pod the controller would create, default tolerations included (§2).
@@ -22,24 +48,25 @@ import (
 //  5. An untolerated NoSchedule taint gives (false, true): no new pod, an existing one stays.
 //  6. Otherwise (true, true). PreferNoSchedule taints, resources, host ports and cordoning play
 //     no part; the scheduler may still leave the pod Pending.
-func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
+func Decide(node *api.Node, ds *api.DaemonSet) Decision {
 	pod := newPod(ds, node.Name)
 	if ds.Spec.Template.Spec.NodeName != "" && ds.Spec.Template.Spec.NodeName != node.Name {
-		return false, false
+		return Decision{Rule: RuleNodeName}
 	}
 	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(node) {
-		return false, false
+		return Decision{Rule: RuleNodeAffinity}
 	}
-	_, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
-		return t.Effect == api.TaintEffectNoExecute || t.Effect == api.TaintEffectNoSchedule
-	})
-	if !untolerated {
-		return true, true
-	}
-	_, noExecute := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
 		return t.Effect == api.TaintEffectNoExecute
-	})
-	return false, !noExecute
+	}); untolerated {
+		return Decision{Rule: RuleNoExecute, Taint: t}
+	}
+	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+		return t.Effect == api.TaintEffectNoSchedule
+	}); untolerated {
+		return Decision{ShouldContinueRunning: true, Rule: RuleNoSchedule, Taint: t}
+	}
+	return Decision{ShouldRun: true, ShouldContinueRunning: true, Rule: RuleTolerated}
 }
 
 // newPod is the hypothetical pod the predicates check: the template's spec with the default

@@ -71,9 +71,9 @@ func noExecuteTaints(n *api.Node) []api.Taint {
 
 func memoKey(p *api.Pod) string { return "tainteviction/" + p.Namespace + "/" + p.Name }
 
-// due returns when the pod is to be deleted, if it is: now when a NoExecute taint of its node is
+// Due returns when the pod is to be deleted, if it is: now when a NoExecute taint of its node is
 // not tolerated, else the time its countdown started plus the smallest tolerationSeconds.
-func due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
+func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	node := c.Node(p.Spec.NodeName)
 	if node == nil || p.DeletionTimestamp != nil {
 		return time.Time{}, false
@@ -102,7 +102,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for _, p := range c.Pods() {
-		if t, ok := due(c, p); ok && (!found || t.Before(next)) {
+		if t, ok := Due(c, p); ok && (!found || t.Before(next)) {
 			next, found = t, true
 		}
 	}
@@ -122,7 +122,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for _, p := range c.Pods() {
-		at, scheduled := due(c, p)
+		at, scheduled := Due(c, p)
 		_, counting := c.MemoTime(memoKey(p))
 		switch {
 		case scheduled && !at.After(c.Now()):

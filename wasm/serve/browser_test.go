@@ -274,7 +274,20 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	commands := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).map(p => p.textContent)`)
 	assert.Equal(t, []string{"$ sim fail hd2 kubelet-down"}, commands)
 	assert.Equal(t, "▶ Play", b.text(t, "#play"))
+	assert.Contains(t, b.text(t, `[data-node="hd2"] .pod.terminating .note`), "Terminating until the node's kubelet confirms it")
+
+	// Why did the DaemonSet pod stay? Its details say so, with kubectl's view of it.
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .pod:not(.terminating) button.name`)),
+		chromedp.WaitVisible(chromedp.CSS(`#details`)),
+	))
+	assert.Equal(t, "Pod kube-system/"+pods["hd2"][1], b.text(t, "#details-title"))
+	assert.Equal(t, "stays: it tolerates node.kubernetes.io/unreachable:NoExecute without tolerationSeconds, so forever", b.text(t, "#details-why"))
+	assert.Contains(t, b.text(t, "#details-sections"), "$ kubectl get pod "+pods["hd2"][1]+" -n kube-system -o yaml")
+	assert.Contains(t, b.text(t, "#details-sections"), "- effect: NoExecute\n    key: node.kubernetes.io/unreachable\n    operator: Exists")
 	b.screenshot(t, "node-failure")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#close-details`))))
+	assert.False(t, eval[bool](t, b, `document.getElementById('details').checkVisibility()`))
 	assert.Empty(t, b.consoleErrors())
 }
 

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/daemon"
+	"daemonlab/core/deployment"
+	"daemonlab/core/tainteviction"
+)
+
+// The page explains what the controllers decided, in the learner's language, from the same
+// functions the controllers decide with: daemon.Decide for a DaemonSet and a node,
+// tainteviction.Due for an eviction's countdown.
+
+// daemonReasons says, for each DaemonSet, whether it wants a pod on node and which rule of
+// NodeShouldRunDaemonPod decided.
+func daemonReasons(l Lang, c *cluster.Cluster, node *api.Node) []string {
+	var out []string
+	for _, ds := range c.DaemonSets() {
+		d := daemon.Decide(node, ds)
+		name := ds.Namespace + "/" + ds.Name
+		switch d.Rule {
+		case daemon.RuleTolerated:
+			out = append(out, T(l, "why.tolerated", name))
+		case daemon.RuleNodeName:
+			out = append(out, T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName))
+		case daemon.RuleNodeAffinity:
+			out = append(out, T(l, "why.affinity", name))
+		case daemon.RuleNoExecute:
+			out = append(out, T(l, "why.noexecute", name, d.Taint.String()))
+		case daemon.RuleNoSchedule:
+			out = append(out, T(l, "why.noschedule", name, d.Taint.String()))
+		}
+	}
+	return out
+}
+
+// podNotes are what the page says about a pod beyond its status:
+//
+//  1. a deleted pod whose kubelet is down stays Terminating until the kubelet answers;
+//  2. a pod under NoExecute taints it tolerates for a while shows its eviction countdown;
+//  3. a pod under NoExecute taints it tolerates forever says so (DaemonSet pods on failed nodes);
+//  4. a pod the scheduler could not place shows the scheduler's reason.
+func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
+	var out []string
+	node := c.Node(p.Spec.NodeName)
+	if m, ok := c.Machine(p.Spec.NodeName); ok && m.KubeletDown && p.DeletionTimestamp != nil {
+		out = append(out, T(l, "why.waiting"))
+	}
+	var noExecute []api.Taint
+	if node != nil && p.DeletionTimestamp == nil {
+		for _, t := range node.Spec.Taints {
+			if t.Effect == api.TaintEffectNoExecute {
+				noExecute = append(noExecute, t)
+			}
+		}
+	}
+	if len(noExecute) > 0 {
+		taints := taintList(noExecute)
+		if at, ok := tainteviction.Due(c, p); ok {
+			out = append(out, T(l, "why.evict", countdown(at.Sub(c.Now())), taints))
+		} else {
+			out = append(out, T(l, "why.forever", taints))
+		}
+	}
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
+			out = append(out, cond.Message)
+		}
+	}
+	return out
+}
+
+func taintList(taints []api.Taint) string {
+	var s []string
+	for _, t := range taints {
+		s = append(s, t.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// countdown prints a duration to the second, without a trailing zero unit: "4m12s", "45s", "5m".
+func countdown(d time.Duration) string {
+	return strings.Replace(d.Round(time.Second).String(), "m0s", "m", 1)
+}
+
+// revisions knows, for the pods of DaemonSets and Deployments, which revision of their
+// template they run and whether it is the current one (during a rollout old and new mix).
+type revisions struct {
+	c        *cluster.Cluster
+	dsHash   map[string]string // the current revision hash, by DaemonSet namespace/name
+	newestRS map[string]bool   // whether a ReplicaSet (namespace/name) is its Deployment's new one
+}
+
+func newRevisions(c *cluster.Cluster) revisions {
+	r := revisions{c: c, dsHash: map[string]string{}, newestRS: map[string]bool{}}
+	for _, ds := range c.DaemonSets() {
+		r.dsHash[ds.Namespace+"/"+ds.Name] = daemon.PlanHistory(c, ds).Hash
+	}
+	for _, d := range cluster.List[*api.Deployment](c) {
+		newRS, old := deployment.ReplicaSets(c, d)
+		if newRS != nil {
+			r.newestRS[newRS.Namespace+"/"+newRS.Name] = true
+		}
+		for _, rs := range old {
+			r.newestRS[rs.Namespace+"/"+rs.Name] = false
+		}
+	}
+	return r
+}
+
+// of returns the pod's revision ("rev 2") and whether it is an old one.
+func (r revisions) of(p *api.Pod) (rev string, old bool) {
+	ref, ok := api.ControllerOf(&p.ObjectMeta)
+	if !ok {
+		return "", false
+	}
+	key := p.Namespace + "/" + ref.Name
+	switch ref.Kind {
+	case "DaemonSet":
+		hash := p.Labels[daemon.ControllerRevisionHashLabel]
+		cr, ok := r.c.Get("ControllerRevision", cluster.Key{Namespace: p.Namespace, Name: ref.Name + "-" + hash}).(*api.ControllerRevision)
+		if !ok {
+			return "", false
+		}
+		return fmt.Sprintf("rev %d", cr.Revision), hash != r.dsHash[key]
+	case "ReplicaSet":
+		rs, ok := r.c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: ref.Name}).(*api.ReplicaSet)
+		newest, owned := r.newestRS[key]
+		if !ok || !owned {
+			return "", false
+		}
+		return "rev " + rs.Annotations[deployment.RevisionAnnotation], !newest
+	}
+	return "", false
+}
+
+// ownerColours is how many colours the page has for owners.
+const ownerColours = 8
+
+// ownerColour picks an owner's colour (0 to ownerColours-1) from its name, so that it keeps it
+// across renders and reloads; pods without an owner get none (-1).
+func ownerColour(owner string) int {
+	if owner == "" {
+		return -1
+	}
+	h := fnv.New32a()
+	h.Write([]byte(owner))
+	return int(h.Sum32() % ownerColours)
+}
