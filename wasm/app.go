@@ -32,6 +32,14 @@ type Model struct {
 	Lang     Lang
 	Notice   string // the key of a message for the learner (see texts), or ""
 	Selected Ref    // the object the details panel shows; the zero Ref for none
+	Events   EventFilter
+	Table    bool // the cluster as a table rather than cards
+}
+
+// EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
+// events whose object (kind/name, as kubectl events prints it) contains it.
+type EventFilter struct {
+	Type, Object string
 }
 
 // Ref names an object the learner clicked: a Node or a Pod.
@@ -153,6 +161,13 @@ type LangMsg struct{ Lang Lang }
 // SelectMsg opens the details panel on an object; the zero Ref closes it.
 type SelectMsg struct{ Ref Ref }
 
+// EventsMsg sets the events list's filter.
+type EventsMsg struct{ Filter EventFilter }
+
+// TableMsg shows the cluster as a table (for screen readers, and for a quick overview) or as
+// cards.
+type TableMsg struct{ On bool }
+
 // NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
 // could not be read, a share link made); an empty key dismisses it.
 type NoticeMsg struct{ Key string }
@@ -245,6 +260,12 @@ func Update(m Model, msg any) Model {
 		m.Notice = msg.Key
 	case SelectMsg:
 		m.Selected = msg.Ref
+	case EventsMsg:
+		if slices.Contains([]string{"", "Normal", "Warning"}, msg.Filter.Type) {
+			m.Events = msg.Filter
+		}
+	case TableMsg:
+		m.Table = msg.On
 	}
 	return m
 }
@@ -307,7 +328,20 @@ type View struct {
 	Step, Steps int // where the timeline stands, of how many steps
 	Notice      string
 	Details     *Details // the panel on the selected object, if it still exists
+	Events      Section  // the events list, filtered
+	Table       bool     // show the cluster as a table
+	Compact     bool     // too many nodes for cards: a grid of cells, without their pods
+	MorePending int      // pending pods beyond the lane's maxPending
 }
+
+// compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
+const compactNodes = 48
+
+// maxPending is how many pending pods the lane shows; MorePending counts the rest.
+const maxPending = 100
+
+// maxEvents is how many events the list shows, the newest.
+const maxEvents = 200
 
 // Details is the panel on one object: what the page explains about it (why it is where it is,
 // its timers) and what kubectl shows of it, each with the command that shows it.
@@ -315,6 +349,7 @@ type Details struct {
 	Ref      Ref
 	Why      []string
 	Sections []Section
+	Actions  []Action // a node's fault menu, when the compact grid has none
 }
 
 // Section is one kubectl command's output in the details panel.
@@ -329,6 +364,7 @@ type NodeView struct {
 	Pods                []PodView
 	Actions             []Action
 	Daemons             []string // for each DaemonSet, whether it wants a pod here and why
+	PodCount            int      // the pods bound to it (the compact grid does not list them)
 }
 
 // Action is a button's (or a menu item's) label and the command it runs in the terminal.
@@ -406,25 +442,39 @@ func Render(m Model) View {
 		}
 		v.Problems = append(v.Problems, text)
 	}
+	nodes := c.Nodes()
+	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
+	podCount := map[string]int{}
 	revs := newRevisions(c)
 	for _, p := range c.Pods() {
-		pv := podView(l, c, revs, p)
-		if p.Spec.NodeName == "" {
-			v.Pending = append(v.Pending, pv)
-			continue
+		switch {
+		case p.Spec.NodeName == "" && len(v.Pending) < maxPending:
+			v.Pending = append(v.Pending, podView(l, c, revs, p))
+		case p.Spec.NodeName == "":
+			v.MorePending++
+		case v.Compact:
+			podCount[p.Spec.NodeName]++
+		default:
+			byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], podView(l, c, revs, p))
 		}
-		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], pv)
 	}
-	for _, n := range c.Nodes() {
-		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name], Actions: nodeActions(l, n.Name),
-			Daemons: daemonReasons(l, c, n)}
+	for _, n := range nodes {
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name],
+			PodCount: len(byNode[n.Name]) + podCount[n.Name]}
 		for _, t := range n.Spec.Taints {
 			nv.Taints = append(nv.Taints, t.String())
 		}
+		selected := m.Selected == (Ref{Kind: "Node", Name: n.Name})
+		if !v.Compact || selected {
+			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
+		}
 		v.Nodes = append(v.Nodes, nv)
-		if m.Selected == (Ref{Kind: "Node", Name: n.Name}) {
+		if selected {
 			v.Details = &Details{Ref: m.Selected, Why: nv.Daemons, Sections: sections(m.Sim, "kubectl describe node "+n.Name)}
+			if v.Compact {
+				v.Details.Actions = nv.Actions // the cells have no menus
+			}
 		}
 	}
 	if sel := m.Selected; sel.Kind == "Pod" {
@@ -434,7 +484,36 @@ func Render(m Model) View {
 				fmt.Sprintf("kubectl events -n %s --for pod/%s", p.Namespace, p.Name))}
 		}
 	}
+	v.Events = events(m.Sim, m.Events)
 	return v
+}
+
+// events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
+// the header and the newest maxEvents events whose OBJECT column contains the filter's object.
+func events(s *sim.Sim, f EventFilter) Section {
+	cmd := "kubectl events -A"
+	if f.Type != "" {
+		cmd += " --types=" + f.Type
+	}
+	r := shell.Run(s, cmd, "")
+	lines := strings.Split(strings.TrimRight(r.Out, "\n"), "\n")
+	if r.Out == "" || len(lines) < 2 {
+		return Section{Command: cmd, Text: strings.TrimRight(r.Out+r.Err, "\n")}
+	}
+	head, rows := lines[0], lines[1:]
+	col := strings.Index(head, "OBJECT")
+	if f.Object != "" {
+		want := strings.ToLower(f.Object)
+		var kept []string
+		for _, row := range rows {
+			if object := strings.Fields(row[min(col, len(row)):]); len(object) > 0 && strings.Contains(strings.ToLower(object[0]), want) {
+				kept = append(kept, row)
+			}
+		}
+		rows = kept
+	}
+	rows = rows[max(0, len(rows)-maxEvents):]
+	return Section{Command: cmd, Text: strings.Join(append([]string{head}, rows...), "\n")}
 }
 
 // sections runs read-only kubectl commands for the details panel.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -157,4 +158,61 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, []string{"kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
 		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
+}
+
+// TestEventsListFiltersByTypeAndObject: the events list is `kubectl events -A`, narrowed by type
+// (kubectl's --types) and by object, keeping kubectl's header.
+func TestEventsListFiltersByTypeAndObject(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	m = Update(m, RunMsg{"sim advance 2m"})
+	all := Render(m).Events
+	assert.Equal(t, "kubectl events -A", all.Command)
+	require.True(t, strings.HasPrefix(all.Text, "NAMESPACE     LAST SEEN   TYPE      REASON"), all.Text)
+	assert.Contains(t, all.Text, "Normal    Scheduled")
+	m = Update(m, EventsMsg{EventFilter{Type: "Warning"}})
+	warnings := Render(m).Events
+	assert.Equal(t, "kubectl events -A --types=Warning", warnings.Command)
+	assert.NotContains(t, warnings.Text, "Normal ")
+	assert.Contains(t, warnings.Text, "NodeNotReady")
+	m = Update(m, EventsMsg{EventFilter{Type: "Warning", Object: "POD/fluentd"}})
+	lines := strings.Split(Render(m).Events.Text, "\n")
+	require.Len(t, lines, 2, "the header and the fluentd pod's NodeNotReady: %q", lines)
+	assert.Contains(t, lines[1], "Warning   NodeNotReady   Pod/fluentd-elasticsearch-")
+	m = Update(m, EventsMsg{EventFilter{Object: "node/hd2"}})
+	lines = strings.Split(Render(m).Events.Text, "\n")
+	require.Len(t, lines, 2, "the node controller's event is Normal: %q", lines)
+	assert.Contains(t, lines[1], "Normal    NodeNotReady        Node/hd2                          Node hd2 status is now: NodeNotReady")
+	m = Update(m, EventsMsg{EventFilter{Type: "Bogus"}})
+	assert.Equal(t, EventFilter{Object: "node/hd2"}, m.Events, "an unknown type changes nothing")
+}
+
+// TestLargeClustersUseTheCompactGrid: past compactNodes nodes the page draws cells without pods,
+// and a node's details carry its fault menu.
+func TestLargeClustersUseTheCompactGrid(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	require.False(t, Render(m).Compact)
+	for i := 4; i <= compactNodes+1; i++ {
+		m = Update(m, RunMsg{fmt.Sprintf("sim add-node hd%d", i)})
+	}
+	m = Update(m, RunMsg{"sim advance 10s"})
+	v := Render(m)
+	require.True(t, v.Compact)
+	require.Len(t, v.Nodes, compactNodes+1)
+	for _, n := range v.Nodes {
+		assert.Empty(t, n.Pods)
+		assert.Empty(t, n.Actions)
+	}
+	counts := map[string]int{}
+	for _, n := range v.Nodes {
+		counts[n.Name] = n.PodCount
+	}
+	assert.Equal(t, 2, counts["hd2"], "fluentd and web on hd2")
+	assert.Equal(t, 1, counts["hd30"], "fluentd on the new nodes")
+	m = Update(m, SelectMsg{Ref{Kind: "Node", Name: "hd7"}})
+	d := Render(m).Details
+	require.NotNil(t, d)
+	assert.Equal(t, "sim fail hd7 kubelet-down", d.Actions[0].Command)
 }

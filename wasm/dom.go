@@ -22,11 +22,12 @@ type page struct {
 	clock, nodes, pending, output, problems        dom.Element
 	banner, notice, noticeText, terminal, steps    dom.Element
 	details, detailsTitle, detailsWhy, detailsSecs dom.Element
+	events, tableToggle                            dom.Element
 	play, undo, redo, reset, addNode               dom.Element
 	timeButtons                                    []dom.Element
 	editor                                         *dom.HTMLTextAreaElement
-	prompt, scrubber, shareURL                     *dom.HTMLInputElement
-	speed, lang                                    *dom.HTMLSelectElement
+	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
+	speed, lang, eventType                         *dom.HTMLSelectElement
 	model                                          Model
 	shownLang                                      Lang            // the language the static text is in
 	resetArmed                                     bool            // Reset was clicked once: the next click resets
@@ -43,21 +44,24 @@ func mount(m Model) (*page, error) {
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
+		"events": &p.events, "table-toggle": &p.tableToggle,
 	} {
 		if *dst = p.doc.GetElementByID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
 		}
 	}
-	var ok [6]bool
+	var ok [8]bool
 	p.editor, ok[0] = p.doc.GetElementByID("editor").(*dom.HTMLTextAreaElement)
 	p.prompt, ok[1] = p.doc.GetElementByID("prompt").(*dom.HTMLInputElement)
 	p.scrubber, ok[2] = p.doc.GetElementByID("scrubber").(*dom.HTMLInputElement)
 	p.shareURL, ok[3] = p.doc.GetElementByID("share-url").(*dom.HTMLInputElement)
 	p.speed, ok[4] = p.doc.GetElementByID("speed").(*dom.HTMLSelectElement)
 	p.lang, ok[5] = p.doc.GetElementByID("lang").(*dom.HTMLSelectElement)
+	p.eventType, ok[6] = p.doc.GetElementByID("event-type").(*dom.HTMLSelectElement)
+	p.eventObject, ok[7] = p.doc.GetElementByID("event-object").(*dom.HTMLInputElement)
 	for _, found := range ok {
 		if !found {
-			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang")
+			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang, #event-type, #event-object")
 		}
 	}
 	p.setEditor(m.Editor)
@@ -103,6 +107,12 @@ func mount(m Model) (*page, error) {
 	p.onClick(p.doc.GetElementByID("share"), func() any { return NoticeMsg{Key: "share.done"} })
 	p.onClick(p.doc.GetElementByID("dismiss"), func() any { return NoticeMsg{} })
 	p.onClick(p.doc.GetElementByID("close-details"), func() any { return SelectMsg{} })
+	p.onClick(p.tableToggle, func() any { return TableMsg{On: !p.model.Table} })
+	filter := p.guard(func(dom.Event) {
+		p.dispatch(EventsMsg{Filter: EventFilter{Type: p.eventType.Value(), Object: p.eventObject.Value()}})
+	})
+	p.eventType.AddEventListener("change", false, filter)
+	p.eventObject.AddEventListener("input", false, filter)
 	p.reset.AddEventListener("click", false, p.guard(func(dom.Event) {
 		if !p.resetArmed {
 			p.resetArmed = true
@@ -310,17 +320,15 @@ func (p *page) render() {
 
 	p.renderNotice(v)
 	p.renderDetails(v.Details)
-	for _, menu := range p.nodes.QuerySelectorAll(".node-menu") {
-		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
-	}
-	p.nodes.SetTextContent("")
-	for _, n := range v.Nodes {
-		p.nodes.AppendChild(p.nodeCard(n))
-	}
+	p.renderNodes(v)
 	p.pending.SetTextContent("")
 	for _, pod := range v.Pending {
 		p.pending.AppendChild(p.podChip(pod))
 	}
+	if v.MorePending > 0 {
+		p.pending.AppendChild(p.el("li", "more", T(v.Lang, "more", v.MorePending)))
+	}
+	p.events.SetTextContent("$ " + v.Events.Command + "\n" + v.Events.Text)
 	setClass(p.pending.ParentElement(), "hidden", len(v.Pending) == 0)
 	p.output.SetTextContent(v.Output)
 	setClass(p.output, "error", v.Failed)
@@ -354,6 +362,79 @@ func (p *page) renderNotice(v View) {
 	}
 }
 
+// renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
+// cluster, or a table.
+func (p *page) renderNodes(v View) {
+	for _, menu := range p.nodes.QuerySelectorAll(".node-menu") {
+		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
+	}
+	p.tableToggle.SetTextContent(T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
+	p.tableToggle.SetAttribute("aria-pressed", strconv.FormatBool(v.Table))
+	p.nodes.SetTextContent("")
+	setClass(p.nodes, "compact", v.Compact && !v.Table)
+	switch {
+	case v.Table:
+		p.nodes.AppendChild(p.nodeTable(v))
+	case v.Compact:
+		for _, n := range v.Nodes {
+			cell := p.openButton("cell "+statusClass(n.Status), "", Ref{Kind: "Node", Name: n.Name})
+			cell.SetAttribute("data-node", n.Name)
+			label := T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
+			cell.SetAttribute("aria-label", label)
+			cell.SetAttribute("title", label)
+			p.nodes.AppendChild(cell)
+		}
+	default:
+		for _, n := range v.Nodes {
+			p.nodes.AppendChild(p.nodeCard(n))
+		}
+	}
+}
+
+// nodeTable is the cluster as a table: a node per row with its status, roles, taints and pods.
+func (p *page) nodeTable(v View) dom.Element {
+	table := p.el("table", "cluster-table", "")
+	head := p.el("tr", "", "")
+	for _, col := range []string{"col.node", "col.status", "col.roles", "col.taints", "col.pods"} {
+		th := p.el("th", "", T(v.Lang, col))
+		th.SetAttribute("scope", "col")
+		head.AppendChild(th)
+	}
+	table.AppendChild(head)
+	for _, n := range v.Nodes {
+		row := p.el("tr", "", "")
+		row.SetAttribute("data-node", n.Name)
+		th := p.el("th", "", "")
+		th.SetAttribute("scope", "row")
+		th.AppendChild(p.openButton("node-name", n.Name, Ref{Kind: "Node", Name: n.Name}))
+		row.AppendChild(th)
+		row.AppendChild(p.el("td", "", n.Status))
+		row.AppendChild(p.el("td", "", n.Roles))
+		row.AppendChild(p.el("td", "", strings.Join(n.Taints, "\n")))
+		pods := p.el("td", "", strconv.Itoa(n.PodCount))
+		if len(n.Pods) > 0 {
+			var lines []string
+			for _, pod := range n.Pods {
+				lines = append(lines, pod.Namespace+"/"+pod.Name+" "+pod.Ready+" "+pod.Status)
+			}
+			pods.SetTextContent(strings.Join(lines, "\n"))
+		}
+		row.AppendChild(pods)
+		table.AppendChild(row)
+	}
+	return table
+}
+
+// statusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
+// "cordoned" when SchedulingDisabled.
+func statusClass(status string) string {
+	class := strings.ToLower(strings.SplitN(status, ",", 2)[0])
+	if strings.Contains(status, "SchedulingDisabled") {
+		class += " cordoned"
+	}
+	return class
+}
+
 // renderDetails shows the panel on the selected object, or hides it.
 func (p *page) renderDetails(d *Details) {
 	setClass(p.details, "hidden", d == nil)
@@ -370,6 +451,9 @@ func (p *page) renderDetails(d *Details) {
 		p.detailsWhy.AppendChild(p.el("li", "", w))
 	}
 	p.detailsSecs.SetTextContent("")
+	if len(d.Actions) > 0 {
+		p.detailsSecs.AppendChild(p.actionButtons(d.Actions))
+	}
 	for _, s := range d.Sections {
 		h := p.el("h4", "", "")
 		h.AppendChild(p.el("code", "", "$ "+s.Command))
@@ -402,7 +486,7 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	title := p.el("h3", "", "")
 	title.AppendChild(p.openButton("node-name", n.Name, Ref{Kind: "Node", Name: n.Name}))
 	head.AppendChild(title)
-	head.AppendChild(p.el("span", "status "+strings.ToLower(strings.SplitN(n.Status, ",", 2)[0]), n.Status))
+	head.AppendChild(p.el("span", "status "+statusClass(n.Status), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))
@@ -435,8 +519,14 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 	summary.SetAttribute("data-key", "menu "+n.Name)
 	summary.SetAttribute("aria-label", T(p.model.Lang, "node.actions", n.Name))
 	menu.AppendChild(summary)
+	menu.AppendChild(p.actionButtons(n.Actions))
+	return menu
+}
+
+// actionButtons are a node's fault menu: a button per action, running its command.
+func (p *page) actionButtons(actions []Action) dom.Element {
 	items := p.el("div", "node-actions", "")
-	for _, a := range n.Actions {
+	for _, a := range actions {
 		b := p.el("button", "small", a.Label)
 		b.SetAttribute("type", "button")
 		b.SetAttribute("title", a.Command)
@@ -446,8 +536,7 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 		p.onClick(b, func() any { return RunMsg{Line: command} })
 		items.AppendChild(b)
 	}
-	menu.AppendChild(items)
-	return menu
+	return items
 }
 
 // openButton is a button that opens the details panel on ref.

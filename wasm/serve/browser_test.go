@@ -493,3 +493,48 @@ func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
 	assert.Equal(t, before, b.podsByNode(t))
 	assert.Empty(t, b.consoleErrors())
 }
+
+// TestBrowserTableEventsAndLargeClusters: the cluster as a table (a row per node, headers for
+// screen readers), the events list filtered by type and object, and a cluster too large for
+// cards drawn as a grid of cells whose details carry the fault menu.
+func TestBrowserTableEventsAndLargeClusters(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#table-toggle`)), chromedp.WaitVisible(chromedp.CSS(`table.cluster-table`))))
+	rows := eval[[]string](t, b, `Array.from(document.querySelectorAll('.cluster-table tr')).map(r => Array.from(r.cells).map(c => c.textContent.split('\n')[0]).join(' | '))`)
+	require.Len(t, rows, 4)
+	assert.Equal(t, "Node | Status | Roles | Taints | Pods", rows[0])
+	assert.Equal(t, "hd1 | Ready | control-plane | node-role.kubernetes.io/control-plane:NoSchedule | kube-system/"+b.podsInTable(t, "hd1"), rows[1])
+
+	b.run(t, "sim fail hd2 kubelet-down")
+	b.run(t, "sim advance 2m")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#event-type`), "Warning")))
+	eval[bool](t, b, `document.getElementById('event-type').dispatchEvent(new Event('change'))`)
+	eval[bool](t, b, `(() => { const i = document.getElementById('event-object'); i.value = 'pod/fluentd'; i.dispatchEvent(new Event('input')); return true; })()`)
+	events := strings.Split(eval[string](t, b, `document.getElementById('events').textContent`), "\n")
+	require.Len(t, events, 3, "%q", events)
+	assert.Equal(t, "$ kubectl events -A --types=Warning", events[0])
+	assert.Regexp(t, `^kube-system\s+65s\s+Warning\s+NodeNotReady\s+Pod/fluentd-elasticsearch-\w+\s+Node is not ready$`, events[2])
+
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#table-toggle`))))
+	eval[bool](t, b, `(() => { const p = document.getElementById('prompt');
+		for (let i = 4; i <= 60; i++) { p.value = 'sim add-node hd' + i; p.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'})); }
+		return true; })()`)
+	assert.Equal(t, 60, eval[int](t, b, `document.querySelectorAll('#nodes.compact button.cell').length`))
+	assert.Equal(t, "hd2: NotReady, 2 pods", eval[string](t, b, `document.querySelector('#nodes button.cell[data-node="hd2"]').getAttribute('aria-label')`))
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`#nodes button.cell[data-node="hd42"]`)),
+		chromedp.Click(chromedp.CSS(`#details button[data-command="kubectl cordon hd42"]`)),
+	))
+	assert.Equal(t, "$ kubectl cordon hd42", eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).pop().textContent`))
+	assert.True(t, eval[bool](t, b, `document.querySelector('#nodes button.cell[data-node="hd42"]').classList.contains('cordoned')`))
+	b.screenshot(t, "large-cluster")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// podsInTable is the first line of a node's pods cell in the table view.
+func (b *browser) podsInTable(t *testing.T, node string) string {
+	t.Helper()
+	return strings.TrimPrefix(strings.Split(eval[string](t, b, `document.querySelector('.cluster-table tr[data-node="`+node+`"] td:last-child').textContent`), "\n")[0], "kube-system/")
+}
