@@ -4,9 +4,15 @@ package lessons
 
 import _ "embed"
 
-// Start is the manifest the playground opens with: the DaemonSet tutorial's fluentd log
-// collector (namespace kube-system, tolerating the control-plane taint) and, for contrast, a
-// two-replica nginx Deployment.
+// FluentdDaemonSet is the DaemonSet tutorial's fluentd log collector (namespace kube-system,
+// tolerating the control-plane taint).
 //
-//go:embed start/playground.yaml
-var Start string
+//go:embed start/fluentd-elasticsearch.yaml
+var FluentdDaemonSet string
+
+//go:embed start/web.yaml
+var webDeployment string
+
+// Start is the manifest the playground opens with: FluentdDaemonSet and, for contrast, a
+// two-replica nginx Deployment.
+var Start = FluentdDaemonSet + "---\n" + webDeployment

@@ -332,6 +332,7 @@ func (p *page) render() {
 	setClass(p.pending.ParentElement(), "hidden", len(v.Pending) == 0)
 	p.output.SetTextContent(v.Output)
 	setClass(p.output, "error", v.Failed)
+	setClass(p.output, "hidden", v.Output == "")
 	p.problems.SetTextContent("")
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))

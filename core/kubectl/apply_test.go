@@ -45,7 +45,7 @@ func toJSON(o any) string {
 // nodes, the control plane included; applying it again changes nothing.
 func TestApplyTheTutorialDaemonSet(t *testing.T) {
 	s := newSim(t)
-	r := Apply(s, []byte(lessons.Start), "STDIN", "default")
+	r := Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
 	require.Empty(t, r.Err)
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\n", r.Out)
 	s.Advance(10 * time.Second)
@@ -58,7 +58,7 @@ func TestApplyTheTutorialDaemonSet(t *testing.T) {
 	ds := s.C.DaemonSets()[0]
 	assert.Equal(t, api.DaemonSetStatus{CurrentNumberScheduled: 3, DesiredNumberScheduled: 3, NumberReady: 3, ObservedGeneration: 1, UpdatedNumberScheduled: 3, NumberAvailable: 3}, ds.Status)
 	before := snapshot(s)
-	r = Apply(s, []byte(lessons.Start), "STDIN", "default")
+	r = Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch unchanged\n", r.Out)
 	assert.Equal(t, before, snapshot(s))
 }
@@ -66,7 +66,7 @@ func TestApplyTheTutorialDaemonSet(t *testing.T) {
 // TestApplyErrorsAreKubectls pins kubectl's framing of each kind of failure and that ApplyAll
 // leaves the cluster byte for byte as it was.
 func TestApplyErrorsAreKubectls(t *testing.T) {
-	valid := lessons.Start
+	valid := lessons.FluentdDaemonSet
 	cases := []struct {
 		name, manifest, want string
 		line                 int
@@ -106,10 +106,10 @@ func TestApplyErrorsAreKubectls(t *testing.T) {
 func TestApplyAllIsAllOrNothing(t *testing.T) {
 	bad := "---\napiVersion: v1\nkind: Pod\nmetadata: {name: Bad_Name}\nspec:\n  containers: [{name: c, image: nginx}]\n"
 	s := newSim(t)
-	r := ApplyAll(s, []byte(lessons.Start+bad), "STDIN", "default")
+	r := ApplyAll(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
 	assert.Contains(t, r.Err, `The Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"`)
 	assert.Empty(t, s.C.DaemonSets())
-	r = Apply(s, []byte(lessons.Start+bad), "STDIN", "default")
+	r = Apply(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\n", r.Out)
 	assert.Contains(t, r.Err, `The Pod "Bad_Name" is invalid`)
 	assert.Len(t, s.C.DaemonSets(), 1)
@@ -119,11 +119,11 @@ func TestApplyAllIsAllOrNothing(t *testing.T) {
 // the selector is immutable.
 func TestApplyUpdateBumpsGeneration(t *testing.T) {
 	s := newSim(t)
-	require.Empty(t, Apply(s, []byte(lessons.Start), "STDIN", "default").Err)
-	r := Apply(s, []byte(strings.Replace(lessons.Start, "fluentd:v2.5.1", "fluentd:v2.5.2", 1)), "STDIN", "default")
+	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
+	r := Apply(s, []byte(strings.Replace(lessons.FluentdDaemonSet, "fluentd:v2.5.1", "fluentd:v2.5.2", 1)), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\n", r.Out)
 	assert.Equal(t, int64(2), s.C.DaemonSets()[0].Generation)
-	moved := strings.Replace(lessons.Start, "      name: fluentd-elasticsearch\n", "      name: fluentd-es\n", 1)
+	moved := strings.Replace(lessons.FluentdDaemonSet, "      name: fluentd-elasticsearch\n", "      name: fluentd-es\n", 1)
 	moved = strings.Replace(moved, "name: fluentd-elasticsearch   # must match", "name: fluentd-es   # must match", 1)
 	r = Apply(s, []byte(moved), "STDIN", "default")
 	assert.Equal(t, `The DaemonSet "fluentd-elasticsearch" is invalid: spec.selector: Invalid value: {"matchLabels":{"name":"fluentd-es"}}: field is immutable`, r.Err)
@@ -133,7 +133,7 @@ func TestApplyUpdateBumpsGeneration(t *testing.T) {
 // labels, its own pod CIDR and the default capacity, and the DaemonSet follows it there.
 func TestApplyNodeJoinsReady(t *testing.T) {
 	s := newSim(t)
-	require.Empty(t, Apply(s, []byte(lessons.Start), "STDIN", "default").Err)
+	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
 	r := Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: hd4\n  labels: {disk: ssd}\n"), "STDIN", "default")
 	require.Empty(t, r.Err)
 	assert.Equal(t, "node/hd4 created\n", r.Out)

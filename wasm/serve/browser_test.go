@@ -288,6 +288,12 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	b.screenshot(t, "node-failure")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#close-details`))))
 	assert.False(t, eval[bool](t, b, `document.getElementById('details').checkVisibility()`))
+	// The README's picture of the page.
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1360, 900)))
+	eval[bool](t, b, `(() => { window.scrollTo(0, 0); return true; })()`)
+	readme, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join("..", "..", ".screenshots", "readme.png"), readme, 0o644))
 	assert.Empty(t, b.consoleErrors())
 }
 
