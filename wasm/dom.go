@@ -106,6 +106,7 @@ func mount(m Model) (*page, error) {
 
 	p.onClick(p.doc.GetElementByID("share"), func() any { return NoticeMsg{Key: "share.done"} })
 	p.onClick(p.doc.GetElementByID("dismiss"), func() any { return NoticeMsg{} })
+	p.doc.GetElementByID("export").AddEventListener("click", false, p.guard(func(dom.Event) { p.export() }))
 	p.onClick(p.doc.GetElementByID("close-details"), func() any { return SelectMsg{} })
 	p.onClick(p.tableToggle, func() any { return TableMsg{On: !p.model.Table} })
 	filter := p.guard(func(dom.Event) {
@@ -182,6 +183,24 @@ func (p *page) showDiagnostics(problems []kubectl.Problem) {
 		p.shownDiagnostics = string(data)
 		p.signalEditor("daemonlab-problems", p.shownDiagnostics)
 	}
+}
+
+// export downloads the cluster's own objects as daemonlab.yaml (kubectl.Export), made in the
+// page: nothing goes to a server.
+func (p *page) export() {
+	text := kubectl.Export(p.model.Sim.C)
+	if text == "" {
+		p.dispatch(NoticeMsg{Key: "export.empty"})
+		return
+	}
+	global := js.Global()
+	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": "application/yaml"})
+	url := global.Get("URL").Call("createObjectURL", blob)
+	link := p.el("a", "", "")
+	link.SetAttribute("href", url.String())
+	link.SetAttribute("download", "daemonlab.yaml")
+	link.Underlying().Call("click")
+	p.win.SetTimeout(func() { global.Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
 
 // onClick makes a click on e dispatch the message msg returns.

@@ -93,6 +93,7 @@ var texts = map[string]text{
 	"share.url":      {"share link", "分享链接"},
 	"dismiss":        {"Dismiss", "关闭"},
 	"export":         {"Export YAML", "导出 YAML"},
+	"export.empty":   {"There is nothing of yours to export yet: no namespaces, DaemonSets, Deployments or pods of your own.", "还没有可导出的内容：没有你自己创建的名字空间、DaemonSet、Deployment 或 Pod。"},
 	"reset":          {"Reset", "重置"},
 	"reset.confirm":  {"Reset? Click again", "确定重置？再点一次"},
 	"lang":           {"language", "语言"},

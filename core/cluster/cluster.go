@@ -117,9 +117,10 @@ func New(seed uint64) *Cluster {
 		machines: map[string]Machine{}, memo: map[string]string{}}
 }
 
-// Snapshot is a saved state of a cluster: its objects, clock, resourceVersion counter and random
-// source. Restoring it brings all of them back, so the same commands then give the same output.
+// Snapshot is a saved state of a cluster: its objects, clock, resourceVersion and write counters
+// and random source. Restoring it brings all of them back, so the same commands then give the same output.
 type Snapshot struct {
+	writes   int64
 	now      time.Time
 	version  int64
 	pcg      rand.PCG
@@ -131,7 +132,7 @@ type Snapshot struct {
 // Snapshot saves the cluster's state. It copies the object maps, not the objects (they are
 // immutable), so it costs microseconds for a small cluster.
 func (c *Cluster) Snapshot() Snapshot {
-	return Snapshot{now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects), machines: maps.Clone(c.machines), memo: maps.Clone(c.memo)}
+	return Snapshot{writes: c.writes, now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects), machines: maps.Clone(c.machines), memo: maps.Clone(c.memo)}
 }
 
 // Restore brings back a saved state; the snapshot stays valid and may be restored again.
@@ -140,7 +141,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
 	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
-	c.writes++
+	c.writes = s.writes
 }
 
 func copyObjects(in map[string]map[Key]api.Object) map[string]map[Key]api.Object {
@@ -289,8 +290,9 @@ func (c *Cluster) Delete(obj api.Object) {
 func (c *Cluster) Version() int64 { return c.version }
 
 // Writes counts every change to the cluster — objects, machines, controllers' memory, the clock,
-// a restore — so that a caller can tell whether a command changed anything: a command that
-// leaves it as it was only read.
+// the random source — so that a caller can tell whether a command changed anything: a command
+// that leaves it as it was only read (or undid what it did, restoring a snapshot, which brings
+// the count back too).
 func (c *Cluster) Writes() int64 { return c.writes }
 
 func (c *Cluster) bump(m *api.ObjectMeta) {

@@ -74,7 +74,10 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 		}
 		return Result{Err: "error: no objects passed to " + verb, Code: 1}
 	}
-	var actions []action
+	// kubectl sends the objects one by one, so a namespace created early in the file exists for
+	// the objects after it; all or nothing undoes the batch when any object fails.
+	before := s.C.Snapshot()
+	var out strings.Builder
 	var errs []string
 	var problems []Problem
 	for _, m := range manifests {
@@ -84,15 +87,12 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 			problems = append(problems, probs...)
 			continue
 		}
-		actions = append(actions, a)
-	}
-	if mode.atomic && len(errs) > 0 {
-		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
-	}
-	var out strings.Builder
-	for _, a := range actions {
 		commit(s.C, a)
 		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(a.manifest.Kind), a.obj.GetObjectMeta().Name, a.verb)
+	}
+	if mode.atomic && len(errs) > 0 {
+		s.C.Restore(before)
+		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
 	s.Settle()
 	r := Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
@@ -543,4 +544,54 @@ func TestBrowserTableEventsAndLargeClusters(t *testing.T) {
 func (b *browser) podsInTable(t *testing.T, node string) string {
 	t.Helper()
 	return strings.TrimPrefix(strings.Split(eval[string](t, b, `document.querySelector('.cluster-table tr[data-node="`+node+`"] td:last-child').textContent`), "\n")[0], "kube-system/")
+}
+
+// TestBrowserExportsTheManifests: "Export YAML" downloads the learner's objects as
+// daemonlab.yaml, ready for kubectl apply on a real cluster.
+func TestBrowserExportsTheManifests(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	dir := t.TempDir()
+	progress := chromedp.Events(b.ctx, cdpbrowser.DownloadProgress)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			_, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &[]bool{true}[0]})
+			return err
+		}),
+		chromedp.Click(chromedp.CSS(`#export`)),
+	))
+	var file string
+	for ev, err := range progress {
+		require.NoError(t, err)
+		if ev.State == cdpbrowser.DownloadProgressStateCompleted {
+			file = filepath.Join(dir, ev.GUID)
+			break
+		}
+	}
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  labels:\n    k8s-app: fluentd-logging\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n"), "%s", data)
+	assert.Contains(t, string(data), "---\napiVersion: apps/v1\nkind: Deployment\n")
+	assert.NotContains(t, string(data), "status:")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserShowsLearnerDataAsText: markup in what a learner writes (an annotation here) is shown
+// as text in the terminal and the details panel, never run: the page builds no element from it.
+func TestBrowserShowsLearnerDataAsText(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	pod := b.podsByNode(t)["hd1"][0]
+	const payload = `<img src=x onerror="window.pwned=1">`
+	b.run(t, "kubectl annotate pod "+pod+" -n kube-system note='"+payload+"'")
+	b.run(t, "kubectl get pod "+pod+" -n kube-system -o jsonpath={.metadata.annotations.note}")
+	assert.Equal(t, payload, eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre.out')).pop().textContent`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`[data-pod="`+pod+`"] button.name`)), chromedp.WaitVisible(chromedp.CSS(`#details`))))
+	assert.Contains(t, b.text(t, "#details-sections"), `note: <img src=x onerror="window.pwned=1">`)
+	assert.Equal(t, 0, eval[int](t, b, `document.querySelectorAll('body img').length`))
+	assert.False(t, eval[bool](t, b, `window.pwned === 1`))
+	assert.Empty(t, b.consoleErrors())
 }
