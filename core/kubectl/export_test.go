@@ -27,7 +27,7 @@ func TestExportGivesManifestsThatRecreateTheWorkloads(t *testing.T) {
 		require.Empty(t, Run(s, line, "").Err, "%v", line)
 	}
 	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
-	s.Advance(30*time.Second)
+	s.Advance(30 * time.Second)
 	out := Export(s.C)
 	assert.Contains(t, out, "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels:\n    kubernetes.io/metadata.name: team\n  name: team\n")
 	for _, gone := range []string{"status:", "uid:", "resourceVersion:", "creationTimestamp:", "last-applied-configuration", "deprecated.daemonset.template.generation", "deployment.kubernetes.io/revision", "nodeName:", "kind: ReplicaSet", "kind: Node", "kube-system\n  name: kube-system"} {
@@ -45,7 +45,7 @@ func TestExportGivesManifestsThatRecreateTheWorkloads(t *testing.T) {
 	require.NoError(t, err)
 	r := Apply(fresh, []byte(out), "daemonlab.yaml", "default")
 	require.Empty(t, r.Err)
-	fresh.Advance(30*time.Second)
+	fresh.Advance(30 * time.Second)
 	for _, args := range [][]string{
 		{"get", "ds,deploy", "-A", "-o", "jsonpath={range .items[*]}{.metadata.name} {.spec.template.spec.containers[0].image} {.spec.replicas} {.status.numberReady}{.status.readyReplicas}{\"\\n\"}{end}"},
 		{"get", "pod", "debug", "-o", "jsonpath={.spec.containers[0].args}"},
