@@ -247,6 +247,64 @@ func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
 	assert.Empty(t, b.consoleErrors())
 }
 
+// playNodeFailure plays the page's central story as a newcomer would, with the mouse or the
+// keyboard alone: open hd2's menu, stop its kubelet, pick 60×, press play until the web pod is
+// evicted, pause. It checks what they should then see: hd2 NotReady, the web pod Terminating
+// there and replaced on hd3, the fluentd pod still Running on hd2, the command in the terminal.
+func (b *browser) playNodeFailure(t *testing.T, keyboard bool) {
+	t.Helper()
+	if keyboard {
+		b.tabTo(t, `[data-node="hd2"] .node-menu summary`, false)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
+		b.tabTo(t, `[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`, false)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
+		b.tabTo(t, `#speed`, true)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown)))
+		b.tabTo(t, `#play`, true)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(" ")))
+	} else {
+		require.NoError(t, chromedp.Do(b.ctx,
+			chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+			chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
+			chromedp.SetValue(chromedp.CSS(`#speed`), "3"),
+		))
+		eval[bool](t, b, `document.getElementById('speed').dispatchEvent(new Event('change'))`)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#play`))))
+	}
+	assert.Equal(t, "60×", eval[string](t, b, `document.getElementById('speed').selectedOptions[0].textContent`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .pod.terminating`))))
+	if keyboard {
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(" ")))
+	} else {
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#play`))))
+	}
+	assert.Equal(t, "false", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`), "paused")
+	assert.Equal(t, "NotReady", b.text(t, `[data-node="hd2"] .status`))
+	pods := b.podsByNode(t)
+	require.Len(t, pods["hd2"], 2)
+	assert.Regexp(t, `^fluentd-elasticsearch-`, pods["hd2"][1])
+	assert.Equal(t, "1/1 Running", eval[string](t, b, `document.querySelector('[data-node="hd2"] .pod:not(.terminating) .state').textContent`))
+	require.Len(t, pods["hd3"], 3, "the replacement web pod runs on hd3")
+	assert.Equal(t, "$ sim fail hd2 kubelet-down", eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).pop().textContent`), "the menu's command, echoed")
+}
+
+// tabTo presses Tab (Shift+Tab with back) until the element selector names has the focus, as a
+// keyboard user moves through the page.
+func (b *browser) tabTo(t *testing.T, selector string, back bool) {
+	t.Helper()
+	var opts []chromedp.KeyOption
+	if back {
+		opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
+	}
+	for range 200 {
+		if eval[bool](t, b, `document.activeElement === document.querySelector(`+jsString(selector)+`)`) {
+			return
+		}
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Tab, opts...)))
+	}
+	t.Fatalf("Tab never reaches %s", selector)
+}
+
 // TestBrowserStoppedKubeletKeepsTheDaemonSetPod is the playground's central story, as a
 // newcomer plays it with the mouse: from hd2's menu stop its kubelet, press play at 60×, and
 // watch the web pod evicted and replaced on hd3 while the fluentd pod stays on hd2 — the
@@ -255,25 +313,8 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	b.openPage(t, url)
-	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
-		chromedp.SetValue(chromedp.CSS(`#speed`), "3"),
-	))
-	eval[bool](t, b, `document.getElementById('speed').dispatchEvent(new Event('change'))`)
-	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Click(chromedp.CSS(`#play`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-node="hd2"] .pod.terminating`)),
-		chromedp.Click(chromedp.CSS(`#play`)),
-	))
-	assert.Equal(t, "NotReady", b.text(t, `[data-node="hd2"] .status`))
+	b.playNodeFailure(t, false)
 	pods := b.podsByNode(t)
-	require.Len(t, pods["hd2"], 2)
-	assert.Regexp(t, `^fluentd-elasticsearch-`, pods["hd2"][1])
-	assert.Equal(t, "1/1 Running", b.text(t, `[data-node="hd2"] .pod:not(.terminating) .state`))
-	require.Len(t, pods["hd3"], 3, "the replacement web pod runs on hd3")
-	commands := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre.cmd')).map(p => p.textContent)`)
-	assert.Equal(t, []string{"$ sim fail hd2 kubelet-down"}, commands)
 	assert.Equal(t, "▶ Play", b.text(t, "#play"))
 	assert.Contains(t, b.text(t, `[data-node="hd2"] .pod.terminating .note`), "Terminating until the node's kubelet confirms it")
 
@@ -408,6 +449,9 @@ func TestBrowserSpeaksChinese(t *testing.T) {
 	b.run(t, "kubectl get nodes")
 	assert.Contains(t, b.text(t, "#terminal pre.out"), "NAME   STATUS   ROLES", "kubectl's output stays kubectl's")
 	b.screenshot(t, "chinese")
+	b.playNodeFailure(t, false)
+	assert.Equal(t, "保留：它容忍 node.kubernetes.io/unreachable:NoExecute 且未设置 tolerationSeconds，因此永久容忍",
+		eval[string](t, b, `document.querySelector('[data-node="hd2"] .pod:not(.terminating) .note').textContent`))
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "en")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
 	assert.Equal(t, "Cluster", eval[string](t, b, `document.querySelector('.cluster h2').textContent`))
@@ -417,29 +461,22 @@ func TestBrowserSpeaksChinese(t *testing.T) {
 	assert.Empty(t, b.consoleErrors())
 }
 
-// TestBrowserWorksWithTheKeyboardAlone: every control of the central story answers the
-// keyboard — a node's menu opens with Enter and runs an action with Enter, play starts with
-// Space — and focus stays where it was after the page re-renders.
+// TestBrowserWorksWithTheKeyboardAlone: the central story with Tab, Enter, the arrow keys and
+// Space only — and focus stays where it was while the page re-renders around it.
 func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	b.openPage(t, url)
-	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Focus(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
-		chromedp.KeyEvent(kb.Enter),
-		chromedp.Focus(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
-		chromedp.KeyEvent(kb.Enter),
-	))
-	assert.Equal(t, "$ sim fail hd2 kubelet-down", b.text(t, "#terminal pre.cmd"))
-	assert.Equal(t, "sim fail hd2 kubelet-down", eval[string](t, b, `document.activeElement.dataset.command`), "focus survives the re-render")
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Focus(chromedp.CSS(`#play`)), chromedp.KeyEvent(" ")))
-	assert.Equal(t, "true", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`))
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(" ")))
-	assert.Equal(t, "false", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`))
+	b.playNodeFailure(t, true)
+	assert.Equal(t, "play", eval[string](t, b, `document.activeElement.id`), "focus stays on play")
+	b.tabTo(t, `[data-node="hd2"] button[data-command="sim recover hd2"]`, false)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
+	assert.Equal(t, "sim recover hd2", eval[string](t, b, `document.activeElement.dataset.command`), "focus survives the re-render")
 	assert.Empty(t, b.consoleErrors())
 }
 
-// TestBrowserFitsAPhone: at 390 px wide the panes stack and nothing scrolls sideways.
+// TestBrowserFitsAPhone: at 390 px wide the panes stack, nothing scrolls sideways, and the
+// central story plays by touch.
 func TestBrowserFitsAPhone(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
@@ -448,6 +485,7 @@ func TestBrowserFitsAPhone(t *testing.T) {
 	assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), 390)
 	assert.Greater(t, eval[float64](t, b, `document.querySelector('.editor-pane').getBoundingClientRect().top`),
 		eval[float64](t, b, `document.querySelector('.cluster').getBoundingClientRect().bottom`)-1, "the editor is below the cluster")
+	b.playNodeFailure(t, false)
 	b.screenshot(t, "phone")
 	assert.Empty(t, b.consoleErrors())
 }
