@@ -477,12 +477,8 @@ func Render(m Model) View {
 			}
 		}
 	}
-	if sel := m.Selected; sel.Kind == "Pod" {
-		if p, ok := c.Get("Pod", cluster.Key{Namespace: sel.Namespace, Name: sel.Name}).(*api.Pod); ok {
-			v.Details = &Details{Ref: sel, Why: podNotes(l, c, p), Sections: sections(m.Sim,
-				fmt.Sprintf("kubectl get pod %s -n %s -o yaml", p.Name, p.Namespace),
-				fmt.Sprintf("kubectl events -n %s --for pod/%s", p.Namespace, p.Name))}
-		}
+	if sel := m.Selected; sel.Kind != "Node" {
+		v.Details = details(l, m.Sim, sel)
 	}
 	v.Events = events(m.Sim, m.Events)
 	return v
@@ -514,6 +510,36 @@ func events(s *sim.Sim, f EventFilter) Section {
 	}
 	rows = rows[max(0, len(rows)-maxEvents):]
 	return Section{Command: cmd, Text: strings.Join(append([]string{head}, rows...), "\n")}
+}
+
+// details is the panel on a pod or a workload, or nil when it is gone:
+//
+//  1. a pod: why it is where it is (podNotes), its YAML and its events;
+//  2. a DaemonSet: for every node whether it wants a pod there and why, describe and the
+//     rollout history;
+//  3. a Deployment or a ReplicaSet: describe (and a Deployment's rollout history).
+func details(l Lang, s *sim.Sim, ref Ref) *Details {
+	obj := s.C.Get(ref.Kind, cluster.Key{Namespace: ref.Namespace, Name: ref.Name})
+	if obj == nil {
+		return nil
+	}
+	d := &Details{Ref: ref}
+	ns := " -n " + ref.Namespace
+	switch o := obj.(type) {
+	case *api.Pod:
+		d.Why = podNotes(l, s.C, o)
+		d.Sections = sections(s, "kubectl get pod "+o.Name+ns+" -o yaml", "kubectl events"+ns+" --for pod/"+o.Name)
+	case *api.DaemonSet:
+		d.Why = nodeReasons(l, s.C, o)
+		d.Sections = sections(s, "kubectl describe ds "+o.Name+ns, "kubectl rollout history ds/"+o.Name+ns)
+	case *api.Deployment:
+		d.Sections = sections(s, "kubectl describe deploy "+o.Name+ns, "kubectl rollout history deploy/"+o.Name+ns)
+	case *api.ReplicaSet:
+		d.Sections = sections(s, "kubectl describe rs "+o.Name+ns)
+	default:
+		return nil
+	}
+	return d
 }
 
 // sections runs read-only kubectl commands for the details panel.

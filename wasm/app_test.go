@@ -150,7 +150,8 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	v = Render(m)
 	require.Len(t, v.Nodes[1].Pods, 2)
 	assert.Equal(t, "Terminating", v.Nodes[1].Pods[0].Status)
-	assert.Equal(t, []string{"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."}, v.Nodes[1].Pods[0].Notes)
+	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate",
+		"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."}, v.Nodes[1].Pods[0].Notes)
 	ds := v.Nodes[1].Pods[1]
 	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
 		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",
@@ -215,4 +216,70 @@ func TestLargeClustersUseTheCompactGrid(t *testing.T) {
 	d := Render(m).Details
 	require.NotNil(t, d)
 	assert.Equal(t, "sim fail hd7 kubelet-down", d.Actions[0].Command)
+}
+
+// TestDetailsOfAWorkload: a DaemonSet's panel says for every node whether it wants a pod there
+// and why, with kubectl's describe and rollout history; a Deployment's has no reasons.
+func TestDetailsOfAWorkload(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"kubectl taint node hd3 dedicated=db:NoExecute"})
+	m = Update(m, SelectMsg{Ref{Kind: "DaemonSet", Namespace: "kube-system", Name: "fluentd-elasticsearch"}})
+	d := Render(m).Details
+	require.NotNil(t, d)
+	assert.Equal(t, []string{
+		"hd1: fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
+		"hd2: fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
+		"hd3: fluentd-elasticsearch wants no pod here and deletes the one it has: it does not tolerate the taint dedicated=db:NoExecute.",
+	}, d.Why)
+	assert.Equal(t, []string{"kubectl describe ds fluentd-elasticsearch -n kube-system", "kubectl rollout history ds/fluentd-elasticsearch -n kube-system"},
+		[]string{d.Sections[0].Command, d.Sections[1].Command})
+	assert.Contains(t, d.Sections[0].Text, "Desired Number of Nodes Scheduled: 2")
+	m = Update(m, SelectMsg{Ref{Kind: "Deployment", Namespace: "default", Name: "web"}})
+	d = Render(m).Details
+	require.NotNil(t, d)
+	assert.Empty(t, d.Why)
+	assert.Contains(t, d.Sections[1].Text, "deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>")
+	m = Update(m, SelectMsg{Ref{Kind: "Namespace", Name: "default"}})
+	assert.Nil(t, Render(m).Details, "kinds the page does not show have no panel")
+}
+
+// TestPodNotesSayWhoDisruptedAPod: an evicted or deleted pod says who did it — the kubelet under
+// memory pressure (with its message), the taint eviction controller, drain — in the page's
+// language.
+func TestPodNotesSayWhoDisruptedAPod(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"kubectl run hog --image=nginx"})
+	m = Update(m, RunMsg{"sim advance 5s"})
+	node := ""
+	for _, n := range Render(m).Nodes {
+		for _, p := range n.Pods {
+			if p.Name == "hog" {
+				node = n.Name
+			}
+		}
+	}
+	require.NotEmpty(t, node)
+	m = Update(m, RunMsg{"sim fail " + node + " memory-pressure"})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	m = Update(m, SelectMsg{Ref{Kind: "Pod", Namespace: "default", Name: "hog"}})
+	d := Render(m).Details
+	require.NotNil(t, d)
+	require.NotEmpty(t, d.Why)
+	assert.Regexp(t, `^evicted by the kubelet: The node was low on resource: memory\.`, d.Why[0], "the BestEffort pod goes first")
+	m = Update(m, LangMsg{Chinese})
+	assert.Regexp(t, `^被 kubelet 驱逐：The node was low on resource: memory\.`, Render(m).Details.Why[0], "the kubelet's own message stays English")
+
+	var web string
+	for _, p := range Render(m).Nodes[1].Pods {
+		if strings.HasPrefix(p.Name, "web-") {
+			web = p.Name
+		}
+	}
+	require.NotEmpty(t, web)
+	m = Update(m, RunMsg{"kubectl taint node hd2 dedicated=db:NoExecute"})
+	m = Update(m, SelectMsg{Ref{Kind: "Pod", Namespace: "default", Name: web}})
+	m = Update(m, LangMsg{English})
+	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate"}, Render(m).Details.Why)
 }

@@ -467,6 +467,7 @@ func (p *page) renderDetails(d *Details) {
 	}
 	p.detailsTitle.SetTextContent(title)
 	p.detailsWhy.SetTextContent("")
+	setClass(p.detailsWhy.PreviousElementSibling(), "hidden", len(d.Why) == 0)
 	for _, w := range d.Why {
 		p.detailsWhy.AppendChild(p.el("li", "", w))
 	}
@@ -578,11 +579,12 @@ func (p *page) podChip(pod PodView) dom.Element {
 	chip.SetAttribute("data-pod", pod.Name)
 	chip.AppendChild(p.openButton("name", pod.Name, Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
 	chip.AppendChild(p.el("span", "state", pod.Ready+" "+pod.Status))
-	meta := pod.Namespace
-	if pod.Owner != "" {
-		meta += " · " + pod.Owner
+	meta := p.el("span", "meta", pod.Namespace)
+	if kind, name, ok := strings.Cut(pod.Owner, "/"); ok {
+		meta.AppendChild(p.doc.CreateTextNode(" · "))
+		meta.AppendChild(p.openButton("owner", pod.Owner, Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
 	}
-	chip.AppendChild(p.el("span", "meta", meta))
+	chip.AppendChild(meta)
 	badges := p.el("span", "badges", "")
 	if pod.QoS != "" {
 		badges.AppendChild(p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS))

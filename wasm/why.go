@@ -17,37 +17,57 @@ import (
 // functions the controllers decide with: daemon.Decide for a DaemonSet and a node,
 // tainteviction.Due for an eviction's countdown.
 
-// daemonReasons says, for each DaemonSet, whether it wants a pod on node and which rule of
-// NodeShouldRunDaemonPod decided.
+// daemonReasons says, for each DaemonSet, whether it wants a pod on node and why.
 func daemonReasons(l Lang, c *cluster.Cluster, node *api.Node) []string {
 	var out []string
 	for _, ds := range c.DaemonSets() {
-		d := daemon.Decide(node, ds)
-		name := ds.Namespace + "/" + ds.Name
-		switch d.Rule {
-		case daemon.RuleTolerated:
-			out = append(out, T(l, "why.tolerated", name))
-		case daemon.RuleNodeName:
-			out = append(out, T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName))
-		case daemon.RuleNodeAffinity:
-			out = append(out, T(l, "why.affinity", name))
-		case daemon.RuleNoExecute:
-			out = append(out, T(l, "why.noexecute", name, d.Taint.String()))
-		case daemon.RuleNoSchedule:
-			out = append(out, T(l, "why.noschedule", name, d.Taint.String()))
-		}
+		out = append(out, daemonReason(l, ds, node, ds.Namespace+"/"+ds.Name))
 	}
 	return out
 }
 
+// nodeReasons says, for each node, whether ds wants a pod there and why.
+func nodeReasons(l Lang, c *cluster.Cluster, ds *api.DaemonSet) []string {
+	var out []string
+	for _, n := range c.Nodes() {
+		out = append(out, n.Name+": "+daemonReason(l, ds, n, ds.Name))
+	}
+	return out
+}
+
+// daemonReason is the rule of NodeShouldRunDaemonPod that decided for ds (called name) and node.
+func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string {
+	d := daemon.Decide(node, ds)
+	switch d.Rule {
+	case daemon.RuleNodeName:
+		return T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName)
+	case daemon.RuleNodeAffinity:
+		return T(l, "why.affinity", name)
+	case daemon.RuleNoExecute:
+		return T(l, "why.noexecute", name, d.Taint.String())
+	case daemon.RuleNoSchedule:
+		return T(l, "why.noschedule", name, d.Taint.String())
+	}
+	return T(l, "why.tolerated", name)
+}
+
 // podNotes are what the page says about a pod beyond its status:
 //
+//  0. a pod that was disrupted says by whom: the kubelet's eviction (with its message), the taint
+//     eviction controller, the scheduler's preemption or the Eviction API (drain);
 //  1. a deleted pod whose kubelet is down stays Terminating until the kubelet answers;
 //  2. a pod under NoExecute taints it tolerates for a while shows its eviction countdown;
 //  3. a pod under NoExecute taints it tolerates forever says so (DaemonSet pods on failed nodes);
 //  4. a pod the scheduler could not place shows the scheduler's reason.
 func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 	var out []string
+	for _, cond := range p.Status.Conditions {
+		if cond.Type == "DisruptionTarget" && cond.Status == api.ConditionTrue {
+			if key, ok := disruptions[cond.Reason]; ok {
+				out = append(out, T(l, key, p.Status.Message))
+			}
+		}
+	}
 	node := c.Node(p.Spec.NodeName)
 	if m, ok := c.Machine(p.Spec.NodeName); ok && m.KubeletDown && p.DeletionTimestamp != nil {
 		out = append(out, T(l, "why.waiting"))
@@ -74,6 +94,14 @@ func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 		}
 	}
 	return out
+}
+
+// disruptions are the reasons of a DisruptionTarget condition, and what the page says of each.
+var disruptions = map[string]string{
+	"TerminationByKubelet":   "why.kubelet",
+	"DeletionByTaintManager": "why.taint",
+	"PreemptionByScheduler":  "why.preempted",
+	"EvictionByEvictionAPI":  "why.drained",
 }
 
 func taintList(taints []api.Taint) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -316,7 +317,9 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	b.playNodeFailure(t, false)
 	pods := b.podsByNode(t)
 	assert.Equal(t, "▶ Play", b.text(t, "#play"))
-	assert.Contains(t, b.text(t, `[data-node="hd2"] .pod.terminating .note`), "Terminating until the node's kubelet confirms it")
+	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate",
+		"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."},
+		eval[[]string](t, b, `Array.from(document.querySelectorAll('[data-node="hd2"] .pod.terminating .note')).map(n => n.textContent)`))
 
 	// Why did the DaemonSet pod stay? Its details say so, with kubectl's view of it.
 	require.NoError(t, chromedp.Do(b.ctx,
@@ -631,5 +634,37 @@ func TestBrowserShowsLearnerDataAsText(t *testing.T) {
 	assert.Contains(t, b.text(t, "#details-sections"), `note: <img src=x onerror="window.pwned=1">`)
 	assert.Equal(t, 0, eval[int](t, b, `document.querySelectorAll('body img').length`))
 	assert.False(t, eval[bool](t, b, `window.pwned === 1`))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// badges are the revision badges of the fluentd pods, by node.
+func (b *browser) badges(t *testing.T) []string {
+	t.Helper()
+	return eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod[data-pod^="fluentd"]')).map(p =>
+		p.closest('.node').dataset.node + ' ' + p.querySelector('.badge.rev').textContent)`)
+}
+
+// TestBrowserRolloutWithUndo: a new image applied from the editor rolls out node by node — pods
+// of the new revision beside old ones, marked old — `kubectl rollout undo` brings the old
+// template back as revision 3, and the timeline's undo goes back to the middle of the rollout.
+func TestBrowserRolloutWithUndo(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	b.editAndApply(t, "fluentd:v2.5.1", "fluentd:v2.6.0")
+	var middle []string
+	for range 10 { // to the first new pod
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim step"]`))))
+		if middle = b.badges(t); slices.Contains(middle, "hd1 rev 2") {
+			break
+		}
+	}
+	assert.Equal(t, []string{"hd1 rev 2", "hd2 rev 1 · old", "hd3 rev 1 · old"}, middle, "hd1 first (nodes in name order), one at a time")
+	b.run(t, "kubectl rollout undo ds/fluentd-elasticsearch -n kube-system")
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch rolled back", eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre.out')).pop().textContent`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`))))
+	assert.Equal(t, []string{"hd1 rev 3", "hd2 rev 3", "hd3 rev 3"}, b.badges(t), "the old template is revision 3 now")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#undo`)), chromedp.Click(chromedp.CSS(`#undo`))))
+	assert.Equal(t, middle, b.badges(t))
 	assert.Empty(t, b.consoleErrors())
 }
