@@ -365,6 +365,8 @@ type NodeView struct {
 	Actions             []Action
 	Daemons             []string // for each DaemonSet, whether it wants a pod here and why
 	PodCount            int      // the pods bound to it (the compact grid does not list them)
+	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
+	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
 }
 
 // Action is a button's (or a menu item's) label and the command it runs in the terminal.
@@ -445,6 +447,7 @@ func Render(m Model) View {
 	nodes := c.Nodes()
 	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
+	podsOn := map[string][]*api.Pod{}
 	podCount := map[string]int{}
 	revs := newRevisions(c)
 	for _, p := range c.Pods() {
@@ -457,17 +460,21 @@ func Render(m Model) View {
 			podCount[p.Spec.NodeName]++
 		default:
 			byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], podView(l, c, revs, p))
+			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
 		}
 	}
 	for _, n := range nodes {
 		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name],
-			PodCount: len(byNode[n.Name]) + podCount[n.Name]}
+			PodCount: len(byNode[n.Name]) + podCount[n.Name], Conditions: nodeConditions(n)}
 		for _, t := range n.Spec.Taints {
 			nv.Taints = append(nv.Taints, t.String())
 		}
 		selected := m.Selected == (Ref{Kind: "Node", Name: n.Name})
 		if !v.Compact || selected {
 			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
+		}
+		if !v.Compact {
+			nv.Usage = nodeUsage(n, podsOn[n.Name])
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {

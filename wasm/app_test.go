@@ -34,6 +34,8 @@ func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 	assert.Equal(t, "control-plane", v.Nodes[0].Roles)
 	assert.Equal(t, []string{"node-role.kubernetes.io/control-plane:NoSchedule"}, v.Nodes[0].Taints)
 	assert.Equal(t, "t = 30s", v.Clock)
+	assert.Equal(t, []Usage{{"cpu", "200m", "4", 5}, {"memory", "264Mi", "8Gi", 3}}, v.Nodes[1].Usage, "fluentd's and web's requests, as describe node adds them")
+	assert.Empty(t, v.Nodes[1].Conditions, "a healthy node")
 	assert.Empty(t, v.Pending)
 }
 
@@ -145,6 +147,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	v := Render(m)
 	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
 	assert.Equal(t, "NotReady", v.Nodes[1].Status)
+	assert.Equal(t, []string{"MemoryPressure=Unknown", "DiskPressure=Unknown", "PIDPressure=Unknown", "Ready=Unknown"}, v.Nodes[1].Conditions, "all Unknown once the kubelet stops reporting")
 	assert.Equal(t, []string{"evicted in 55s: it tolerates node.kubernetes.io/unreachable:NoExecute only for its tolerationSeconds"}, v.Nodes[1].Pods[0].Notes)
 	m = Update(m, RunMsg{Line: Render(m).Time[3].Command})
 	v = Render(m)
@@ -156,7 +159,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
 		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",
 		Notes: []string{"stays: it tolerates node.kubernetes.io/unreachable:NoExecute without tolerationSeconds, so forever"}}, ds)
-	assert.Equal(t, []string{"kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
+	assert.Equal(t, []string{"[shouldRun=false, shouldContinueRunning=true] kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
 		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 }
@@ -228,9 +231,9 @@ func TestDetailsOfAWorkload(t *testing.T) {
 	d := Render(m).Details
 	require.NotNil(t, d)
 	assert.Equal(t, []string{
-		"hd1: fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
-		"hd2: fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
-		"hd3: fluentd-elasticsearch wants no pod here and deletes the one it has: it does not tolerate the taint dedicated=db:NoExecute.",
+		"hd1: [shouldRun=true, shouldContinueRunning=true] fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
+		"hd2: [shouldRun=true, shouldContinueRunning=true] fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
+		"hd3: [shouldRun=false, shouldContinueRunning=false] fluentd-elasticsearch wants no pod here and deletes the one it has: it does not tolerate the taint dedicated=db:NoExecute.",
 	}, d.Why)
 	assert.Equal(t, []string{"kubectl describe ds fluentd-elasticsearch -n kube-system", "kubectl rollout history ds/fluentd-elasticsearch -n kube-system"},
 		[]string{d.Sections[0].Command, d.Sections[1].Command})

@@ -511,6 +511,29 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))
+	if len(n.Conditions) > 0 {
+		conds := p.el("ul", "conditions", "")
+		for _, c := range n.Conditions {
+			chip := p.el("li", "condition", c)
+			chip.SetAttribute("title", T(p.model.Lang, "condition", c))
+			conds.AppendChild(chip)
+		}
+		card.AppendChild(conds)
+	}
+	for _, u := range n.Usage {
+		label := T(p.model.Lang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
+		row := p.el("div", "usage", "")
+		row.SetAttribute("title", label)
+		row.AppendChild(p.el("span", "", u.Resource+" "+u.Requested+" / "+u.Allocated))
+		meter := p.el("meter", "", "")
+		meter.SetAttribute("min", "0")
+		meter.SetAttribute("max", "100")
+		meter.SetAttribute("high", "90")
+		meter.SetAttribute("value", strconv.Itoa(u.Percent))
+		meter.SetAttribute("aria-label", label)
+		row.AppendChild(meter)
+		card.AppendChild(row)
+	}
 	if len(n.Taints) > 0 {
 		taints := p.el("ul", "taints", "")
 		for _, t := range n.Taints {
@@ -587,7 +610,9 @@ func (p *page) podChip(pod PodView) dom.Element {
 	chip.AppendChild(meta)
 	badges := p.el("span", "badges", "")
 	if pod.QoS != "" {
-		badges.AppendChild(p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS))
+		qos := p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS)
+		qos.SetAttribute("title", T(p.model.Lang, "qos", pod.QoS))
+		badges.AppendChild(qos)
 	}
 	if pod.Revision != "" {
 		rev, class := pod.Revision, "badge rev"

@@ -38,17 +38,20 @@ func nodeReasons(l Lang, c *cluster.Cluster, ds *api.DaemonSet) []string {
 // daemonReason is the rule of NodeShouldRunDaemonPod that decided for ds (called name) and node.
 func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string {
 	d := daemon.Decide(node, ds)
+	var why string
 	switch d.Rule {
 	case daemon.RuleNodeName:
-		return T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName)
+		why = T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName)
 	case daemon.RuleNodeAffinity:
-		return T(l, "why.affinity", name)
+		why = T(l, "why.affinity", name)
 	case daemon.RuleNoExecute:
-		return T(l, "why.noexecute", name, d.Taint.String())
+		why = T(l, "why.noexecute", name, d.Taint.String())
 	case daemon.RuleNoSchedule:
-		return T(l, "why.noschedule", name, d.Taint.String())
+		why = T(l, "why.noschedule", name, d.Taint.String())
+	default:
+		why = T(l, "why.tolerated", name)
 	}
-	return T(l, "why.tolerated", name)
+	return fmt.Sprintf("[shouldRun=%t, shouldContinueRunning=%t] %s", d.ShouldRun, d.ShouldContinueRunning, why)
 }
 
 // podNotes are what the page says about a pod beyond its status:

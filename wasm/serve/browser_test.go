@@ -314,6 +314,17 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	b.openPage(t, url)
+	// From a cluster without the DaemonSet: the editor's Apply brings it, a pod per node.
+	b.run(t, "kubectl delete ds fluentd-elasticsearch -n kube-system")
+	b.run(t, "sim advance 1m")
+	require.Empty(t, eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod[data-pod^="fluentd"]')).map(p => p.dataset.pod)`))
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`#apply`)),
+		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 10s"]`)),
+	))
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
+	assert.Equal(t, []string{"1/1 Running", "1/1 Running", "1/1 Running"},
+		eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod[data-pod^="fluentd"] .state')).map(s => s.textContent)`))
 	b.playNodeFailure(t, false)
 	pods := b.podsByNode(t)
 	assert.Equal(t, "▶ Play", b.text(t, "#play"))

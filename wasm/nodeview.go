@@ -1,0 +1,56 @@
+package main
+
+import (
+	"daemonlab/core/api"
+)
+
+// Usage is how much of one resource the pods on a node request, of what it can allocate.
+type Usage struct {
+	Resource             string // cpu, memory
+	Requested, Allocated string // as Quantity prints them
+	Percent              int    // truncated, as kubectl describe node's Allocated resources
+}
+
+// nodeUsage is kubectl describe node's "Allocated resources" for cpu and memory: the requests
+// of the node's pods that have not terminated (PodRequestsList, sidecars and overhead
+// included) against its allocatable (its capacity when none is reported).
+func nodeUsage(n *api.Node, pods []*api.Pod) []Usage {
+	alloc := n.Status.Capacity
+	if len(n.Status.Allocatable) > 0 {
+		alloc = n.Status.Allocatable
+	}
+	total := api.ResourceList{}
+	for _, p := range pods {
+		if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+			api.AddResources(total, api.PodRequestsList(p))
+		}
+	}
+	var out []Usage
+	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
+		req, of := total[r], alloc[r]
+		u := Usage{Resource: string(r), Requested: req.String(), Allocated: of.String()}
+		if of.MilliValue() > 0 {
+			u.Percent = int(float64(req.MilliValue()) / float64(of.MilliValue()) * 100)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// nodeConditions are the node's conditions that are not as a healthy node reports them, in the
+// node's order: Ready other than True ("Ready=Unknown"), and MemoryPressure, DiskPressure,
+// PIDPressure or NetworkUnavailable other than False ("MemoryPressure", or "=Unknown" when the
+// node controller no longer knows).
+func nodeConditions(n *api.Node) []string {
+	var out []string
+	for _, c := range n.Status.Conditions {
+		switch {
+		case c.Type == api.NodeReady && c.Status == api.ConditionTrue, c.Type != api.NodeReady && c.Status == api.ConditionFalse:
+		case c.Status == api.ConditionTrue:
+			out = append(out, string(c.Type))
+		default:
+			out = append(out, string(c.Type)+"="+string(c.Status))
+		}
+	}
+	return out
+}
