@@ -512,13 +512,7 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))
 	if len(n.Conditions) > 0 {
-		conds := p.el("ul", "conditions", "")
-		for _, c := range n.Conditions {
-			chip := p.el("li", "condition", c)
-			chip.SetAttribute("title", T(p.model.Lang, "condition", c))
-			conds.AppendChild(chip)
-		}
-		card.AppendChild(conds)
+		card.AppendChild(p.chips("condition", n.Conditions))
 	}
 	for _, u := range n.Usage {
 		label := T(p.model.Lang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
@@ -535,13 +529,7 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 		card.AppendChild(row)
 	}
 	if len(n.Taints) > 0 {
-		taints := p.el("ul", "taints", "")
-		for _, t := range n.Taints {
-			chip := p.el("li", "taint", t)
-			chip.SetAttribute("title", T(p.model.Lang, "taint", t))
-			taints.AppendChild(chip)
-		}
-		card.AppendChild(taints)
+		card.AppendChild(p.chips("taint", n.Taints))
 	}
 	pods := p.el("ul", "pods", "")
 	for _, pod := range n.Pods {
@@ -549,6 +537,18 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 	}
 	card.AppendChild(pods)
 	return card
+}
+
+// chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the
+// page's language for screen readers and tooltips.
+func (p *page) chips(kind string, items []string) dom.Element {
+	list := p.el("ul", kind+"s", "")
+	for _, item := range items {
+		chip := p.el("li", kind, item)
+		chip.SetAttribute("title", T(p.model.Lang, kind, item))
+		list.AppendChild(chip)
+	}
+	return list
 }
 
 // nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the

@@ -117,6 +117,15 @@ func (b *browser) consoleErrors() []string {
 	return append([]string(nil), b.errors...)
 }
 
+// openPlayground serves the page, opens it in a fresh browser and returns both.
+func openPlayground(t *testing.T) (*browser, string) {
+	t.Helper()
+	url := servePage(t)
+	b := newBrowser(t)
+	b.openPage(t, url)
+	return b, url
+}
+
 // openPage loads the page and waits until the Go side has rendered it.
 func (b *browser) openPage(t *testing.T, url string) {
 	t.Helper()
@@ -173,9 +182,7 @@ func jsString(s string) string {
 // the default cluster with the tutorial's fluentd DaemonSet, one Running pod on each of hd1, hd2
 // and hd3, and the web Deployment's pod on each worker, with nothing on the console.
 func TestBrowserOpensOnThreeFluentdPods(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	pods := b.podsByNode(t)
 	require.Len(t, pods, 3, "pods by node: %v", pods)
 	for i, node := range []string{"hd1", "hd2", "hd3"} {
@@ -195,9 +202,7 @@ func TestBrowserOpensOnThreeFluentdPods(t *testing.T) {
 // selector that does not match the template's labels is refused with the API server's message,
 // at the right line, and the cluster keeps its pods.
 func TestBrowserInvalidSelectorShowsKubernetesErrorAndChangesNothing(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	before := b.podsByNode(t)
 	b.editAndApply(t, "name: fluentd-elasticsearch   # must match", "name: fluentd   # must match")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output.error`))))
@@ -210,9 +215,7 @@ func TestBrowserInvalidSelectorShowsKubernetesErrorAndChangesNothing(t *testing.
 // TestBrowserAppliesAChangeAndShowsTheResult: an edit that Kubernetes accepts is applied, and
 // the output is kubectl's.
 func TestBrowserAppliesAChangeAndShowsTheResult(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	b.editAndApply(t, "k8s-app: fluentd-logging", "k8s-app: fluentd-logging\n    tier: node")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output:not(.error)`))))
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
@@ -232,9 +235,7 @@ func (b *browser) typeCommand(t *testing.T, line, key string) {
 // TestBrowserTerminalRunsKubectlWithCompletionAndHistory: a learner types kubectl in the
 // terminal, completes a word with Tab, recalls the last line with ↑, and sees kubectl's output.
 func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	b.typeCommand(t, "kubectl get ds -A", kb.Enter)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#terminal pre.out`))))
 	lines := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).map(p => p.className + ' ' + p.textContent)`)
@@ -311,9 +312,7 @@ func (b *browser) tabTo(t *testing.T, selector string, back bool) {
 // watch the web pod evicted and replaced on hd3 while the fluentd pod stays on hd2 — the
 // commands echoed in the terminal.
 func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	// From a cluster without the DaemonSet: the editor's Apply brings it, a pod per node.
 	b.run(t, "kubectl delete ds fluentd-elasticsearch -n kube-system")
 	b.run(t, "sim advance 1m")
@@ -373,9 +372,7 @@ func (b *browser) snapshot(t *testing.T) []string {
 // TestBrowserReloadRestoresTheSession: a reload in the middle of a node failure brings back the
 // cluster, the clock, the timeline's steps, the unapplied editor text and the typed history.
 func TestBrowserReloadRestoresTheSession(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	b.run(t, "sim fail hd2 kubelet-down")
 	b.run(t, "sim advance 7m")
 	b.run(t, "kubectl get pods -o wide")
@@ -395,9 +392,7 @@ func TestBrowserReloadRestoresTheSession(t *testing.T) {
 // then dropped from the address bar; a truncated link is refused with a message and the work
 // saved in that browser is kept.
 func TestBrowserShareLinkRoundTrip(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, url := openPlayground(t)
 	b.run(t, "kubectl cordon hd3")
 	b.run(t, "kubectl scale deployment web --replicas=4")
 	b.run(t, "sim advance 1m")
@@ -426,9 +421,7 @@ func TestBrowserShareLinkRoundTrip(t *testing.T) {
 // TestBrowserUndoRedoAndScrubber: undo and redo move through the steps, and the scrubber jumps
 // to any of them.
 func TestBrowserUndoRedoAndScrubber(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	start := b.snapshot(t)
 	b.run(t, "sim fail hd2 kubelet-down")
 	b.run(t, "sim advance 10m")
@@ -478,9 +471,7 @@ func TestBrowserSpeaksChinese(t *testing.T) {
 // TestBrowserWorksWithTheKeyboardAlone: the central story with Tab, Enter, the arrow keys and
 // Space only — and focus stays where it was while the page re-renders around it.
 func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	b.playNodeFailure(t, true)
 	assert.Equal(t, "play", eval[string](t, b, `document.activeElement.id`), "focus stays on play")
 	b.tabTo(t, `[data-node="hd2"] button[data-command="sim recover hd2"]`, false)
@@ -507,9 +498,7 @@ func TestBrowserFitsAPhone(t *testing.T) {
 // TestBrowserSurvivesAPanic: a panic inside Go (forced here by making a DOM method that Go calls
 // throw, which syscall/js turns into a panic) shows the banner, and the page goes on working.
 func TestBrowserSurvivesAPanic(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	eval[bool](t, b, `(() => { document.getElementById('share-url').select = () => { throw new Error('forced'); }; return true; })()`)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#share`)), chromedp.WaitVisible(chromedp.CSS(`#banner`))))
 	assert.Contains(t, b.text(t, "#banner"), "Something went wrong inside DaemonLab")
@@ -522,9 +511,7 @@ func TestBrowserSurvivesAPanic(t *testing.T) {
 // Content-Security-Policy): an edit typed into it and applied with Ctrl+Enter that Kubernetes
 // refuses is marked at its line, and the cluster is unchanged.
 func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	const cm = `document.getElementById('code-editor').shadowRoot`
 	assert.Equal(t, "flex", eval[string](t, b, `getComputedStyle(`+cm+`.querySelector('.cm-editor')).display`), "CodeMirror's own styles apply")
 	assert.True(t, eval[bool](t, b, `document.getElementById('editor').hidden`))
@@ -557,9 +544,7 @@ func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
 // screen readers), the events list filtered by type and object, and a cluster too large for
 // cards drawn as a grid of cells whose details carry the fault menu.
 func TestBrowserTableEventsAndLargeClusters(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#table-toggle`)), chromedp.WaitVisible(chromedp.CSS(`table.cluster-table`))))
 	rows := eval[[]string](t, b, `Array.from(document.querySelectorAll('.cluster-table tr')).map(r => Array.from(r.cells).map(c => c.textContent.split('\n')[0]).join(' | '))`)
 	require.Len(t, rows, 4)
@@ -601,9 +586,7 @@ func (b *browser) podsInTable(t *testing.T, node string) string {
 // TestBrowserExportsTheManifests: "Export YAML" downloads the learner's objects as
 // daemonlab.yaml, ready for kubectl apply on a real cluster.
 func TestBrowserExportsTheManifests(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	dir := t.TempDir()
 	progress := chromedp.Events(b.ctx, cdpbrowser.DownloadProgress)
 	require.NoError(t, chromedp.Do(b.ctx,
@@ -633,9 +616,7 @@ func TestBrowserExportsTheManifests(t *testing.T) {
 // TestBrowserShowsLearnerDataAsText: markup in what a learner writes (an annotation here) is shown
 // as text in the terminal and the details panel, never run: the page builds no element from it.
 func TestBrowserShowsLearnerDataAsText(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	pod := b.podsByNode(t)["hd1"][0]
 	const payload = `<img src=x onerror="window.pwned=1">`
 	b.run(t, "kubectl annotate pod "+pod+" -n kube-system note='"+payload+"'")
@@ -659,9 +640,7 @@ func (b *browser) badges(t *testing.T) []string {
 // of the new revision beside old ones, marked old — `kubectl rollout undo` brings the old
 // template back as revision 3, and the timeline's undo goes back to the middle of the rollout.
 func TestBrowserRolloutWithUndo(t *testing.T) {
-	url := servePage(t)
-	b := newBrowser(t)
-	b.openPage(t, url)
+	b, _ := openPlayground(t)
 	b.editAndApply(t, "fluentd:v2.5.1", "fluentd:v2.6.0")
 	var middle []string
 	for range 10 { // to the first new pod
