@@ -53,16 +53,25 @@ func Parse(data []byte) (*Scenario, error) {
 		return nil, errors.New("a scenario needs steps")
 	}
 	for i, st := range sc.Steps {
-		if strings.TrimSpace(st.Run) == "" {
-			return nil, fmt.Errorf("step %d: run is empty", i+1)
-		}
-		if st.WantMatch != "" {
-			if _, err := regexp.Compile(st.WantMatch); err != nil {
-				return nil, fmt.Errorf("step %d: wantMatch: %v", i+1, err)
-			}
+		if err := st.Validate(); err != nil {
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 	}
 	return &sc, nil
+}
+
+// Validate says what is wrong with a step: an empty command line, or a wantMatch that is not a
+// regular expression.
+func (st Step) Validate() error {
+	if strings.TrimSpace(st.Run) == "" {
+		return errors.New("run is empty")
+	}
+	if st.WantMatch != "" {
+		if _, err := regexp.Compile(st.WantMatch); err != nil {
+			return fmt.Errorf("wantMatch: %v", err)
+		}
+	}
+	return nil
 }
 
 // Failure says which step of a scenario failed and how.
@@ -95,15 +104,16 @@ func (sc *Scenario) Play() (*sim.Sim, error) {
 	}
 	for i, st := range sc.Steps {
 		r := shell.Run(s, st.Run, st.Stdin)
-		if problem := check(st, r); problem != "" {
+		if problem := Check(st, r); problem != "" {
 			return nil, &Failure{Step: i + 1, Run: st.Run, Problem: problem}
 		}
 	}
 	return s, nil
 }
 
-// check compares one step's result with its expectations; "" means it holds.
-func check(st Step, r shell.Result) string {
+// Check compares one step's result with its expectations; "" means it holds (lessons check
+// their goals with it too).
+func Check(st Step, r shell.Result) string {
 	out := strings.TrimRight(r.Out, " \t\n")
 	if st.WantErr != nil {
 		if r.Code == 0 {

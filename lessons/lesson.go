@@ -1,0 +1,248 @@
+package lessons
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/kubectl"
+	"daemonlab/core/scenario"
+	"daemonlab/core/shell"
+	"daemonlab/core/sim"
+)
+
+// Lesson is one guided lesson: a start state (cluster, seed, setup commands, the editor's
+// text), ordered steps, and its prose in each language. Everything in it is data: goals are
+// command lines checked as scenario steps are, solutions are command lines.
+type Lesson struct {
+	ID      string          `json:"-"` // the directory's name, "01-one-pod-per-node"
+	Cluster string          `json:"cluster,omitempty"`
+	Seed    *uint64         `json:"seed,omitempty"`
+	Setup   []scenario.Step `json:"setup,omitempty"`
+	Editor  string          `json:"editor,omitempty"`
+	Steps   []Step          `json:"steps"`
+	Text    map[string]Text `json:"-"` // by language: "en", "zh-CN"
+}
+
+// Step is one step: an optional prediction to make first, the goal and a solution that reaches
+// it. The goal holds when every check passes on the live cluster (checks only read) and, with
+// Ran, when the learner has run a command line matching that regular expression since the step
+// began — for steps whose point is to look (`kubectl get pods -o wide`).
+type Step struct {
+	ID       string          `json:"id"`
+	Predict  *Predict        `json:"predict,omitempty"`
+	Goal     []scenario.Step `json:"goal,omitempty"`
+	Ran      string          `json:"ran,omitempty"`
+	Solution []scenario.Step `json:"solution"`
+}
+
+// Predict asks the learner what will happen before they observe it: Choices answers are offered
+// (their text is in the language files), Answer (1-based) is right.
+type Predict struct {
+	Choices int32 `json:"choices"`
+	Answer  int32 `json:"answer"`
+}
+
+// Text is a lesson's prose in one language.
+type Text struct {
+	Title string              `json:"title"`
+	Intro string              `json:"intro"`
+	Steps map[string]StepText `json:"steps"`
+}
+
+// StepText is one step's prose: what to do, hints (shown one at a time), the choices of a
+// prediction and what explains its answer.
+type StepText struct {
+	Text    string   `json:"text"`
+	Hints   []string `json:"hints"`
+	Choices []string `json:"choices,omitempty"`
+	Explain string   `json:"explain,omitempty"`
+}
+
+// Languages are the languages every lesson is written in.
+var Languages = []string{"en", "zh-CN"}
+
+//go:embed */lesson.yaml */en.yaml */zh-CN.yaml
+var files embed.FS
+
+// idPattern is a lesson directory's name: a two-digit number and a slug.
+var idPattern = regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
+
+// All returns the built-in lessons in order.
+func All() ([]*Lesson, error) {
+	dirs, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []*Lesson
+	for _, d := range dirs {
+		if !d.IsDir() || !idPattern.MatchString(d.Name()) {
+			continue
+		}
+		read := func(name string) []byte {
+			data, _ := files.ReadFile(path.Join(d.Name(), name)) // embedded: a missing file is caught by Parse
+			return data
+		}
+		l, err := Parse(d.Name(), read("lesson.yaml"), map[string][]byte{"en": read("en.yaml"), "zh-CN": read("zh-CN.yaml")})
+		if err != nil {
+			return nil, fmt.Errorf("lesson %s: %w", d.Name(), err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// Parse reads a lesson strictly — the lesson file and one prose file per language — and checks
+// that they agree:
+//
+//  1. the lesson has 3 to 6 steps with unique ids, each with a goal and a solution;
+//  2. every goal and solution line is a valid command step; a solution may feed stdin only to
+//     `kubectl apply -f -` (the page applies it from the editor);
+//  3. a prediction has 2 to 5 choices and an answer among them;
+//  4. every language has a title, an intro and exactly the lesson's steps, each with text and at
+//     least one hint, and as many choices as the prediction has.
+func Parse(id string, lesson []byte, texts map[string][]byte) (*Lesson, error) {
+	var l Lesson
+	if err := api.DecodeStrict(lesson, &l); err != nil {
+		return nil, fmt.Errorf("lesson.yaml: %w", err)
+	}
+	l.ID = id
+	switch l.Cluster {
+	case "":
+		l.Cluster = string(sim.Default)
+	case string(sim.Default), string(sim.Empty):
+	default:
+		return nil, fmt.Errorf("lesson.yaml: cluster %q: use default or empty", l.Cluster)
+	}
+	if n := len(l.Steps); n < 3 || n > 6 {
+		return nil, fmt.Errorf("lesson.yaml: a lesson has 3 to 6 steps, not %d", n)
+	}
+	for i, st := range l.Setup {
+		if err := st.Validate(); err != nil {
+			return nil, fmt.Errorf("lesson.yaml: setup %d: %w", i+1, err)
+		}
+	}
+	var ids []string
+	for _, st := range l.Steps {
+		if err := st.validate(ids); err != nil {
+			return nil, fmt.Errorf("lesson.yaml: step %q: %w", st.ID, err)
+		}
+		ids = append(ids, st.ID)
+	}
+	l.Text = map[string]Text{}
+	for _, lang := range Languages {
+		var t Text
+		if err := api.DecodeStrict(texts[lang], &t); err != nil {
+			return nil, fmt.Errorf("%s.yaml: %w", lang, err)
+		}
+		if err := l.checkText(t); err != nil {
+			return nil, fmt.Errorf("%s.yaml: %w", lang, err)
+		}
+		l.Text[lang] = t
+	}
+	return &l, nil
+}
+
+func (st Step) validate(before []string) error {
+	switch {
+	case st.ID == "":
+		return errors.New("a step needs an id")
+	case slices.Contains(before, st.ID):
+		return errors.New("the id is used twice")
+	case len(st.Goal) == 0 && st.Ran == "":
+		return errors.New("a step needs a goal: checks, ran, or both")
+	case len(st.Solution) == 0:
+		return errors.New("a step needs a solution")
+	}
+	if _, err := regexp.Compile(st.Ran); err != nil {
+		return fmt.Errorf("ran: %v", err)
+	}
+	if p := st.Predict; p != nil && (p.Choices < 2 || p.Choices > 5 || p.Answer < 1 || p.Answer > p.Choices) {
+		return fmt.Errorf("predict: %d choices with answer %d", p.Choices, p.Answer)
+	}
+	for i, g := range st.Goal {
+		if err := g.Validate(); err != nil {
+			return fmt.Errorf("goal %d: %w", i+1, err)
+		}
+	}
+	for i, s := range st.Solution {
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("solution %d: %w", i+1, err)
+		}
+		if s.Stdin != "" && s.Run != "kubectl apply -f -" {
+			return fmt.Errorf("solution %d: only kubectl apply -f - reads stdin", i+1)
+		}
+	}
+	return nil
+}
+
+func (l *Lesson) checkText(t Text) error {
+	if strings.TrimSpace(t.Title) == "" || strings.TrimSpace(t.Intro) == "" {
+		return errors.New("a title and an intro are needed")
+	}
+	if len(t.Steps) != len(l.Steps) {
+		return fmt.Errorf("%d steps, but the lesson has %d", len(t.Steps), len(l.Steps))
+	}
+	for _, st := range l.Steps {
+		text, ok := t.Steps[st.ID]
+		switch {
+		case !ok:
+			return fmt.Errorf("no text for step %q", st.ID)
+		case strings.TrimSpace(text.Text) == "" || len(text.Hints) == 0:
+			return fmt.Errorf("step %q needs a text and hints", st.ID)
+		case st.Predict == nil && (len(text.Choices) > 0 || text.Explain != ""):
+			return fmt.Errorf("step %q has choices but no prediction", st.ID)
+		case st.Predict != nil && (len(text.Choices) != int(st.Predict.Choices) || text.Explain == ""):
+			return fmt.Errorf("step %q: the prediction needs %d choices and an explanation", st.ID, st.Predict.Choices)
+		}
+	}
+	return nil
+}
+
+// Start builds the lesson's start state: its cluster and seed with the setup run (every setup
+// line must succeed).
+func (l *Lesson) Start() (*sim.Sim, error) {
+	seed := uint64(1)
+	if l.Seed != nil {
+		seed = *l.Seed
+	}
+	s, err := sim.New(seed, sim.Topology(l.Cluster))
+	if err != nil {
+		return nil, err
+	}
+	for i, st := range l.Setup {
+		if problem := scenario.Check(st, shell.Run(s, st.Run, st.Stdin)); problem != "" {
+			return nil, fmt.Errorf("lesson %s: setup %d (%s): %s", l.ID, i+1, st.Run, problem)
+		}
+	}
+	return s, nil
+}
+
+// Met reports whether a step's goal holds on s, typed being the command lines run since the
+// step began: every check passes, and one line matches Ran if it is set. Checks only read.
+func (st Step) Met(s *sim.Sim, typed []string) bool {
+	if st.Ran != "" && !slices.ContainsFunc(typed, regexp.MustCompile(st.Ran).MatchString) {
+		return false
+	}
+	for _, g := range st.Goal {
+		if scenario.Check(g, shell.Run(s, g.Run, g.Stdin)) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// RunSolution runs one line of a solution as the page does: a manifest on stdin is applied from
+// the editor (all or nothing), anything else is typed into the terminal.
+func RunSolution(s *sim.Sim, st scenario.Step) shell.Result {
+	if st.Stdin != "" {
+		return kubectl.ApplyAll(s, []byte(st.Stdin), "STDIN", "default")
+	}
+	return shell.Run(s, st.Run, "")
+}
