@@ -17,13 +17,14 @@ import (
 	"daemonlab/core/sim"
 )
 
-// Lesson is one guided lesson: a start state (cluster, seed, setup commands, the editor's
-// text), ordered steps, and its prose in each language. Everything in it is data: goals are
+// Lesson is one guided lesson: a start state (cluster, seed, built-in manifests applied, setup
+// commands, the editor's text), ordered steps, and its prose in each language. Everything in it is data: goals are
 // command lines checked as scenario steps are, solutions are command lines.
 type Lesson struct {
 	ID      string          `json:"-"` // the directory's name, "01-one-pod-per-node"
 	Cluster string          `json:"cluster,omitempty"`
 	Seed    *uint64         `json:"seed,omitempty"`
+	Apply   []string        `json:"apply,omitempty"` // built-in manifests applied first: fluentd, web
 	Setup   []scenario.Step `json:"setup,omitempty"`
 	Editor  string          `json:"editor,omitempty"`
 	Steps   []Step          `json:"steps"`
@@ -123,6 +124,11 @@ func Parse(id string, lesson []byte, texts map[string][]byte) (*Lesson, error) {
 	if n := len(l.Steps); n < 3 || n > 6 {
 		return nil, fmt.Errorf("lesson.yaml: a lesson has 3 to 6 steps, not %d", n)
 	}
+	for _, name := range l.Apply {
+		if _, ok := builtIn[name]; !ok {
+			return nil, fmt.Errorf("lesson.yaml: apply %q: the built-in manifests are fluentd and web", name)
+		}
+	}
 	for i, st := range l.Setup {
 		if err := st.Validate(); err != nil {
 			return nil, fmt.Errorf("lesson.yaml: setup %d: %w", i+1, err)
@@ -205,8 +211,11 @@ func (l *Lesson) checkText(t Text) error {
 	return nil
 }
 
-// Start builds the lesson's start state: its cluster and seed with the setup run (every setup
-// line must succeed).
+// builtIn are the manifests a lesson's start state can apply by name.
+var builtIn = map[string]string{"fluentd": FluentdDaemonSet, "web": webDeployment}
+
+// Start builds the lesson's start state: its cluster and seed, the built-in manifests applied,
+// then the setup run (every setup line must succeed).
 func (l *Lesson) Start() (*sim.Sim, error) {
 	seed := uint64(1)
 	if l.Seed != nil {
@@ -215,6 +224,11 @@ func (l *Lesson) Start() (*sim.Sim, error) {
 	s, err := sim.New(seed, sim.Topology(l.Cluster))
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range l.Apply {
+		if r := kubectl.ApplyAll(s, []byte(builtIn[name]), "STDIN", "default"); r.Err != "" {
+			return nil, fmt.Errorf("lesson %s: apply %s: %s", l.ID, name, r.Err)
+		}
 	}
 	for i, st := range l.Setup {
 		if problem := scenario.Check(st, shell.Run(s, st.Run, st.Stdin)); problem != "" {
