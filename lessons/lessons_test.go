@@ -128,4 +128,7 @@ var curriculum = []string{
 	"03-choosing-nodes",
 	"04-taints-and-tolerations",
 	"05-the-control-plane",
+	"06-how-daemon-pods-are-scheduled",
+	"07-node-failure",
+	"08-the-automatic-taints",
 }
