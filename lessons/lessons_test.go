@@ -131,4 +131,8 @@ var curriculum = []string{
 	"06-how-daemon-pods-are-scheduled",
 	"07-node-failure",
 	"08-the-automatic-taints",
+	"09-rolling-update",
+	"10-max-surge",
+	"11-a-bad-rollout",
+	"12-on-delete",
 }
