@@ -135,4 +135,7 @@ var curriculum = []string{
 	"10-max-surge",
 	"11-a-bad-rollout",
 	"12-on-delete",
+	"13-qos-classes",
+	"14-eviction-under-memory-pressure",
+	"15-daemonset-or-deployment",
 }
