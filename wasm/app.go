@@ -33,7 +33,9 @@ type Model struct {
 	Notice   string // the key of a message for the learner (see texts), or ""
 	Selected Ref    // the object the details panel shows; the zero Ref for none
 	Events   EventFilter
-	Table    bool // the cluster as a table rather than cards
+	Table    bool           // the cluster as a table rather than cards
+	Tutor    *Tutor         // the lesson being taken; nil in the sandbox
+	Progress map[string]int // steps completed, by lesson ID (kept apart from the session)
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -152,7 +154,8 @@ type (
 	SeekMsg struct{ Pos int }
 )
 
-// ResetMsg starts afresh from the start state (the page asks for confirmation first).
+// ResetMsg starts afresh from the start state, or the lesson's (the page asks for confirmation
+// first).
 type ResetMsg struct{}
 
 // LangMsg switches the page's language.
@@ -174,8 +177,32 @@ type NoticeMsg struct{ Key string }
 
 // Update applies a message to the model. Apply is all or nothing: when any object fails, the
 // cluster is left as it was and the result says why. Every command that changes the cluster
-// becomes a step of the history.
+// becomes a step of the history. In a lesson, what the learner runs is recorded and the step's
+// goal checked after every message.
 func Update(m Model, msg any) Model {
+	if m.Tutor != nil {
+		t := *m.Tutor // a Model is a value: its tutor is copied, not shared
+		t.Typed = slices.Clone(t.Typed)
+		m.Tutor = &t
+	}
+	if next, ok := updateLesson(m, msg); ok {
+		next.observe("")
+		return next
+	}
+	m = update(m, msg)
+	line := ""
+	switch msg := msg.(type) {
+	case RunMsg:
+		line = strings.TrimSpace(msg.Line)
+	case ApplyMsg:
+		line = "kubectl apply -f -"
+	}
+	m.observe(line)
+	return m
+}
+
+// update applies the messages of the playground itself.
+func update(m Model, msg any) Model {
 	t := &m.Terminal
 	switch msg := msg.(type) {
 	case ApplyMsg:
@@ -246,12 +273,11 @@ func Update(m Model, msg any) Model {
 	case SeekMsg:
 		m.seek(msg.Pos)
 	case ResetMsg:
-		fresh, err := NewModel()
-		if err != nil {
-			panic(err) // the start state built once already; it cannot fail now
+		lesson := ""
+		if m.Tutor != nil {
+			lesson = m.Tutor.Lesson.ID
 		}
-		fresh.Lang, fresh.Terminal.History, fresh.Terminal.Pos = m.Lang, t.History, len(t.History)
-		m = fresh
+		m, _ = updateLesson(m, LessonMsg{ID: lesson}) // the sandbox's or the lesson's start again
 	case LangMsg:
 		if slices.Contains(Langs, msg.Lang) {
 			m.Lang = msg.Lang
@@ -328,10 +354,12 @@ type View struct {
 	Step, Steps int // where the timeline stands, of how many steps
 	Notice      string
 	Details     *Details // the panel on the selected object, if it still exists
-	Events      Section  // the events list, filtered
-	Table       bool     // show the cluster as a table
-	Compact     bool     // too many nodes for cards: a grid of cells, without their pods
-	MorePending int      // pending pods beyond the lane's maxPending
+	Lessons     []LessonItem
+	Tutor       *TutorView // the lesson panel, in a lesson
+	Events      Section    // the events list, filtered
+	Table       bool       // show the cluster as a table
+	Compact     bool       // too many nodes for cards: a grid of cells, without their pods
+	MorePending int        // pending pods beyond the lane's maxPending
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -488,6 +516,7 @@ func Render(m Model) View {
 		v.Details = details(l, m.Sim, sel)
 	}
 	v.Events = events(m.Sim, m.Events)
+	v.Lessons, v.Tutor = lessonItems(l, m.Progress), tutorView(l, m.Tutor)
 	return v
 }
 

@@ -22,12 +22,12 @@ type page struct {
 	clock, nodes, pending, output, problems        dom.Element
 	banner, notice, noticeText, terminal, steps    dom.Element
 	details, detailsTitle, detailsWhy, detailsSecs dom.Element
-	events, tableToggle                            dom.Element
+	events, tableToggle, tutor                     dom.Element
 	play, undo, redo, reset, addNode               dom.Element
 	timeButtons                                    []dom.Element
 	editor                                         *dom.HTMLTextAreaElement
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
-	speed, lang, eventType                         *dom.HTMLSelectElement
+	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
 	model                                          Model
 	shownLang                                      Lang            // the language the static text is in
 	resetArmed                                     bool            // Reset was clicked once: the next click resets
@@ -44,13 +44,13 @@ func mount(m Model) (*page, error) {
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
-		"events": &p.events, "table-toggle": &p.tableToggle,
+		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
 	} {
 		if *dst = p.doc.GetElementByID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
 		}
 	}
-	var ok [8]bool
+	var ok [9]bool
 	p.editor, ok[0] = p.doc.GetElementByID("editor").(*dom.HTMLTextAreaElement)
 	p.prompt, ok[1] = p.doc.GetElementByID("prompt").(*dom.HTMLInputElement)
 	p.scrubber, ok[2] = p.doc.GetElementByID("scrubber").(*dom.HTMLInputElement)
@@ -59,6 +59,7 @@ func mount(m Model) (*page, error) {
 	p.lang, ok[5] = p.doc.GetElementByID("lang").(*dom.HTMLSelectElement)
 	p.eventType, ok[6] = p.doc.GetElementByID("event-type").(*dom.HTMLSelectElement)
 	p.eventObject, ok[7] = p.doc.GetElementByID("event-object").(*dom.HTMLInputElement)
+	p.lessonPicker, ok[8] = p.doc.GetElementByID("lesson-picker").(*dom.HTMLSelectElement)
 	for _, found := range ok {
 		if !found {
 			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang, #event-type, #event-object")
@@ -121,7 +122,9 @@ func mount(m Model) (*page, error) {
 			return
 		}
 		p.dispatch(ResetMsg{})
-		p.setEditor(p.model.Editor)
+	}))
+	p.lessonPicker.AddEventListener("change", false, p.guard(func(dom.Event) {
+		p.dispatch(LessonMsg{ID: p.lessonPicker.Value()})
 	}))
 	p.lang.AddEventListener("change", false, p.guard(func(dom.Event) {
 		storageSet(langKey, p.lang.Value())
@@ -146,9 +149,8 @@ func (p *page) openLink() {
 		return
 	}
 	if m.Sim != nil {
-		m.Lang = p.model.Lang
+		m.Lang, m.Progress = p.model.Lang, p.model.Progress
 		p.model = m
-		p.setEditor(m.Editor)
 		p.dispatch(NoticeMsg{})
 	}
 }
@@ -249,16 +251,26 @@ func (p *page) showPanic(r any) {
 	p.banner.Class().Remove("hidden")
 }
 
-// dispatch runs a message through Update, saves the session and renders it.
+// dispatch runs a message through Update, saves the session and renders it; when the model's
+// editor text changed (a reset, a lesson, a solution's manifest), the editor shows it.
 func (p *page) dispatch(msg any) {
 	p.resetArmed = false
 	p.model = Update(p.model, msg)
+	if p.model.Editor != p.editor.Value() {
+		p.setEditor(p.model.Editor)
+	}
 	p.save()
 	p.render()
 }
 
-// save keeps the session in localStorage, so that a reload restores it.
-func (p *page) save() { storageSet(sessionKey, string(Save(p.model))) }
+// save keeps the session and the lesson progress in localStorage, so that a reload restores
+// them.
+func (p *page) save() {
+	storageSet(sessionKey, string(Save(p.model)))
+	if progress, err := json.Marshal(p.model.Progress); err == nil {
+		storageSet(progressKey, string(progress))
+	}
+}
 
 // setClass adds or removes one class.
 func setClass(e dom.Element, class string, on bool) {
@@ -338,6 +350,7 @@ func (p *page) render() {
 	p.addNode.SetAttribute("title", v.AddNode.Command)
 
 	p.renderNotice(v)
+	p.renderLessons(v)
 	p.renderDetails(v.Details)
 	p.renderNodes(v)
 	p.pending.SetTextContent("")

@@ -28,6 +28,7 @@ func start() (err error) {
 		}
 		remembered, _ := storageGet(langKey)
 		m.Lang = PickLang(remembered, browserLanguages())
+		m.Progress = loadProgress()
 		var p *page
 		if p, err = mount(m); err != nil {
 			return

@@ -16,11 +16,22 @@ import (
 // the editor's text and the commands typed. It holds data only: loading it runs nothing but
 // DaemonLab's own command language against the simulated cluster.
 type Saved struct {
-	Version int      `json:"v"`
-	Steps   []Step   `json:"steps"`
-	Pos     int      `json:"pos"`
-	Editor  string   `json:"editor"`
-	Typed   []string `json:"typed,omitempty"`
+	Version int          `json:"v"`
+	Lesson  *SavedLesson `json:"lesson,omitempty"` // the lesson being taken; its start is the session's
+	Steps   []Step       `json:"steps"`
+	Pos     int          `json:"pos"`
+	Editor  string       `json:"editor"`
+	Typed   []string     `json:"typed,omitempty"`
+}
+
+// SavedLesson is where a learner is in a lesson.
+type SavedLesson struct {
+	ID        string   `json:"id"`
+	Step      int      `json:"step"`
+	Typed     []string `json:"typed,omitempty"`
+	Predicted int      `json:"predicted,omitempty"`
+	Hints     int      `json:"hints,omitempty"`
+	Solution  int      `json:"solution,omitempty"`
 }
 
 // savedVersion is the format's version; a saved session of another version is refused.
@@ -40,7 +51,11 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 
 // Save returns the session as JSON.
 func Save(m Model) []byte {
-	data, err := json.Marshal(Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History})
+	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History}
+	if t := m.Tutor; t != nil {
+		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution}
+	}
+	data, err := json.Marshal(sv)
 	if err != nil {
 		panic(err) // strings, ints and slices of them always marshal
 	}
@@ -63,8 +78,15 @@ func Load(data []byte) (Model, error) {
 	if err := sv.check(); err != nil {
 		return Model{}, err
 	}
-	m, err := NewModel()
+	lesson := ""
+	if sv.Lesson != nil {
+		lesson = sv.Lesson.ID
+	}
+	m, err := startModel(lesson)
 	if err != nil {
+		return Model{}, fmt.Errorf("%w: %v", errSaved, err)
+	}
+	if err := sv.Lesson.check(m.Tutor); err != nil {
 		return Model{}, err
 	}
 	for _, st := range sv.Steps {
@@ -77,7 +99,26 @@ func Load(data []byte) (Model, error) {
 	m.Editor = sv.Editor
 	m.Terminal.History = sv.Typed
 	m.Terminal.Pos = len(sv.Typed)
+	if l := sv.Lesson; l != nil {
+		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution}
+		m.observe("")
+	}
 	return m, nil
+}
+
+// check says whether a saved place in a lesson fits the lesson the tutor started.
+func (l *SavedLesson) check(t *Tutor) error {
+	if l == nil {
+		return nil
+	}
+	if l.Step < 0 || l.Step >= len(t.Lesson.Steps) || l.Hints < 0 || l.Solution < 0 || l.Predicted < 0 || len(l.Typed) > maxTyped {
+		return fmt.Errorf("%w: its place in the lesson is impossible", errSaved)
+	}
+	st := t.Lesson.Steps[l.Step]
+	if l.Solution > len(st.Solution) || l.Hints > 5 || st.Predict == nil && l.Predicted > 0 || st.Predict != nil && l.Predicted > int(st.Predict.Choices) {
+		return fmt.Errorf("%w: its place in the lesson is impossible", errSaved)
+	}
+	return nil
 }
 
 // check enforces the format's rules and limits.

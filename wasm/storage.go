@@ -3,16 +3,33 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"syscall/js"
 )
 
 // The page's localStorage keys.
 const (
-	sessionKey = "daemonlab.session"        // the session, saved after every step
-	brokenKey  = "daemonlab.session.broken" // a saved session that could not be read, kept
-	langKey    = "daemonlab.lang"           // the language the learner chose
+	sessionKey  = "daemonlab.session"        // the session, saved after every step
+	brokenKey   = "daemonlab.session.broken" // a saved session that could not be read, kept
+	langKey     = "daemonlab.lang"           // the language the learner chose
+	progressKey = "daemonlab.progress"       // steps completed, by lesson
 )
+
+// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
+const lessonLinkKey = "lesson="
+
+// loadProgress reads the lesson progress saved in localStorage; anything unreadable is no
+// progress.
+func loadProgress() map[string]int {
+	progress := map[string]int{}
+	if saved, ok := storageGet(progressKey); ok {
+		if json.Unmarshal([]byte(saved), &progress) != nil {
+			return map[string]int{}
+		}
+	}
+	return progress
+}
 
 // storageGet reads a localStorage item; ok is false when there is none or the browser refuses
 // storage (a private window, a sandboxed frame), which throws.
@@ -74,16 +91,25 @@ func restore() (Model, error) {
 	return m, err
 }
 
-// openShared loads the session of a share link in the address bar, and drops the link's
-// fragment from it (a reload then restores the autosave). It returns no model when the address
-// carries no session, and a notice when the link is damaged.
+// openShared loads the session of a share link in the address bar (or starts the lesson a
+// #lesson=N link names), and drops the link's fragment from it (a reload then restores the
+// autosave). It returns no model when the address carries neither, and a notice when the link
+// is damaged.
 func openShared() (m Model, notice string) {
 	loc := js.Global().Get("location")
 	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
-	if !IsShareFragment(fragment) {
+	lesson, isLesson := strings.CutPrefix(fragment, lessonLinkKey)
+	if !IsShareFragment(fragment) && !isLesson {
 		return Model{}, ""
 	}
 	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
+	if isLesson {
+		m, err := startModel(lesson)
+		if err != nil {
+			return Model{}, "link.bad"
+		}
+		return m, ""
+	}
 	m, err := LoadShared(fragment)
 	if err != nil {
 		println("DaemonLab did not open the share link:", err.Error())

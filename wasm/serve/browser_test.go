@@ -658,3 +658,87 @@ func TestBrowserRolloutWithUndo(t *testing.T) {
 	assert.Equal(t, middle, b.badges(t))
 	assert.Empty(t, b.consoleErrors())
 }
+
+// lessonState is the lesson panel as a learner reads it: the step line and the goal's status.
+func (b *browser) lessonState(t *testing.T) string {
+	t.Helper()
+	return eval[string](t, b, `document.querySelector('#tutor .lesson-step').textContent + ' | ' + document.querySelector('#tutor .goal').textContent`)
+}
+
+// predict picks a choice of the step's prediction and returns whether the page marked it right.
+func (b *browser) predict(t *testing.T, choice int) bool {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tutor .predict button[data-key="choice %d"]`, choice)))))
+	return eval[bool](t, b, fmt.Sprintf(`document.querySelector('#tutor .predict button[data-key="choice %d"]').classList.contains('right')`, choice))
+}
+
+func (b *browser) nextStep(t *testing.T) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="lesson next"]`))))
+}
+
+// TestBrowserLessonOneByTypingInTheTerminal: lesson 1 from the lesson list, the DaemonSet applied
+// from the editor and everything else typed into the terminal, each goal ticking as it is met,
+// a wrong prediction explained, and the progress kept across a reload.
+func TestBrowserLessonOneByTypingInTheTerminal(t *testing.T) {
+	b, _ := openPlayground(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lesson-picker`), "01-one-pod-per-node")))
+	eval[bool](t, b, `document.getElementById('lesson-picker').dispatchEvent(new Event('change'))`)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "Lesson 1 · One pod per node", b.text(t, "#tutor h2"))
+	assert.Equal(t, "Step 1 of 3 | Goal not met yet", b.lessonState(t))
+	assert.Empty(t, b.podsByNode(t), "the lesson starts without workloads")
+
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
+	b.run(t, "sim advance 30s")
+	assert.Equal(t, "Step 1 of 3 | ✓ Goal met", b.lessonState(t))
+	b.nextStep(t)
+
+	assert.False(t, b.predict(t, 1), "2 is wrong: the control plane runs one too")
+	assert.Contains(t, b.text(t, "#tutor .explain"), "Not quite. DESIRED is 3")
+	b.run(t, "kubectl get ds -n kube-system")
+	assert.Equal(t, "Step 2 of 3 | ✓ Goal met", b.lessonState(t))
+	b.nextStep(t)
+
+	assert.True(t, b.predict(t, 2))
+	b.run(t, "kubectl get pods -n kube-system -o wide")
+	assert.Equal(t, "Step 3 of 3 | ✓ Goal met", b.lessonState(t))
+	assert.Equal(t, "Lesson complete!", b.text(t, "#tutor .lesson-done"))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #tutor`))))
+	assert.Equal(t, "Step 3 of 3 | ✓ Goal met", b.lessonState(t), "a reload keeps the place")
+	assert.Equal(t, "1. One pod per node (3/3)", eval[string](t, b, `document.querySelector('#lesson-picker option[value="01-one-pod-per-node"]').textContent`))
+	b.screenshot(t, "lesson-1")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserLessonSevenThroughTheFaultMenu: lesson 7 opened by its link, played with the node
+// menu and the timeline, in Chinese.
+func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
+	b, url := openPlayground(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
+	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+	b.openPage(t, url+"#lesson=7")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "第 7 课 · 节点故障", b.text(t, "#tutor h2"))
+	assert.Equal(t, url, eval[string](t, b, `location.href`), "the lesson link is dropped once opened")
+
+	assert.True(t, b.predict(t, 2))
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
+		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`)),
+	))
+	assert.Equal(t, "第 1 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
+	b.nextStep(t)
+	b.run(t, "kubectl describe node hd2")
+	b.nextStep(t)
+	assert.True(t, b.predict(t, 2))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 5m"]`))))
+	assert.Equal(t, "第 3 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
+	b.nextStep(t)
+	assert.False(t, b.predict(t, 1))
+	b.run(t, "kubectl get pods -n kube-system -o wide")
+	assert.Equal(t, "本课完成！", b.text(t, "#tutor .lesson-done"))
+	b.screenshot(t, "lesson-7-zh")
+	assert.Empty(t, b.consoleErrors())
+}

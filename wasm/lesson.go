@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"daemonlab/lessons"
+)
+
+// Tutor is the lesson being taken: which step the learner is on, and what they did in it.
+type Tutor struct {
+	Lesson    *lessons.Lesson
+	Step      int      // the current step's index
+	Typed     []string // the command lines run since the step began
+	Predicted int      // the choice made for the step's prediction (1-based); 0 before
+	Hints     int      // how many hints are shown
+	Solution  int      // how many solution lines "Show solution" has run
+	Met       bool     // the step's goal holds (checked after every message)
+}
+
+// The lesson messages: start a lesson (an empty ID leaves for the sandbox), predict, ask for a
+// hint, run the solution's next line, go on to the next step.
+type (
+	LessonMsg   struct{ ID string }
+	PredictMsg  struct{ Choice int }
+	HintMsg     struct{}
+	SolutionMsg struct{}
+	NextStepMsg struct{}
+)
+
+// builtInLessons are the lessons the page ships, parsed once.
+var builtInLessons []*lessons.Lesson
+
+// allLessons returns the built-in lessons (lessons_test guarantees they parse).
+func allLessons() ([]*lessons.Lesson, error) {
+	if builtInLessons == nil {
+		all, err := lessons.All()
+		if err != nil {
+			return nil, err
+		}
+		builtInLessons = all
+	}
+	return builtInLessons, nil
+}
+
+// findLesson returns the lesson with an ID, or by its number ("7" for 07-node-failure).
+func findLesson(id string) (*lessons.Lesson, bool) {
+	all, err := allLessons()
+	if err != nil {
+		return nil, false
+	}
+	for _, l := range all {
+		if l.ID == id || strings.TrimLeft(strings.SplitN(l.ID, "-", 2)[0], "0") == id {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// startModel is where a session starts: the playground's start state, or a lesson's.
+func startModel(lessonID string) (Model, error) {
+	if lessonID == "" {
+		return NewModel()
+	}
+	l, ok := findLesson(lessonID)
+	if !ok {
+		return Model{}, fmt.Errorf("there is no lesson %q", lessonID)
+	}
+	s, err := l.Start()
+	if err != nil {
+		return Model{}, err
+	}
+	return Model{Sim: s, History: newHistory(s.C), Editor: l.Editor, Speed: DefaultSpeed, Lang: English,
+		Tutor: &Tutor{Lesson: l}}, nil
+}
+
+// updateLesson handles the lesson messages; ok is false for any other message.
+func updateLesson(m Model, msg any) (Model, bool) {
+	t := m.Tutor
+	switch msg := msg.(type) {
+	case LessonMsg:
+		fresh, err := startModel(msg.ID)
+		if err != nil {
+			return m, true // the page offers only lessons that exist
+		}
+		fresh.Lang, fresh.Progress = m.Lang, m.Progress
+		fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
+		return fresh, true
+	case PredictMsg:
+		if t != nil && t.step().Predict != nil && t.Predicted == 0 && msg.Choice >= 1 && msg.Choice <= int(t.step().Predict.Choices) {
+			t.Predicted = msg.Choice
+			t.Typed = nil // predict, then observe: what was looked at before does not count
+		}
+	case HintMsg:
+		if t != nil {
+			t.Hints = min(t.Hints+1, len(t.text(m.Lang).Hints))
+		}
+	case SolutionMsg:
+		if t == nil || t.Solution >= len(t.step().Solution) {
+			return m, true
+		}
+		if p := t.step().Predict; p != nil && t.Predicted == 0 {
+			t.Predicted = int(p.Answer) // the solution answers the question too
+		}
+		line := t.step().Solution[t.Solution]
+		t.Solution++
+		if line.Stdin != "" {
+			return Update(m, ApplyMsg{Text: line.Stdin}), true
+		}
+		return Update(m, RunMsg{Line: line.Run}), true
+	case NextStepMsg:
+		if t != nil && t.Met && t.Step < len(t.Lesson.Steps)-1 {
+			*t = Tutor{Lesson: t.Lesson, Step: t.Step + 1}
+		}
+	default:
+		return m, false
+	}
+	return m, true
+}
+
+func (t *Tutor) step() lessons.Step { return t.Lesson.Steps[t.Step] }
+
+// text is the current step's prose in a language.
+func (t *Tutor) text(l Lang) lessons.StepText { return t.Lesson.Text[string(l)].Steps[t.step().ID] }
+
+// observe records what the learner did (a command line) and checks the step's goal: it is met
+// once the prediction, if any, is made and the goal holds. A met step counts in the progress.
+func (m *Model) observe(line string) {
+	t := m.Tutor
+	if t == nil {
+		return
+	}
+	if line != "" {
+		t.Typed = append(t.Typed, line)
+	}
+	st := t.step()
+	t.Met = (st.Predict == nil || t.Predicted > 0) && st.Met(m.Sim, t.Typed)
+	if t.Met {
+		if m.Progress == nil {
+			m.Progress = map[string]int{}
+		}
+		m.Progress[t.Lesson.ID] = max(m.Progress[t.Lesson.ID], t.Step+1)
+	}
+}
+
+// LessonItem is one entry of the lesson list: its number and title, and how many of its steps
+// the learner has completed.
+type LessonItem struct {
+	ID, Title   string
+	Done, Steps int
+}
+
+// TutorView is the lesson panel.
+type TutorView struct {
+	ID, Title, Intro string
+	Step, Steps      int // 1-based
+	Text             string
+	Hints            []string // those shown
+	MoreHints        bool
+	Choices          []string // the prediction's, if the step has one
+	Predicted        int      // the choice made (1-based), 0 before
+	Answer           int      // the right choice, once a choice is made
+	Explain          string   // shown once a choice is made
+	Met, Last        bool
+	NextSolution     string // the command "Show solution" runs next, "" when none is left
+}
+
+// lessonItems lists the lessons with the learner's progress.
+func lessonItems(l Lang, progress map[string]int) []LessonItem {
+	all, _ := allLessons()
+	var out []LessonItem
+	for _, ls := range all {
+		out = append(out, LessonItem{ID: ls.ID, Title: ls.Text[string(l)].Title, Done: progress[ls.ID], Steps: len(ls.Steps)})
+	}
+	return out
+}
+
+// tutorView renders the lesson panel.
+func tutorView(l Lang, t *Tutor) *TutorView {
+	if t == nil {
+		return nil
+	}
+	text := t.Lesson.Text[string(l)]
+	st, prose := t.step(), t.text(l)
+	v := &TutorView{ID: t.Lesson.ID, Title: text.Title, Intro: text.Intro, Step: t.Step + 1, Steps: len(t.Lesson.Steps),
+		Text: prose.Text, Hints: prose.Hints[:min(t.Hints, len(prose.Hints))], MoreHints: t.Hints < len(prose.Hints),
+		Met: t.Met, Last: t.Step == len(t.Lesson.Steps)-1}
+	if st.Predict != nil {
+		v.Choices, v.Predicted = prose.Choices, t.Predicted
+		if t.Predicted > 0 {
+			v.Answer, v.Explain = int(st.Predict.Answer), prose.Explain
+		}
+	}
+	if t.Solution < len(st.Solution) {
+		v.NextSolution = st.Solution[t.Solution].Run
+	}
+	return v
+}

@@ -1,0 +1,140 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// renderLessons fills the lesson picker and draws the lesson panel.
+func (p *page) renderLessons(v View) {
+	picker := p.lessonPicker
+	picker.SetTextContent("")
+	sandbox := p.el("option", "", T(v.Lang, "lesson.sandbox"))
+	sandbox.SetAttribute("value", "")
+	picker.AppendChild(sandbox)
+	for i, l := range v.Lessons {
+		o := p.el("option", "", T(v.Lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
+		o.SetAttribute("value", l.ID)
+		picker.AppendChild(o)
+	}
+	current := ""
+	if v.Tutor != nil {
+		current = v.Tutor.ID
+	}
+	picker.SetValue(current)
+
+	panel := p.tutor
+	panel.SetTextContent("")
+	setClass(panel, "hidden", v.Tutor == nil)
+	if v.Tutor == nil {
+		return
+	}
+	t, l := v.Tutor, v.Lang
+	head := p.el("header", "", "")
+	number, _ := strconv.Atoi(strings.SplitN(t.ID, "-", 2)[0])
+	head.AppendChild(p.el("h2", "", T(l, "lesson.title", number, t.Title)))
+	head.AppendChild(p.el("span", "lesson-step", T(l, "lesson.step", t.Step, t.Steps)))
+	leave := p.el("button", "small quiet", T(l, "lesson.leave"))
+	leave.SetAttribute("type", "button")
+	leave.SetAttribute("data-key", "lesson leave")
+	p.onClick(leave, func() any { return LessonMsg{} })
+	head.AppendChild(leave)
+	panel.AppendChild(head)
+	if t.Step == 1 {
+		panel.AppendChild(p.prose("p", "intro", t.Intro))
+	}
+	panel.AppendChild(p.prose("p", "step-text", t.Text))
+	if len(t.Choices) > 0 {
+		panel.AppendChild(p.prediction(l, t))
+	}
+	for _, h := range t.Hints {
+		panel.AppendChild(p.prose("p", "hint", h))
+	}
+	actions := p.el("div", "lesson-actions", "")
+	hint := p.el("button", "small quiet", T(l, "lesson.hint"))
+	hint.SetAttribute("type", "button")
+	hint.SetAttribute("data-key", "lesson hint")
+	setDisabled(hint, !t.MoreHints)
+	p.onClick(hint, func() any { return HintMsg{} })
+	actions.AppendChild(hint)
+	solve := p.el("button", "small quiet", T(l, "lesson.solve"))
+	solve.SetAttribute("type", "button")
+	solve.SetAttribute("data-key", "lesson solve")
+	solve.SetAttribute("title", t.NextSolution)
+	setDisabled(solve, t.NextSolution == "")
+	p.onClick(solve, func() any { return SolutionMsg{} })
+	actions.AppendChild(solve)
+	goal := p.el("span", "goal", T(l, "lesson.goal"))
+	if t.Met {
+		goal = p.el("span", "goal met", T(l, "lesson.met"))
+	}
+	goal.SetAttribute("role", "status")
+	actions.AppendChild(goal)
+	switch {
+	case t.Met && t.Last:
+		actions.AppendChild(p.el("strong", "lesson-done", T(l, "lesson.done")))
+	case t.Met:
+		next := p.el("button", "", T(l, "lesson.next"))
+		next.SetAttribute("type", "button")
+		next.SetAttribute("data-key", "lesson next")
+		p.onClick(next, func() any { return NextStepMsg{} })
+		actions.AppendChild(next)
+	}
+	panel.AppendChild(actions)
+}
+
+// prediction is a step's question: a button per choice until one is chosen, then the choices
+// marked right and wrong, and the explanation.
+func (p *page) prediction(l Lang, t *TutorView) dom.Element {
+	box := p.el("fieldset", "predict", "")
+	box.AppendChild(p.el("legend", "", T(l, "lesson.predict")))
+	for i, c := range t.Choices {
+		choice := i + 1
+		b := p.prose("button", "choice", c)
+		b.SetAttribute("type", "button")
+		b.SetAttribute("data-key", "choice "+strconv.Itoa(choice))
+		switch {
+		case t.Predicted == 0:
+			p.onClick(b, func() any { return PredictMsg{Choice: choice} })
+		case choice == t.Answer:
+			b.Class().Add("right")
+			b.SetAttribute("aria-disabled", "true")
+		case choice == t.Predicted:
+			b.Class().Add("wrong")
+			b.SetAttribute("aria-disabled", "true")
+		default:
+			b.SetAttribute("aria-disabled", "true")
+		}
+		box.AppendChild(b)
+	}
+	if t.Predicted > 0 {
+		verdict := T(l, "lesson.wrong")
+		if t.Predicted == t.Answer {
+			verdict = T(l, "lesson.right")
+		}
+		explain := p.prose("p", "explain", verdict+" "+t.Explain)
+		box.AppendChild(explain)
+	}
+	return box
+}
+
+// prose is an element with a lesson's text, `code` spans as <code>: built node by node, never
+// from markup, so a lesson file cannot inject HTML.
+func (p *page) prose(tag, class, text string) dom.Element {
+	e := p.el(tag, class, "")
+	for i, part := range strings.Split(strings.TrimSpace(text), "`") {
+		if part == "" {
+			continue
+		}
+		if i%2 == 1 {
+			e.AppendChild(p.el("code", "", part))
+		} else {
+			e.AppendChild(p.doc.CreateTextNode(part))
+		}
+	}
+	return e
+}
