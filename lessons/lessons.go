@@ -1,8 +1,8 @@
 // Package lessons holds DaemonLab's guided lessons as data, embedded into the page, and the
-// start state of the free playground.
+// start state of the free playground. It is data only: core/lesson parses and runs it.
 package lessons
 
-import _ "embed"
+import "embed"
 
 // FluentdDaemonSet is the DaemonSet tutorial's fluentd log collector (namespace kube-system,
 // tolerating the control-plane taint).
@@ -16,3 +16,12 @@ var webDeployment string
 // Start is the manifest the playground opens with: FluentdDaemonSet and, for contrast, a
 // two-replica nginx Deployment.
 var Start = FluentdDaemonSet + "---\n" + webDeployment
+
+// Files are the lessons: a directory per lesson ("07-node-failure") with lesson.yaml, en.yaml and
+// zh-CN.yaml.
+//
+//go:embed */lesson.yaml */en.yaml */zh-CN.yaml
+var Files embed.FS
+
+// BuiltIn are the manifests a lesson's start can apply by name.
+var BuiltIn = map[string]string{"fluentd": FluentdDaemonSet, "web": webDeployment}

@@ -11,6 +11,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/kubectl"
+	"daemonlab/core/lesson"
 	"daemonlab/core/scenario"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
@@ -36,7 +37,7 @@ func TestStartStateRunsOneFluentdPodPerNode(t *testing.T) {
 
 // TestCurriculum pins the list of lessons, in the order the lessons issue gives.
 func TestCurriculum(t *testing.T) {
-	all, err := All()
+	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err, "every lesson parses strictly")
 	var ids []string
 	for _, l := range all {
@@ -50,7 +51,7 @@ func TestCurriculum(t *testing.T) {
 // checks only read (they change nothing). Applies in a solution go through the editor, all or
 // nothing, as the page runs them.
 func TestEverySolutionMeetsEveryGoal(t *testing.T) {
-	all, err := All()
+	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err)
 	for _, l := range all {
 		t.Run(l.ID, func(t *testing.T) {
@@ -62,7 +63,7 @@ func TestEverySolutionMeetsEveryGoal(t *testing.T) {
 				require.Equal(t, before, s.C.Writes(), "step %q: checking the goal changed the cluster", st.ID)
 				var typed []string
 				for _, line := range st.Solution {
-					r := RunSolution(s, line)
+					r := lesson.RunSolution(s, line)
 					require.Empty(t, scenario.Check(line, r), "step %q: %s", st.ID, line.Run)
 					typed = append(typed, line.Run)
 				}
@@ -78,7 +79,7 @@ func TestEverySolutionMeetsEveryGoal(t *testing.T) {
 // TestBothLanguagesTellTheSameLessons: every lesson has the same steps in English and Chinese
 // (Parse checks ids, hints and choices); a Chinese text keeps commands and YAML as they are.
 func TestBothLanguagesTellTheSameLessons(t *testing.T) {
-	all, err := All()
+	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err)
 	code := regexp.MustCompile("`[^`]*`")
 	for _, l := range all {
@@ -102,7 +103,7 @@ var zhAvoid = map[string]string{
 // TestChineseUsesTheGlossarysTerms: every Chinese text uses kubernetes.io/zh-cn's terms as the
 // glossary picks them, never the alternatives.
 func TestChineseUsesTheGlossarysTerms(t *testing.T) {
-	all, err := All()
+	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err)
 	for _, l := range all {
 		zh := l.Text["zh-CN"]

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"daemonlab/core/lesson"
 	"daemonlab/lessons"
 )
 
 // Tutor is the lesson being taken: which step the learner is on, and what they did in it.
 type Tutor struct {
-	Lesson    *lessons.Lesson
+	Lesson    *lesson.Lesson
 	Step      int      // the current step's index
 	Typed     []string // the command lines run since the step began
 	Predicted int      // the choice made for the step's prediction (1-based); 0 before
@@ -29,12 +30,12 @@ type (
 )
 
 // builtInLessons are the lessons the page ships, parsed once.
-var builtInLessons []*lessons.Lesson
+var builtInLessons []*lesson.Lesson
 
 // allLessons returns the built-in lessons (lessons_test guarantees they parse).
-func allLessons() ([]*lessons.Lesson, error) {
+func allLessons() ([]*lesson.Lesson, error) {
 	if builtInLessons == nil {
-		all, err := lessons.All()
+		all, err := lesson.Load(lessons.Files, lessons.BuiltIn)
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +45,7 @@ func allLessons() ([]*lessons.Lesson, error) {
 }
 
 // findLesson returns the lesson with an ID, or by its number ("7" for 07-node-failure).
-func findLesson(id string) (*lessons.Lesson, bool) {
+func findLesson(id string) (*lesson.Lesson, bool) {
 	all, err := allLessons()
 	if err != nil {
 		return nil, false
@@ -118,10 +119,10 @@ func updateLesson(m Model, msg any) (Model, bool) {
 	return m, true
 }
 
-func (t *Tutor) step() lessons.Step { return t.Lesson.Steps[t.Step] }
+func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }
 
 // text is the current step's prose in a language.
-func (t *Tutor) text(l Lang) lessons.StepText { return t.Lesson.Text[string(l)].Steps[t.step().ID] }
+func (t *Tutor) text(l Lang) lesson.StepText { return t.Lesson.Text[string(l)].Steps[t.step().ID] }
 
 // observe records what the learner did (a command line) and checks the step's goal: it is met
 // once the prediction, if any, is made and the goal holds. A met step counts in the progress.

@@ -1,7 +1,9 @@
-package lessons
+// Package lesson runs DaemonLab's guided lessons: it parses a lesson (a lesson.yaml with the start
+// state and the steps, and one prose file per language) strictly, builds its start state, and
+// checks its goals against the live cluster. The lessons themselves are data, in lessons/.
+package lesson
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,11 +26,13 @@ type Lesson struct {
 	ID      string          `json:"-"` // the directory's name, "01-one-pod-per-node"
 	Cluster string          `json:"cluster,omitempty"`
 	Seed    *uint64         `json:"seed,omitempty"`
-	Apply   []string        `json:"apply,omitempty"` // built-in manifests applied first: fluentd, web
+	Apply   []string        `json:"apply,omitempty"` // built-in manifests applied first, by name
 	Setup   []scenario.Step `json:"setup,omitempty"`
 	Editor  string          `json:"editor,omitempty"`
 	Steps   []Step          `json:"steps"`
 	Text    map[string]Text `json:"-"` // by language: "en", "zh-CN"
+
+	manifests []string // the built-in manifests Apply names
 }
 
 // Step is one step: an optional prediction to make first, the goal and a solution that reaches
@@ -69,15 +73,14 @@ type StepText struct {
 // Languages are the languages every lesson is written in.
 var Languages = []string{"en", "zh-CN"}
 
-//go:embed */lesson.yaml */en.yaml */zh-CN.yaml
-var files embed.FS
-
 // idPattern is a lesson directory's name: a two-digit number and a slug.
 var idPattern = regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
 
-// All returns the built-in lessons in order.
-func All() ([]*Lesson, error) {
-	dirs, err := fs.ReadDir(files, ".")
+// Load reads every lesson of a file system — one directory per lesson, named like
+// "07-node-failure", holding lesson.yaml, en.yaml and zh-CN.yaml — in order. builtIn are the
+// manifests a lesson's start may apply by name.
+func Load(fsys fs.FS, builtIn map[string]string) ([]*Lesson, error) {
+	dirs, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -87,10 +90,10 @@ func All() ([]*Lesson, error) {
 			continue
 		}
 		read := func(name string) []byte {
-			data, _ := files.ReadFile(path.Join(d.Name(), name)) // embedded: a missing file is caught by Parse
+			data, _ := fs.ReadFile(fsys, path.Join(d.Name(), name)) // a missing file fails to parse
 			return data
 		}
-		l, err := Parse(d.Name(), read("lesson.yaml"), map[string][]byte{"en": read("en.yaml"), "zh-CN": read("zh-CN.yaml")})
+		l, err := Parse(d.Name(), read("lesson.yaml"), map[string][]byte{"en": read("en.yaml"), "zh-CN": read("zh-CN.yaml")}, builtIn)
 		if err != nil {
 			return nil, fmt.Errorf("lesson %s: %w", d.Name(), err)
 		}
@@ -102,13 +105,14 @@ func All() ([]*Lesson, error) {
 // Parse reads a lesson strictly — the lesson file and one prose file per language — and checks
 // that they agree:
 //
+//  0. the manifests its start applies are built-in ones;
 //  1. the lesson has 3 to 6 steps with unique ids, each with a goal and a solution;
 //  2. every goal and solution line is a valid command step; a solution may feed stdin only to
 //     `kubectl apply -f -` (the page applies it from the editor);
 //  3. a prediction has 2 to 5 choices and an answer among them;
 //  4. every language has a title, an intro and exactly the lesson's steps, each with text and at
 //     least one hint, and as many choices as the prediction has.
-func Parse(id string, lesson []byte, texts map[string][]byte) (*Lesson, error) {
+func Parse(id string, lesson []byte, texts map[string][]byte, builtIn map[string]string) (*Lesson, error) {
 	var l Lesson
 	if err := api.DecodeStrict(lesson, &l); err != nil {
 		return nil, fmt.Errorf("lesson.yaml: %w", err)
@@ -125,9 +129,11 @@ func Parse(id string, lesson []byte, texts map[string][]byte) (*Lesson, error) {
 		return nil, fmt.Errorf("lesson.yaml: a lesson has 3 to 6 steps, not %d", n)
 	}
 	for _, name := range l.Apply {
-		if _, ok := builtIn[name]; !ok {
-			return nil, fmt.Errorf("lesson.yaml: apply %q: the built-in manifests are fluentd and web", name)
+		manifest, ok := builtIn[name]
+		if !ok {
+			return nil, fmt.Errorf("lesson.yaml: apply %q: there is no such built-in manifest", name)
 		}
+		l.manifests = append(l.manifests, manifest)
 	}
 	for i, st := range l.Setup {
 		if err := st.Validate(); err != nil {
@@ -211,9 +217,6 @@ func (l *Lesson) checkText(t Text) error {
 	return nil
 }
 
-// builtIn are the manifests a lesson's start state can apply by name.
-var builtIn = map[string]string{"fluentd": FluentdDaemonSet, "web": webDeployment}
-
 // Start builds the lesson's start state: its cluster and seed, the built-in manifests applied,
 // then the setup run (every setup line must succeed).
 func (l *Lesson) Start() (*sim.Sim, error) {
@@ -225,9 +228,9 @@ func (l *Lesson) Start() (*sim.Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range l.Apply {
-		if r := kubectl.ApplyAll(s, []byte(builtIn[name]), "STDIN", "default"); r.Err != "" {
-			return nil, fmt.Errorf("lesson %s: apply %s: %s", l.ID, name, r.Err)
+	for i, manifest := range l.manifests {
+		if r := kubectl.ApplyAll(s, []byte(manifest), "STDIN", "default"); r.Err != "" {
+			return nil, fmt.Errorf("lesson %s: apply %s: %s", l.ID, l.Apply[i], r.Err)
 		}
 	}
 	for i, st := range l.Setup {

@@ -1,0 +1,71 @@
+package lesson
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const validLesson = `
+steps:
+  - id: a
+    goal: [{run: kubectl get nodes, wantContains: [hd4]}]
+    solution: [{run: sim add-node hd4}]
+  - id: b
+    predict: {choices: 2, answer: 1}
+    ran: get pods
+    solution: [{run: kubectl get pods}]
+  - id: c
+    goal: [{run: kubectl get nodes, wantContains: [hd5]}]
+    solution: [{run: sim add-node hd5}]
+`
+
+const validText = `
+title: T
+intro: I
+steps:
+  a: {text: "do a", hints: [h]}
+  b: {text: "do b", hints: [h], choices: [x, z], explain: e}
+  c: {text: "do c", hints: [h]}
+`
+
+// TestParseRefusesMalformedLessons: a lesson file a teacher writes is checked like the built-in
+// ones, and each mistake is named with its file and, for YAML errors, its line.
+func TestParseRefusesMalformedLessons(t *testing.T) {
+	_, err := Parse("01-x", []byte(validLesson), map[string][]byte{"en": []byte(validText), "zh-CN": []byte(validText)}, nil)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, lesson, text, want string
+	}{
+		{"unknown field", validLesson + "colour: red\n", validText, `lesson.yaml: line 13: unknown field "colour"`},
+		{"too few steps", "steps:\n  - id: a\n    ran: x\n    solution: [{run: k}]\n", validText, "lesson.yaml: a lesson has 3 to 6 steps, not 1"},
+		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default or empty`},
+		{"unknown manifest", "apply: [nginx]\n" + validLesson, validText, `lesson.yaml: apply "nginx": there is no such built-in manifest`},
+		{"duplicate id", strings.Replace(validLesson, "id: c", "id: a", 1), validText, `lesson.yaml: step "a": the id is used twice`},
+		{"no goal", strings.Replace(validLesson, "    ran: get pods\n", "", 1), validText, `lesson.yaml: step "b": a step needs a goal: checks, ran, or both`},
+		{"bad ran", strings.Replace(validLesson, "ran: get pods", "ran: '('", 1), validText, "lesson.yaml: step \"b\": ran: error parsing regexp: missing closing ): `(`"},
+		{"answer out of range", strings.Replace(validLesson, "answer: 1", "answer: 3", 1), validText, `lesson.yaml: step "b": predict: 2 choices with answer 3`},
+		{"stdin elsewhere", strings.Replace(validLesson, "solution: [{run: kubectl get pods}]", "solution: [{run: kubectl create -f -, stdin: x}]", 1), validText, `lesson.yaml: step "b": solution 1: only kubectl apply -f - reads stdin`},
+		{"missing step text", validLesson, strings.Replace(validText, "  c: {text: \"do c\", hints: [h]}\n", "", 1), "en.yaml: 2 steps, but the lesson has 3"},
+		{"choices mismatch", validLesson, strings.Replace(validText, "choices: [x, z]", "choices: [x]", 1), `en.yaml: step "b": the prediction needs 2 choices and an explanation`},
+		{"no hints", validLesson, strings.Replace(validText, `a: {text: "do a", hints: [h]}`, `a: {text: "do a", hints: []}`, 1), `en.yaml: step "a" needs a text and hints`},
+		{"YAML syntax", validLesson, validText + "  d: [\n", "en.yaml: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("01-x", []byte(tc.lesson), map[string][]byte{"en": []byte(tc.text), "zh-CN": []byte(validText)}, nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// FuzzParse: no lesson file, however malformed, makes Parse panic or hang.
+func FuzzParse(f *testing.F) {
+	f.Add(validLesson, validText)
+	f.Add("steps: *a", "title: &a [*a, *a]")
+	f.Fuzz(func(t *testing.T, lesson, text string) {
+		Parse("01-x", []byte(lesson), map[string][]byte{"en": []byte(text), "zh-CN": []byte(text)}, nil) //nolint:errcheck // only must not panic
+	})
+}
