@@ -22,20 +22,21 @@ import (
 // last apply, the terminal, the timeline's play state, the language and a notice for the
 // learner.
 type Model struct {
-	Sim      *sim.Sim
-	History  History
-	Editor   string
-	Result   kubectl.Result
-	Terminal Terminal
-	Playing  bool
-	Speed    int // index into Speeds
-	Lang     Lang
-	Notice   string // the key of a message for the learner (see texts), or ""
-	Selected Ref    // the object the details panel shows; the zero Ref for none
-	Events   EventFilter
-	Table    bool           // the cluster as a table rather than cards
-	Tutor    *Tutor         // the lesson being taken; nil in the sandbox
-	Progress map[string]int // steps completed, by lesson ID (kept apart from the session)
+	Sim       *sim.Sim
+	History   History
+	Editor    string
+	Result    kubectl.Result
+	Terminal  Terminal
+	Playing   bool
+	Speed     int // index into Speeds
+	Lang      Lang
+	Notice    string // the key of a message for the learner (see texts), or ""
+	NoticeArg string // what the message's %s stands for, if it has one
+	Selected  Ref    // the object the details panel shows; the zero Ref for none
+	Events    EventFilter
+	Table     bool           // the cluster as a table rather than cards
+	Tutor     *Tutor         // the lesson being taken; nil in the sandbox
+	Progress  map[string]int // steps completed, by lesson ID (kept apart from the session)
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -283,7 +284,7 @@ func update(m Model, msg any) Model {
 			m.Lang = msg.Lang
 		}
 	case NoticeMsg:
-		m.Notice = msg.Key
+		m.Notice, m.NoticeArg = msg.Key, ""
 	case SelectMsg:
 		m.Selected = msg.Ref
 	case EventsMsg:
@@ -459,7 +460,10 @@ func Render(m Model) View {
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Output: m.Result.Out,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: timeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
-	if m.Notice != "" {
+	switch {
+	case m.Notice != "" && m.NoticeArg != "":
+		v.Notice = T(l, m.Notice, m.NoticeArg)
+	case m.Notice != "":
 		v.Notice = T(l, m.Notice)
 	}
 	if m.Result.Err != "" {

@@ -123,6 +123,33 @@ func mount(m Model) (*page, error) {
 		}
 		p.dispatch(ResetMsg{})
 	}))
+	lessonFile := p.doc.GetElementByID("lesson-file")
+	lessonFile.AddEventListener("change", false, p.guard(func(dom.Event) {
+		p.openLessonFiles(lessonFile.Underlying().Get("files"))
+		lessonFile.Underlying().Set("value", "")
+	}))
+	p.doc.GetElementByID("progress-save").AddEventListener("click", false, p.guard(func(dom.Event) {
+		data, _ := json.Marshal(p.model.Progress) // a map of ints always marshals
+		p.download("daemonlab-progress.json", "application/json", string(data))
+	}))
+	progressFile := p.doc.GetElementByID("progress-file")
+	progressFile.AddEventListener("change", false, p.guard(func(dom.Event) {
+		if files := progressFile.Underlying().Get("files"); files.Length() == 1 {
+			p.readFiles(files, func(texts map[string]string) {
+				for _, text := range texts {
+					p.dispatch(ProgressMsg{Data: text})
+				}
+			})
+		}
+		progressFile.Underlying().Set("value", "")
+	}))
+	p.doc.AddEventListener("dragover", false, p.guard(func(e dom.Event) { e.PreventDefault() }))
+	p.doc.AddEventListener("drop", false, p.guard(func(e dom.Event) {
+		if files := e.Underlying().Get("dataTransfer").Get("files"); files.Length() > 0 {
+			e.PreventDefault()
+			p.openLessonFiles(files)
+		}
+	}))
 	p.lessonPicker.AddEventListener("change", false, p.guard(func(dom.Event) {
 		p.dispatch(LessonMsg{ID: p.lessonPicker.Value()})
 	}))
@@ -187,20 +214,51 @@ func (p *page) showDiagnostics(problems []kubectl.Problem) {
 	}
 }
 
-// export downloads the cluster's own objects as daemonlab.yaml (kubectl.Export), made in the
-// page: nothing goes to a server.
+// openLessonFiles opens the files a teacher chose or dropped (a FileList) as a lesson.
+func (p *page) openLessonFiles(list js.Value) {
+	p.readFiles(list, func(files map[string]string) { p.dispatch(OpenMsg{Files: files}) })
+}
+
+// readFiles reads the text of every file of a FileList, by name, and calls done with them all.
+func (p *page) readFiles(list js.Value, done func(map[string]string)) {
+	files := map[string]string{}
+	pending := list.Length()
+	for i := range list.Length() {
+		file := list.Index(i)
+		name := file.Get("name").String()
+		var read js.Func
+		read = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			Recover(func() {
+				defer read.Release()
+				files[name] = args[0].String()
+				if pending--; pending == 0 {
+					done(files)
+				}
+			}, p.showPanic)
+			return nil
+		})
+		file.Call("text").Call("then", read)
+	}
+}
+
+// export downloads the cluster's own objects as daemonlab.yaml (kubectl.Export).
 func (p *page) export() {
 	text := kubectl.Export(p.model.Sim.C)
 	if text == "" {
 		p.dispatch(NoticeMsg{Key: "export.empty"})
 		return
 	}
+	p.download("daemonlab.yaml", "application/yaml", text)
+}
+
+// download saves text as a file, made in the page: nothing goes to a server.
+func (p *page) download(name, mediaType, text string) {
 	global := js.Global()
-	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": "application/yaml"})
+	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": mediaType})
 	url := global.Get("URL").Call("createObjectURL", blob)
 	link := p.el("a", "", "")
 	link.SetAttribute("href", url.String())
-	link.SetAttribute("download", "daemonlab.yaml")
+	link.SetAttribute("download", name)
 	link.Underlying().Call("click")
 	p.win.SetTimeout(func() { global.Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
@@ -311,6 +369,9 @@ func (p *page) translate(lang Lang) {
 	}
 	for _, e := range p.doc.QuerySelectorAll("[data-i18n-aria]") {
 		e.SetAttribute("aria-label", T(lang, e.GetAttribute("data-i18n-aria")))
+	}
+	for _, e := range p.doc.QuerySelectorAll("[data-i18n-title]") {
+		e.SetAttribute("title", T(lang, e.GetAttribute("data-i18n-title")))
 	}
 	p.lang.SetValue(string(lang))
 	p.shownLang = lang

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"daemonlab/core/lesson"
@@ -11,18 +14,21 @@ import (
 // Tutor is the lesson being taken: which step the learner is on, and what they did in it.
 type Tutor struct {
 	Lesson    *lesson.Lesson
-	Step      int      // the current step's index
-	Typed     []string // the command lines run since the step began
-	Predicted int      // the choice made for the step's prediction (1-based); 0 before
-	Hints     int      // how many hints are shown
-	Solution  int      // how many solution lines "Show solution" has run
-	Met       bool     // the step's goal holds (checked after every message)
+	Step      int               // the current step's index
+	Typed     []string          // the command lines run since the step began
+	Predicted int               // the choice made for the step's prediction (1-based); 0 before
+	Hints     int               // how many hints are shown
+	Solution  int               // how many solution lines "Show solution" has run
+	Met       bool              // the step's goal holds (checked after every message)
+	Files     map[string]string // a lesson opened from disk: its files, kept with the session
 }
 
 // The lesson messages: start a lesson (an empty ID leaves for the sandbox), predict, ask for a
 // hint, run the solution's next line, go on to the next step.
 type (
 	LessonMsg   struct{ ID string }
+	OpenMsg     struct{ Files map[string]string } // a lesson's files opened from disk, by name
+	ProgressMsg struct{ Data string }             // a progress file to merge into the progress
 	PredictMsg  struct{ Choice int }
 	HintMsg     struct{}
 	SolutionMsg struct{}
@@ -67,6 +73,25 @@ func startModel(lessonID string) (Model, error) {
 	if !ok {
 		return Model{}, fmt.Errorf("there is no lesson %q", lessonID)
 	}
+	return lessonModel(l)
+}
+
+// lessonFiles are the files of a lesson opened from disk.
+var lessonFiles = []string{"lesson.yaml", "en.yaml", "zh-CN.yaml"}
+
+// openedLesson parses a lesson a teacher opened from disk, as strictly as the built-in ones.
+func openedLesson(files map[string]string) (*lesson.Lesson, error) {
+	for _, name := range lessonFiles {
+		if _, ok := files[name]; !ok {
+			return nil, fmt.Errorf("open the three files lesson.yaml, en.yaml and zh-CN.yaml together (%s is missing)", name)
+		}
+	}
+	return lesson.Parse("00-your-lesson", []byte(files["lesson.yaml"]),
+		map[string][]byte{"en": []byte(files["en.yaml"]), "zh-CN": []byte(files["zh-CN.yaml"])}, lessons.BuiltIn)
+}
+
+// lessonModel is a lesson's start state, with its tutor at the first step.
+func lessonModel(l *lesson.Lesson) (Model, error) {
 	s, err := l.Start()
 	if err != nil {
 		return Model{}, err
@@ -84,9 +109,31 @@ func updateLesson(m Model, msg any) (Model, bool) {
 		if err != nil {
 			return m, true // the page offers only lessons that exist
 		}
-		fresh.Lang, fresh.Progress = m.Lang, m.Progress
-		fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
-		return fresh, true
+		return m.restart(fresh), true
+	case ProgressMsg:
+		progress, err := parseProgress([]byte(msg.Data))
+		if err != nil {
+			m.Notice, m.NoticeArg = "progress.bad", err.Error()
+			return m, true
+		}
+		m.Progress = maps.Clone(m.Progress) // a Model is a value: its map is not shared
+		if m.Progress == nil {
+			m.Progress = map[string]int{}
+		}
+		for id, done := range progress {
+			m.Progress[id] = max(m.Progress[id], done)
+		}
+		m.Notice, m.NoticeArg = "progress.done", ""
+	case OpenMsg:
+		l, err := openedLesson(msg.Files)
+		if err == nil {
+			var fresh Model
+			if fresh, err = lessonModel(l); err == nil {
+				fresh.Tutor.Files = msg.Files
+				return m.restart(fresh), true
+			}
+		}
+		m.Notice, m.NoticeArg = "lesson.bad", err.Error()
 	case PredictMsg:
 		if t != nil && t.step().Predict != nil && t.Predicted == 0 && msg.Choice >= 1 && msg.Choice <= int(t.step().Predict.Choices) {
 			t.Predicted = msg.Choice
@@ -119,6 +166,14 @@ func updateLesson(m Model, msg any) (Model, bool) {
 	return m, true
 }
 
+// restart moves to a fresh start state, keeping what outlives a session: the language, the
+// progress and the commands typed.
+func (m Model) restart(fresh Model) Model {
+	fresh.Lang, fresh.Progress = m.Lang, m.Progress
+	fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
+	return fresh
+}
+
 func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }
 
 // text is the current step's prose in a language.
@@ -136,11 +191,12 @@ func (m *Model) observe(line string) {
 	}
 	st := t.step()
 	t.Met = (st.Predict == nil || t.Predicted > 0) && st.Met(m.Sim, t.Typed)
-	if t.Met {
+	if id := t.Lesson.ID; t.Met && m.Progress[id] < t.Step+1 {
+		m.Progress = maps.Clone(m.Progress) // a Model is a value: its map is not shared
 		if m.Progress == nil {
 			m.Progress = map[string]int{}
 		}
-		m.Progress[t.Lesson.ID] = max(m.Progress[t.Lesson.ID], t.Step+1)
+		m.Progress[id] = t.Step + 1
 	}
 }
 
@@ -196,4 +252,20 @@ func tutorView(l Lang, t *Tutor) *TutorView {
 		v.NextSolution = st.Solution[t.Solution].Run
 	}
 	return v
+}
+
+// parseProgress reads a progress file (what the page exports: steps completed by lesson ID) and
+// checks it against the lessons: known IDs, counts within their steps.
+func parseProgress(data []byte) (map[string]int, error) {
+	var progress map[string]int
+	if len(data) > 64<<10 || json.Unmarshal(data, &progress) != nil {
+		return nil, errors.New("it is not a DaemonLab progress file")
+	}
+	for id, done := range progress {
+		l, ok := findLesson(id)
+		if !ok || l.ID != id || done < 0 || done > len(l.Steps) {
+			return nil, fmt.Errorf("it names no step %d of a lesson %q", done, id)
+		}
+	}
+	return progress, nil
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/lessons"
 )
 
 // TestLessonIsTakenStepByStep: a lesson starts from its own state; a step's goal ticks only when
@@ -82,4 +86,73 @@ func TestLessonsListAndChineseText(t *testing.T) {
 	m = Update(m, ResetMsg{})
 	require.NotNil(t, m.Tutor, "reset restarts the lesson, not the sandbox")
 	assert.Equal(t, "07-node-failure", m.Tutor.Lesson.ID)
+}
+
+// lessonOneFiles are lesson 1's files, as a teacher would open them from disk.
+func lessonOneFiles(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	for _, name := range lessonFiles {
+		data, err := lessons.Files.ReadFile("01-one-pod-per-node/" + name)
+		require.NoError(t, err)
+		files[name] = string(data)
+	}
+	return files
+}
+
+// TestTeachersOpenLessonsFromDisk: a lesson's three files opened from disk are checked as the
+// built-in lessons are and played at once, and survive a reload; a malformed one is refused with
+// the parser's message and the session is kept.
+func TestTeachersOpenLessonsFromDisk(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	before := Render(m).Nodes
+
+	files := lessonOneFiles(t)
+	files["en.yaml"] = strings.Replace(files["en.yaml"], "title: One pod per node", "title: My own lesson", 1)
+	bad := maps.Clone(files)
+	bad["lesson.yaml"] += "colour: red\n"
+	for _, tc := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{bad, `This lesson could not be opened: lesson.yaml: line 63: unknown field "colour"`},
+		{map[string]string{"lesson.yaml": files["lesson.yaml"]}, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)"},
+	} {
+		refused := Update(m, OpenMsg{Files: tc.files})
+		assert.Equal(t, tc.want, Render(refused).Notice)
+		assert.Nil(t, refused.Tutor)
+		assert.Equal(t, before, Render(refused).Nodes, "the session is kept")
+	}
+
+	m = Update(m, OpenMsg{Files: files})
+	require.NotNil(t, m.Tutor)
+	assert.Equal(t, "My own lesson", Render(m).Tutor.Title)
+	m = Update(m, ApplyMsg{Text: m.Editor})
+	reloaded, err := Load(Save(m))
+	require.NoError(t, err)
+	assert.Equal(t, Render(m).Tutor, Render(reloaded).Tutor)
+	assert.Equal(t, Render(m).Nodes, Render(reloaded).Nodes)
+}
+
+// TestProgressFilesAreCheckedAndMerged: a progress file names built-in lessons and steps they
+// have; a valid one is merged (the higher count wins), anything else refused with a message.
+func TestProgressFilesAreCheckedAndMerged(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m.Progress = map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 1}
+	m = Update(m, ProgressMsg{Data: `{"01-one-pod-per-node": 1, "02-nodes-come-and-go": 4, "07-node-failure": 2}`})
+	assert.Equal(t, map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 4, "07-node-failure": 2}, m.Progress)
+	assert.Equal(t, "Your lesson progress was loaded.", Render(m).Notice)
+	for data, want := range map[string]string{
+		`[1, 2]`:                     "This progress file could not be read: it is not a DaemonLab progress file",
+		`{"99-nope": 1}`:             `This progress file could not be read: it names no step 1 of a lesson "99-nope"`,
+		`{"01-one-pod-per-node": 9}`: `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node"`,
+		`{"7": 1}`:                   `This progress file could not be read: it names no step 1 of a lesson "7"`,
+	} {
+		refused := Update(m, ProgressMsg{Data: data})
+		assert.Equal(t, want, Render(refused).Notice, data)
+		assert.Equal(t, m.Progress, refused.Progress)
+	}
 }

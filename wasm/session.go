@@ -26,12 +26,13 @@ type Saved struct {
 
 // SavedLesson is where a learner is in a lesson.
 type SavedLesson struct {
-	ID        string   `json:"id"`
-	Step      int      `json:"step"`
-	Typed     []string `json:"typed,omitempty"`
-	Predicted int      `json:"predicted,omitempty"`
-	Hints     int      `json:"hints,omitempty"`
-	Solution  int      `json:"solution,omitempty"`
+	ID        string            `json:"id"`
+	Step      int               `json:"step"`
+	Typed     []string          `json:"typed,omitempty"`
+	Predicted int               `json:"predicted,omitempty"`
+	Hints     int               `json:"hints,omitempty"`
+	Solution  int               `json:"solution,omitempty"`
+	Files     map[string]string `json:"files,omitempty"` // a lesson opened from disk
 }
 
 // savedVersion is the format's version; a saved session of another version is refused.
@@ -53,7 +54,7 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 func Save(m Model) []byte {
 	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History}
 	if t := m.Tutor; t != nil {
-		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution}
+		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution, Files: t.Files}
 	}
 	data, err := json.Marshal(sv)
 	if err != nil {
@@ -78,11 +79,7 @@ func Load(data []byte) (Model, error) {
 	if err := sv.check(); err != nil {
 		return Model{}, err
 	}
-	lesson := ""
-	if sv.Lesson != nil {
-		lesson = sv.Lesson.ID
-	}
-	m, err := startModel(lesson)
+	m, err := sv.start()
 	if err != nil {
 		return Model{}, fmt.Errorf("%w: %v", errSaved, err)
 	}
@@ -100,10 +97,26 @@ func Load(data []byte) (Model, error) {
 	m.Terminal.History = sv.Typed
 	m.Terminal.Pos = len(sv.Typed)
 	if l := sv.Lesson; l != nil {
-		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution}
+		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution, Files: l.Files}
 		m.observe("")
 	}
 	return m, nil
+}
+
+// start is the saved session's start state: the playground's, a built-in lesson's, or that of
+// the lesson opened from disk it carries.
+func (sv Saved) start() (Model, error) {
+	switch {
+	case sv.Lesson == nil:
+		return NewModel()
+	case sv.Lesson.Files != nil:
+		l, err := openedLesson(sv.Lesson.Files)
+		if err != nil {
+			return Model{}, err
+		}
+		return lessonModel(l)
+	}
+	return startModel(sv.Lesson.ID)
 }
 
 // check says whether a saved place in a lesson fits the lesson the tutor started.

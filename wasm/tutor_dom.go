@@ -35,8 +35,11 @@ func (p *page) renderLessons(v View) {
 	}
 	t, l := v.Tutor, v.Lang
 	head := p.el("header", "", "")
-	number, _ := strconv.Atoi(strings.SplitN(t.ID, "-", 2)[0])
-	head.AppendChild(p.el("h2", "", T(l, "lesson.title", number, t.Title)))
+	title := T(l, "lesson.own", t.Title) // a lesson opened from disk has number 00
+	if number, _ := strconv.Atoi(strings.SplitN(t.ID, "-", 2)[0]); number > 0 {
+		title = T(l, "lesson.title", number, t.Title)
+	}
+	head.AppendChild(p.el("h2", "", title))
 	head.AppendChild(p.el("span", "lesson-step", T(l, "lesson.step", t.Step, t.Steps)))
 	leave := p.el("button", "small quiet", T(l, "lesson.leave"))
 	leave.SetAttribute("type", "button")

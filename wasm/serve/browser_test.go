@@ -742,3 +742,33 @@ func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
 	b.screenshot(t, "lesson-7-zh")
 	assert.Empty(t, b.consoleErrors())
 }
+
+// TestBrowserOpensATeachersLessonFromDisk: a teacher's lesson files chosen in the file picker are
+// played at once; a malformed set is refused with the parser's message.
+func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
+	b, _ := openPlayground(t)
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"lesson.yaml", "en.yaml", "zh-CN.yaml"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "lessons", "01-one-pod-per-node", name))
+		require.NoError(t, err)
+		if name == "en.yaml" {
+			data = []byte(strings.Replace(string(data), "title: One pod per node", "title: My own lesson", 1))
+		}
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		paths = append(paths, path)
+	}
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths[:1]),
+		chromedp.WaitVisible(chromedp.CSS(`#notice`)),
+	))
+	assert.Equal(t, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)", b.text(t, "#notice-text"))
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths),
+		chromedp.WaitVisible(chromedp.CSS(`#tutor`)),
+	))
+	assert.Equal(t, "Your lesson · My own lesson", b.text(t, "#tutor h2"))
+	assert.Equal(t, "Step 1 of 3 | Goal not met yet", b.lessonState(t))
+	assert.Empty(t, b.consoleErrors())
+}
