@@ -645,25 +645,29 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 func (p *page) actionButtons(actions []Action) dom.Element {
 	items := p.el("div", "node-actions", "")
 	for _, a := range actions {
-		b := p.el("button", "small", a.Label)
-		b.SetAttribute("type", "button")
-		b.SetAttribute("title", a.Command)
-		b.SetAttribute("data-command", a.Command)
-		b.SetAttribute("data-key", a.Command)
 		command := a.Command
-		p.onClick(b, func() any { return RunMsg{Line: command} })
+		b := p.button("small", a.Label, command, func() any { return RunMsg{Line: command} })
+		b.SetAttribute("title", command)
+		b.SetAttribute("data-command", command)
 		items.AppendChild(b)
 	}
 	return items
 }
 
-// openButton is a button that opens the details panel on ref.
-func (p *page) openButton(class, text string, ref Ref) dom.Element {
+// button is a button that dispatches msg's message; key names it for keeping focus across
+// renders.
+func (p *page) button(class, text, key string, msg func() any) dom.Element {
 	b := p.el("button", class, text)
 	b.SetAttribute("type", "button")
-	b.SetAttribute("data-key", "open "+ref.Kind+" "+ref.Namespace+"/"+ref.Name)
+	b.SetAttribute("data-key", key)
+	p.onClick(b, msg)
+	return b
+}
+
+// openButton is a button that opens the details panel on ref.
+func (p *page) openButton(class, text string, ref Ref) dom.Element {
+	b := p.button(class, text, "open "+ref.Kind+" "+ref.Namespace+"/"+ref.Name, func() any { return SelectMsg{Ref: ref} })
 	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
-	p.onClick(b, func() any { return SelectMsg{Ref: ref} })
 	return b
 }
 

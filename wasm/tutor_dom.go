@@ -41,11 +41,7 @@ func (p *page) renderLessons(v View) {
 	}
 	head.AppendChild(p.el("h2", "", title))
 	head.AppendChild(p.el("span", "lesson-step", T(l, "lesson.step", t.Step, t.Steps)))
-	leave := p.el("button", "small quiet", T(l, "lesson.leave"))
-	leave.SetAttribute("type", "button")
-	leave.SetAttribute("data-key", "lesson leave")
-	p.onClick(leave, func() any { return LessonMsg{} })
-	head.AppendChild(leave)
+	head.AppendChild(p.button("small quiet", T(l, "lesson.leave"), "lesson leave", func() any { return LessonMsg{} }))
 	panel.AppendChild(head)
 	if t.Step == 1 {
 		panel.AppendChild(p.prose("p", "intro", t.Intro))
@@ -58,18 +54,12 @@ func (p *page) renderLessons(v View) {
 		panel.AppendChild(p.prose("p", "hint", h))
 	}
 	actions := p.el("div", "lesson-actions", "")
-	hint := p.el("button", "small quiet", T(l, "lesson.hint"))
-	hint.SetAttribute("type", "button")
-	hint.SetAttribute("data-key", "lesson hint")
+	hint := p.button("small quiet", T(l, "lesson.hint"), "lesson hint", func() any { return HintMsg{} })
 	setDisabled(hint, !t.MoreHints)
-	p.onClick(hint, func() any { return HintMsg{} })
 	actions.AppendChild(hint)
-	solve := p.el("button", "small quiet", T(l, "lesson.solve"))
-	solve.SetAttribute("type", "button")
-	solve.SetAttribute("data-key", "lesson solve")
+	solve := p.button("small quiet", T(l, "lesson.solve"), "lesson solve", func() any { return SolutionMsg{} })
 	solve.SetAttribute("title", t.NextSolution)
 	setDisabled(solve, t.NextSolution == "")
-	p.onClick(solve, func() any { return SolutionMsg{} })
 	actions.AppendChild(solve)
 	goal := p.el("span", "goal", T(l, "lesson.goal"))
 	if t.Met {
@@ -81,11 +71,7 @@ func (p *page) renderLessons(v View) {
 	case t.Met && t.Last:
 		actions.AppendChild(p.el("strong", "lesson-done", T(l, "lesson.done")))
 	case t.Met:
-		next := p.el("button", "", T(l, "lesson.next"))
-		next.SetAttribute("type", "button")
-		next.SetAttribute("data-key", "lesson next")
-		p.onClick(next, func() any { return NextStepMsg{} })
-		actions.AppendChild(next)
+		actions.AppendChild(p.button("", T(l, "lesson.next"), "lesson next", func() any { return NextStepMsg{} }))
 	}
 	panel.AppendChild(actions)
 }
