@@ -44,7 +44,7 @@ chromium:
 test-browser: chromium build
 	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
 
-FUZZPKGS := ./core/api ./core/jsonpath ./core/shell ./core/patch ./core/lesson ./wasm
+FUZZPKGS := ./core/api ./core/jsonpath ./core/shell ./core/patch ./core/lesson ./core/scenario ./wasm
 
 fuzz:
 	@for pkg in $(FUZZPKGS); do \

@@ -49,3 +49,26 @@ func TestFailureNamesTheStep(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualError(t, sc.Run(), "step 1 (kubectl get nodes -o name): want:\nnode/hd9\ngot:\nnode/hd1\nnode/hd2\nnode/hd3")
 }
+
+// FuzzParse: no scenario file, however malformed, makes Parse panic or hang; what it accepts has a
+// name and steps with command lines.
+func FuzzParse(f *testing.F) {
+	files, err := filepath.Glob("../testdata/scenarios/*.yaml")
+	require.NoError(f, err)
+	for _, file := range files[:5] {
+		data, err := os.ReadFile(file)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte("name: x\nsteps: [{run: '', wantMatch: '('}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := Parse(data)
+		if err != nil {
+			return
+		}
+		assert.NotEmpty(t, sc.Name)
+		for _, st := range sc.Steps {
+			assert.NoError(t, st.Validate())
+		}
+	})
+}
