@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -249,4 +250,60 @@ func TestSnapshotRestoreReplays(t *testing.T) {
 		s.C.Restore(snap)
 		require.Equal(t, first, play(), "seed %d", seed)
 	}
+}
+
+// TestRandomRolloutsKeepTheirBudget: random DaemonSet rolling updates — 3 to 12 nodes,
+// maxUnavailable as a number or a percentage, or maxSurge with maxUnavailable 0, minReadySeconds
+// 0 or 5, a new image that works, never becomes ready or crashes — checked at every timer of the
+// clock, with no node failing: without surge, the nodes without an available daemon pod never
+// outnumber maxUnavailable (a percentage of the desired nodes, rounded up); with surge, every node
+// keeps an available pod throughout. A failure prints the seed and the commands to replay.
+func TestRandomRolloutsKeepTheirBudget(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		nodes := 3 + r.IntN(10)
+		strategy := []string{"{maxUnavailable: 1}", "{maxUnavailable: 2}", "{maxUnavailable: 25%}", "{maxUnavailable: 50%}", "{maxSurge: 1, maxUnavailable: 0}", "{maxSurge: 30%, maxUnavailable: 0}"}[r.IntN(6)]
+		minReady := []int{0, 5}[r.IntN(2)]
+		behaviour := []string{"ok", "unready", "crash"}[r.IntN(3)]
+		lines := []string{}
+		for i := 4; i <= nodes; i++ {
+			lines = append(lines, fmt.Sprintf("sim add-node hd%d", i))
+		}
+		lines = append(lines, "sim image busybox:1.37 "+behaviour)
+		ds := fmt.Sprintf("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  minReadySeconds: %d\n  updateStrategy: {rollingUpdate: %s}\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      tolerations: [{operator: Exists}]\n      containers: [{name: c, image: busybox:1.36}]\n", minReady, strategy)
+		s, err := sim.New(seed, sim.Default)
+		require.NoError(t, err)
+		for _, line := range lines {
+			require.Zero(t, shell.Run(s, line, "").Code, line)
+		}
+		require.Zero(t, shell.Run(s, "kubectl apply -f -", ds).Code)
+		s.Advance(time.Minute)
+		require.Equal(t, nodes, availableNodes(s, int32(minReady)), "seed %d: the DaemonSet is not available before the update", seed)
+		lines = append(lines, "kubectl apply -f - (agent, "+strategy+")", "sim advance 1m", "kubectl set image ds/agent c=busybox:1.37")
+		require.Zero(t, shell.Run(s, "kubectl set image ds/agent c=busybox:1.37", "").Code)
+		surge := strings.Contains(strategy, "maxSurge")
+		budget := map[string]int{"{maxUnavailable: 1}": 1, "{maxUnavailable: 2}": 2,
+			"{maxUnavailable: 25%}": (nodes*25 + 99) / 100, "{maxUnavailable: 50%}": (nodes*50 + 99) / 100}[strategy]
+		for i := 0; i < 300 && s.Step(); i++ {
+			available := availableNodes(s, int32(minReady))
+			switch {
+			case surge && available < nodes:
+				t.Fatalf("seed %d (%d nodes, %s, image %s): only %d nodes serve during a surge update\nreplay: %s ; sim step ×%d", seed, nodes, strategy, behaviour, available, strings.Join(lines, " ; "), i+1)
+			case !surge && nodes-available > budget:
+				t.Fatalf("seed %d (%d nodes, %s, image %s): %d nodes unavailable, budget %d\nreplay: %s ; sim step ×%d", seed, nodes, strategy, behaviour, nodes-available, budget, strings.Join(lines, " ; "), i+1)
+			}
+		}
+	}
+}
+
+// availableNodes counts the nodes with an available pod of the DaemonSet agent: Ready for
+// minReadySeconds, not being deleted.
+func availableNodes(s *sim.Sim, minReadySeconds int32) int {
+	serving := map[string]bool{}
+	for _, p := range s.C.Pods() {
+		if p.Labels["app"] == "agent" && p.DeletionTimestamp == nil && api.IsPodAvailable(p, minReadySeconds, s.C.Now()) {
+			serving[p.Spec.NodeName] = true
+		}
+	}
+	return len(serving)
 }
