@@ -6,7 +6,7 @@ WASMEXEC := $(GOROOT)/lib/wasm
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 10m
 
-.PHONY: build serve test test-native test-wasm test-browser chromium fuzz clean
+.PHONY: build serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all clean
 
 site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
@@ -25,7 +25,7 @@ build: site/main.wasm site/wasm_exec.js site/editor.js
 serve: build
 	$(GO) run ./wasm/serve -dir site -addr $(ADDR)
 
-test: test-native test-wasm test-browser
+test: test-native test-fuzz test-wasm test-browser
 
 test-native:
 	$(GO) vet ./...
@@ -45,12 +45,20 @@ test-browser: chromium build
 	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
 
 FUZZPKGS := ./core/api ./core/jsonpath ./core/shell ./core/patch ./core/lesson ./core/scenario ./wasm
+FUZZBRIEF ?= 2s
 
+# Every fuzz target for FUZZTIME (10 minutes) with `make fuzz`; `make test` runs each briefly.
 fuzz:
+	@$(MAKE) --no-print-directory fuzz-all FUZZFOR=$(FUZZTIME)
+
+test-fuzz:
+	@$(MAKE) --no-print-directory fuzz-all FUZZFOR=$(FUZZBRIEF)
+
+fuzz-all:
 	@for pkg in $(FUZZPKGS); do \
 	  for target in $$($(GO) test -list 'Fuzz.*' $$pkg | grep ^Fuzz); do \
-	    echo "fuzzing $$pkg $$target for $(FUZZTIME)"; \
-	    $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    echo "fuzzing $$pkg $$target for $(FUZZFOR)"; \
+	    $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZFOR) $$pkg > /tmp/daemonlab-fuzz.log 2>&1 || { cat /tmp/daemonlab-fuzz.log; exit 1; }; \
 	  done; \
 	done
 

@@ -772,3 +772,20 @@ func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
 	assert.Equal(t, "Step 1 of 3 | Goal not met yet", b.lessonState(t))
 	assert.Empty(t, b.consoleErrors())
 }
+
+// TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy: a saved session that cannot be read (here
+// truncated) gives a clean start with a message, and is kept under daemonlab.session.broken.
+func TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy(t *testing.T) {
+	b, _ := openPlayground(t)
+	b.run(t, "sim fail hd2 kubelet-down")
+	saved := eval[string](t, b, `localStorage.getItem('daemonlab.session')`)
+	require.Contains(t, saved, "kubelet-down")
+	damaged := saved[:len(saved)/2]
+	eval[bool](t, b, `(() => { localStorage.setItem('daemonlab.session', `+jsString(damaged)+`); return true; })()`)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #notice`))))
+	assert.Equal(t, "Your saved session could not be read, so DaemonLab started afresh. A copy is kept in localStorage under daemonlab.session.broken.", b.text(t, "#notice-text"))
+	assert.Equal(t, damaged, eval[string](t, b, `localStorage.getItem('daemonlab.session.broken')`))
+	assert.Equal(t, "step 0 of 0", b.text(t, "#step"))
+	assert.Equal(t, "Ready", b.text(t, `[data-node="hd2"] .status`))
+	assert.Empty(t, b.consoleErrors())
+}
