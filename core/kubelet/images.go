@@ -115,6 +115,9 @@ func restartAt(p *api.Pod) (time.Time, bool) {
 // once, with one more restart and a doubled back-off.
 func restartCrashed(c *cluster.Cluster, p *api.Pod) bool {
 	now := c.Now()
+	if due, ok := restartAt(p); !ok || due.After(now) {
+		return false // nothing to restart: no copy
+	}
 	next := api.DeepCopy(p)
 	var restarted []api.Container
 	for i, cs := range p.Status.ContainerStatuses {

@@ -247,9 +247,11 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	if restartCrashed(c, p) {
 		return true
 	}
-	next := api.DeepCopy(p)
+	// Decide on the stored pod; copy it only to change it (most pods need nothing).
+	var next *api.Pod
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
+		next = api.DeepCopy(p)
 		start(c, next, node, t)
 		if c.Update(next) != nil {
 			return false
@@ -265,8 +267,10 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 			}
 			return false
 		}
+		next = api.DeepCopy(p)
 		admit(next, node, c.Now())
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
+		next = api.DeepCopy(p)
 		markReady(next, c.Now())
 	default:
 		return false
