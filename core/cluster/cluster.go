@@ -41,6 +41,7 @@ type Cluster struct {
 	machines map[string]Machine            // by node name
 	memo     map[string]string             // controllers' private memory, by key
 	writes   int64                         // changes of any kind, for Writes
+	events   map[string]Key                // Events by what makes two equal (see eventKey); nil until needed
 }
 
 // Machine is what the API does not show of a node: the host and its kubelet. Faults are what
@@ -140,6 +141,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.now, c.version = s.now, s.version
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
+	c.events = nil // rebuilt from the restored events when next needed
 	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
 	c.writes = s.writes
 }
@@ -247,6 +249,7 @@ func (c *Cluster) Create(obj api.Object) error {
 	}
 	c.bump(m)
 	c.objects[kind][keyOf(obj)] = obj
+	c.indexEvent(obj, nil)
 	return nil
 }
 
@@ -274,12 +277,14 @@ func (c *Cluster) Update(obj api.Object) error {
 	}
 	c.bump(m)
 	c.objects[kind][keyOf(obj)] = obj
+	c.indexEvent(obj, old)
 	return nil
 }
 
 // Delete removes an object at once (pods are deleted gracefully through DeletePod). Like every
 // write it moves the resourceVersion counter.
 func (c *Cluster) Delete(obj api.Object) {
+	c.indexEvent(nil, c.objects[kindOf(obj)][keyOf(obj)])
 	delete(c.objects[kindOf(obj)], keyOf(obj))
 	c.version++
 	c.writes++

@@ -37,15 +37,13 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 		ns = "default"
 	}
 	now := api.NewTime(c.now)
-	for _, e := range List[*api.Event](c) {
-		if e.Namespace == ns && sameEvent(e, ref, eventType, reason, message, component, host) {
-			repeat := *e
-			repeat.Count++
-			repeat.LastTimestamp = now
-			repeat.InvolvedObject.ResourceVersion = ref.ResourceVersion
-			_ = c.Update(&repeat)
-			return
-		}
+	if k, ok := c.eventIndex()[eventKey(ns, ref, eventType, reason, message, component, host)]; ok {
+		repeat := *c.objects["Event"][k].(*api.Event)
+		repeat.Count++
+		repeat.LastTimestamp = now
+		repeat.InvolvedObject.ResourceVersion = ref.ResourceVersion
+		_ = c.Update(&repeat)
+		return
 	}
 	e := &api.Event{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Event"}, InvolvedObject: ref, Reason: reason, Message: message,
 		Source: api.EventSource{Component: component, Host: host}, FirstTimestamp: now, LastTimestamp: now, Count: 1, Type: eventType,
@@ -60,10 +58,46 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 	_ = c.Create(e)
 }
 
-func sameEvent(e *api.Event, ref api.ObjectReference, eventType, reason, message, component, host string) bool {
-	o := e.InvolvedObject
-	return o.Kind == ref.Kind && o.Name == ref.Name && o.UID == ref.UID && o.FieldPath == ref.FieldPath && e.Type == eventType && e.Reason == reason &&
-		e.Message == message && e.Source.Component == component && e.Source.Host == host
+// eventKey is what makes two events the same one, counted rather than stored twice: the
+// namespace, the object (kind, name, uid, part), the type, reason and message, and the source.
+func eventKey(ns string, ref api.ObjectReference, eventType, reason, message, component, host string) string {
+	return fmt.Sprintf("%q", []string{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host})
+}
+
+func keyOfEvent(e *api.Event) string {
+	return eventKey(e.Namespace, e.InvolvedObject, e.Type, e.Reason, e.Message, e.Source.Component, e.Source.Host)
+}
+
+// eventIndex maps every stored event's eventKey to the event, so that recording one costs a
+// lookup rather than a scan of every event. Built when first needed (and after a restore) from
+// the events in order, so that of two equal events the first is counted, as a scan would.
+func (c *Cluster) eventIndex() map[string]Key {
+	if c.events == nil {
+		c.events = map[string]Key{}
+		for _, e := range List[*api.Event](c) {
+			if k := keyOfEvent(e); c.events[k] == (Key{}) {
+				c.events[k] = keyOf(e)
+			}
+		}
+	}
+	return c.events
+}
+
+// indexEvent keeps the index in step with a write: was is the event stored before (nil for a
+// create), now the one stored after (nil for a delete). Other kinds are ignored.
+func (c *Cluster) indexEvent(now, was api.Object) {
+	if c.events == nil {
+		return // not built yet: it will be built from the store
+	}
+	if e, ok := was.(*api.Event); ok && c.events[keyOfEvent(e)] == keyOf(e) {
+		c.events = nil // another equal event may take its place: rebuild when next needed
+		return
+	}
+	if e, ok := now.(*api.Event); ok {
+		if _, taken := c.events[keyOfEvent(e)]; !taken {
+			c.events[keyOfEvent(e)] = keyOf(e)
+		}
+	}
 }
 
 // ExpireEvents deletes the events whose last occurrence is EventTTL or more in the past.
