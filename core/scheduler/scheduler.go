@@ -6,6 +6,7 @@ package scheduler
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -82,10 +83,62 @@ func priority(p *api.Pod) int32 {
 //
 // Pods nominated to a node with at least this pod's priority count as running there.
 func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
-	nodes := c.Nodes()
-	usage := nodeUsage(c)
-	for _, p := range c.Pods() {
-		if n := p.Status.NominatedNodeName; n != "" && p.Spec.NodeName == "" && p.UID != pod.UID && priority(p) >= priority(pod) {
+	return NewCycle(c).Schedule(pod)
+}
+
+// Cycle schedules the pending pods of one round, one at a time in queue order, with what
+// kube-scheduler keeps in its cache: the resources requested on each node and the nominated
+// pods are read once and kept in step with each binding, rather than read again for every pod.
+type Cycle struct {
+	c         *cluster.Cluster
+	nodes     []*api.Node
+	usage     map[string]requests
+	nominated []*api.Pod
+}
+
+// NewCycle reads the cluster for a round of scheduling.
+func NewCycle(c *cluster.Cluster) *Cycle {
+	cy := &Cycle{c: c}
+	cy.reload()
+	return cy
+}
+
+func (cy *Cycle) reload() {
+	cy.nodes, cy.usage, cy.nominated = cy.c.Nodes(), nodeUsage(cy.c), nil
+	for _, p := range cy.c.Pods() {
+		if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
+			cy.nominated = append(cy.nominated, p)
+		}
+	}
+}
+
+// Apply carries out a decision (see Apply) and keeps the cycle's cache in step: a plain binding
+// adds the pod's requests to its node; a preemption or a nomination reads the cluster again.
+func (cy *Cycle) Apply(d Decision) bool {
+	changed := Apply(cy.c, d)
+	switch {
+	case !changed || d.Node == "" && d.preemption.node == "":
+		// nothing the cache holds has changed
+	case d.Node != "" && d.preemption.node == "" && d.Pod.Status.NominatedNodeName == "":
+		u := cy.usage[d.Node]
+		u.add(PodRequests(d.Pod))
+		cy.usage[d.Node] = u
+	default:
+		cy.reload()
+	}
+	return changed
+}
+
+// Schedule decides where pod goes in this cycle (see Schedule).
+func (cy *Cycle) Schedule(pod *api.Pod) Decision {
+	c, nodes, usage := cy.c, cy.nodes, cy.usage
+	overlay := false
+	for _, p := range cy.nominated {
+		if n := p.Status.NominatedNodeName; p.UID != pod.UID && priority(p) >= priority(pod) {
+			if !overlay { // nominated pods count for this pod only: add them to a copy
+				usage, overlay = make(map[string]requests, len(cy.usage)), true
+				maps.Copy(usage, cy.usage)
+			}
 			u := usage[n]
 			u.add(PodRequests(p))
 			usage[n] = u

@@ -130,8 +130,9 @@ var controllers = []controller{
 	}},
 	{"default-scheduler", func(c *cluster.Cluster) bool {
 		changed := false
+		cycle := scheduler.NewCycle(c)
 		for _, pod := range scheduler.Pending(c) {
-			changed = scheduler.Apply(c, scheduler.Schedule(c, pod)) || changed
+			changed = cycle.Apply(cycle.Schedule(pod)) || changed
 		}
 		return changed
 	}},
