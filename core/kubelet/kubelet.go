@@ -219,17 +219,22 @@ func Sync(c *cluster.Cluster) bool {
 			changed = postStatus(c, c.Node(n.Name), m) || changed
 		}
 	}
+	ips := &podIPs{}
 	for _, p := range c.Pods() {
 		node := c.Node(p.Spec.NodeName)
 		if node == nil || !running(c, node.Name) {
 			continue
 		}
-		changed = syncPod(c, p, node) || changed
+		changed = syncPod(c, p, node, ips) || changed
 	}
 	return changed
 }
 
-func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
+// podIPs are the pod IPs in use, read from the pods once per round when first needed and kept
+// in step with the IPs handed out in it.
+type podIPs struct{ used map[string]bool }
+
+func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	if t, ok := goneAt(p); ok {
 		key := "kubelet/killing/" + p.UID
 		if _, told := c.Memo(key); !told {
@@ -252,7 +257,7 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node) bool {
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
 		next = api.DeepCopy(p)
-		start(c, next, node, t)
+		start(c, next, node, t, ips)
 		if c.Update(next) != nil {
 			return false
 		}
@@ -322,12 +327,12 @@ func admit(p *api.Pod, node *api.Node, now time.Time) {
 	}
 }
 
-func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time) {
+func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) {
 	now := api.NewTime(at)
 	p.Status.Phase = api.PodRunning
 	p.Status.HostIP = nodeIP(node)
 	p.Status.HostIPs = []api.PodIP{{IP: p.Status.HostIP}}
-	p.Status.PodIP = podIP(c, node)
+	p.Status.PodIP = ips.next(c, node)
 	p.Status.PodIPs = []api.PodIP{{IP: p.Status.PodIP}}
 	scheduled, _ := boundAt(p)
 	if p.Status.StartTime == nil {
@@ -388,11 +393,13 @@ func nodeIP(n *api.Node) string {
 	return ""
 }
 
-// podIP picks a free address in the node's pod CIDR (hosts .2 to .254) at random.
-func podIP(c *cluster.Cluster, node *api.Node) string {
-	used := map[string]bool{}
-	for _, p := range c.Pods() {
-		used[p.Status.PodIP] = true
+// next picks a free address in the node's pod CIDR (hosts .2 to .254) at random.
+func (ips *podIPs) next(c *cluster.Cluster, node *api.Node) string {
+	if ips.used == nil {
+		ips.used = map[string]bool{}
+		for _, p := range c.Pods() {
+			ips.used[p.Status.PodIP] = true
+		}
 	}
 	base, ok := strings.CutSuffix(node.Spec.PodCIDR, "0/24")
 	if !ok {
@@ -400,7 +407,8 @@ func podIP(c *cluster.Cluster, node *api.Node) string {
 	}
 	for range 1000 {
 		ip := fmt.Sprintf("%s%d", base, 2+c.IntN(253))
-		if !used[ip] {
+		if !ips.used[ip] {
+			ips.used[ip] = true
 			return ip
 		}
 	}

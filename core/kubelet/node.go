@@ -93,7 +93,10 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 		want = append(want, condition{api.NodeNetworkUnavailable, api.ConditionFalse, "RouteCreated", "RouteController created a route"})
 	}
 	now := api.NewTime(c.Now())
-	next := api.DeepCopy(n)
+	// Stored objects are never changed in place, so the copy shares all but the conditions, the
+	// only part this writes (and most rounds write nothing).
+	next := *n
+	next.Status.Conditions = slices.Clone(n.Status.Conditions)
 	changed := false
 	var events []string
 	for _, w := range want {
@@ -122,11 +125,11 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	for i := range next.Status.Conditions {
 		next.Status.Conditions[i].LastHeartbeatTime = now
 	}
-	if c.Update(next) != nil {
+	if c.Update(&next) != nil {
 		return false
 	}
 	for _, e := range events {
-		c.Record(next, cluster.EventNormal, e, "Node "+n.Name+" status is now: "+e, "kubelet", n.Name)
+		c.Record(&next, cluster.EventNormal, e, "Node "+n.Name+" status is now: "+e, "kubelet", n.Name)
 	}
 	return true
 }
