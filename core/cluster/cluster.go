@@ -42,6 +42,7 @@ type Cluster struct {
 	memo     map[string]string             // controllers' private memory, by key
 	writes   int64                         // changes of any kind, for Writes
 	events   map[string]Key                // Events by what makes two equal (see eventKey); nil until needed
+	names    eventNames                    // where to look for a free event name (see nextEventName)
 }
 
 // Machine is what the API does not show of a node: the host and its kubelet. Faults are what
@@ -142,6 +143,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
 	c.events = nil // rebuilt from the restored events when next needed
+	c.names = eventNames{}
 	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
 	c.writes = s.writes
 }

@@ -49,13 +49,32 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 		Source: api.EventSource{Component: component, Host: host}, FirstTimestamp: now, LastTimestamp: now, Count: 1, Type: eventType,
 		ReportingComponent: component, ReportingInstance: host}
 	e.Namespace = ns
-	for nanos := c.now.UnixNano(); ; nanos++ {
-		e.Name = fmt.Sprintf("%s.%x", meta.Name, nanos)
-		if c.Get("Event", Key{ns, e.Name}) == nil {
-			break
+	e.Name = c.nextEventName(ns, meta.Name)
+	_ = c.Create(e)
+}
+
+// eventNames remembers, for the current instant, the first nanosecond not yet tried for each
+// object's event names, so that many events about one object at one instant (a DaemonSet
+// creating a pod per node) do not each try every name taken before them.
+type eventNames struct {
+	at   time.Time
+	next map[Key]int64
+}
+
+// nextEventName is client-go's event name, <object>.<hex nanoseconds of now>, taking the next
+// nanosecond while the name is taken (many events can share a simulated instant).
+func (c *Cluster) nextEventName(ns, object string) string {
+	if c.names.next == nil || !c.names.at.Equal(c.now) {
+		c.names = eventNames{at: c.now, next: map[Key]int64{}}
+	}
+	k := Key{ns, object}
+	nanos := max(c.names.next[k], c.now.UnixNano())
+	for ; ; nanos++ {
+		if name := fmt.Sprintf("%s.%x", object, nanos); c.Get("Event", Key{ns, name}) == nil {
+			c.names.next[k] = nanos + 1
+			return name
 		}
 	}
-	_ = c.Create(e)
 }
 
 // eventKey is what makes two events the same one, counted rather than stored twice: the
@@ -86,6 +105,9 @@ func (c *Cluster) eventIndex() map[string]Key {
 // indexEvent keeps the index in step with a write: was is the event stored before (nil for a
 // create), now the one stored after (nil for a delete). Other kinds are ignored.
 func (c *Cluster) indexEvent(now, was api.Object) {
+	if _, ok := was.(*api.Event); ok && now == nil {
+		c.names = eventNames{} // a deleted event frees its name
+	}
 	if c.events == nil {
 		return // not built yet: it will be built from the store
 	}

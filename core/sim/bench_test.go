@@ -28,7 +28,7 @@ const agentDaemonSet = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a
 
 // BenchmarkConvergeDaemonSet: apply a DaemonSet and run until every node's pod is Ready.
 func BenchmarkConvergeDaemonSet(b *testing.B) {
-	for _, n := range []int{100, 500, 1000} {
+	for _, n := range []int{100, 1000, 5000} {
 		s := nodesCluster(b, n)
 		start := s.C.Snapshot()
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
