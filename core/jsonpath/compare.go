@@ -51,8 +51,15 @@ func scalarOf(v any) (scalar, error) {
 	return scalar{}, errBadComparisonType
 }
 
-// compare applies a filter operator the way client-go's template functions do.
+// compare applies a filter operator the way client-go's template functions do. An unknown
+// operator is refused before the values are looked at, as client-go's evalFilter switches on
+// the operator before it calls a comparison.
 func compare(op string, left, right any) (bool, error) {
+	switch op {
+	case "==", "!=", "<", "<=", ">", ">=":
+	default:
+		return false, fmt.Errorf("unrecognized filter operator %s", op)
+	}
 	a, err := scalarOf(left)
 	if err != nil {
 		return false, err
@@ -84,11 +91,10 @@ func compare(op string, left, right any) (bool, error) {
 		}
 		eq, err := equal(a, b)
 		return !eq, err
-	case ">=":
+	default: // ">=", the last of the operators checked above
 		lt, err := less(a, b)
 		return !lt && err == nil, err
 	}
-	return false, fmt.Errorf("unrecognized filter operator %s", op)
 }
 
 func equal(a, b scalar) (bool, error) {

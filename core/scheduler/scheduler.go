@@ -7,6 +7,7 @@ package scheduler
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,6 +93,7 @@ func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 type Cycle struct {
 	c         *cluster.Cluster
 	nodes     []*api.Node
+	byName    map[string]*api.Node
 	usage     map[string]requests
 	nominated []*api.Pod
 }
@@ -105,6 +107,10 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 
 func (cy *Cycle) reload() {
 	cy.nodes, cy.usage, cy.nominated = cy.c.Nodes(), nodeUsage(cy.c), nil
+	cy.byName = make(map[string]*api.Node, len(cy.nodes))
+	for _, n := range cy.nodes {
+		cy.byName[n.Name] = n
+	}
 	for _, p := range cy.c.Pods() {
 		if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
 			cy.nominated = append(cy.nominated, p)
@@ -146,8 +152,18 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 	}
 	pinned := pinnedNodes(pod)
 	var feasible []*api.Node
+	if pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
+		for _, name := range slices.Sorted(maps.Keys(pinned)) {
+			if n, ok := cy.byName[name]; ok && filter(pod, n, usage[name]).code == fits {
+				feasible = append(feasible, n)
+			}
+		}
+	}
 	verdicts := make([]verdict, len(nodes))
 	for i, n := range nodes {
+		if pinned != nil && len(feasible) > 0 {
+			break // the verdicts only explain a pod that fits nowhere
+		}
 		if pinned != nil && !pinned[n.Name] {
 			verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
 			continue
