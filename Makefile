@@ -6,7 +6,7 @@ WASMEXEC := $(GOROOT)/lib/wasm
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 10m
 
-.PHONY: build serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all clean
+.PHONY: build serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
 
 site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
@@ -61,6 +61,22 @@ fuzz-all:
 	    $(GO) test -run XXX -fuzz "^$$target$$" -fuzztime $(FUZZFOR) $$pkg > /tmp/daemonlab-fuzz.log 2>&1 || { cat /tmp/daemonlab-fuzz.log; exit 1; }; \
 	  done; \
 	done
+
+# Benchmarks in benchstat's format, natively and compiled to WebAssembly under Node (with the
+# ratio), then the page's sizes. Results also land in .bench/ (git-ignored).
+BENCH_WASM := Converge|SnapshotRestore|GetPodsAll
+SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
+bench: build
+	@mkdir -p .bench
+	@echo "== native"
+	@$(GO) test -run XXX -bench . -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/native.txt
+	@echo "== WebAssembly under Node"
+	@GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim | tee .bench/wasm.txt
+	@echo "== WebAssembly / native"
+	@awk '/^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); if (FILENAME ~ /native/) n[name] = $$3; else w[name] = $$3 } \
+	  END { for (k in w) if (k in n) printf "%-45s %6.2fx\n", k, w[k] / n[k] }' .bench/native.txt .bench/wasm.txt | sort
+	@echo "== the page (bytes)"
+	@node -e '$(SIZES_JS)'
 
 clean:
 	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules

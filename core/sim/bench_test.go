@@ -8,9 +8,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/cluster"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
+
+// The benchmarks of `make bench`: the steps a large cluster must take in a browser tab.
 
 // nodesCluster is an empty cluster with n Ready nodes, joined in one apply.
 func nodesCluster(b *testing.B, n int) *sim.Sim {
@@ -24,11 +27,26 @@ func nodesCluster(b *testing.B, n int) *sim.Sim {
 	return s
 }
 
-const agentDaemonSet = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36, resources: {requests: {cpu: 10m, memory: 20Mi}}}]\n"
+const agentDaemonSet = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  updateStrategy: {rollingUpdate: {maxUnavailable: 10%}}\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36, resources: {requests: {cpu: 10m, memory: 20Mi}}}]\n"
+
+// converged is n nodes with the agent DaemonSet Ready on every one, and its snapshot.
+func converged(b *testing.B, n int) (*sim.Sim, cluster.Snapshot) {
+	s := nodesCluster(b, n)
+	require.Zero(b, shell.Run(s, "kubectl apply -f -", agentDaemonSet).Code)
+	s.Advance(time.Minute)
+	requireReady(b, s, n)
+	return s, s.C.Snapshot()
+}
+
+func requireReady(b *testing.B, s *sim.Sim, n int) {
+	b.Helper()
+	out := shell.Run(s, "kubectl get ds agent -o jsonpath={.status.numberReady}/{.status.updatedNumberScheduled}", "").Out
+	require.Equal(b, fmt.Sprintf("%d/%d", n, n), out)
+}
 
 // BenchmarkConvergeDaemonSet: apply a DaemonSet and run until every node's pod is Ready.
 func BenchmarkConvergeDaemonSet(b *testing.B) {
-	for _, n := range []int{100, 1000, 5000} {
+	for _, n := range []int{100, 500, 1000, 5000} {
 		s := nodesCluster(b, n)
 		start := s.C.Snapshot()
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
@@ -37,8 +55,59 @@ func BenchmarkConvergeDaemonSet(b *testing.B) {
 				shell.Run(s, "kubectl apply -f -", agentDaemonSet)
 				s.Advance(time.Minute)
 			}
-			out := shell.Run(s, "kubectl get ds agent -o jsonpath={.status.numberReady}", "").Out
-			require.Equal(b, fmt.Sprint(n), out)
+			requireReady(b, s, n)
 		})
 	}
+}
+
+// BenchmarkRollingUpdate: a new image rolled out with maxUnavailable 10% to the last node.
+func BenchmarkRollingUpdate(b *testing.B) {
+	const n = 5000
+	s, start := converged(b, n)
+	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+		for b.Loop() {
+			s.C.Restore(start)
+			shell.Run(s, "kubectl set image ds/agent c=busybox:1.37", "")
+			for s.Step() {
+			}
+		}
+		requireReady(b, s, n)
+	})
+}
+
+// BenchmarkKubeletFailure: one node of 5,000 stops its kubelet; time runs until its pods' fate
+// is settled (the unreachable taints, the 300s tolerations run out).
+func BenchmarkKubeletFailure(b *testing.B) {
+	const n = 5000
+	s, start := converged(b, n)
+	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+		for b.Loop() {
+			s.C.Restore(start)
+			shell.Run(s, "sim fail node-2500 kubelet-down", "")
+			s.Advance(7 * time.Minute)
+		}
+		require.Contains(b, shell.Run(s, "kubectl get node node-2500", "").Out, "NotReady")
+	})
+}
+
+// BenchmarkSnapshotRestore: the snapshot the page takes after every step, and a restore.
+func BenchmarkSnapshotRestore(b *testing.B) {
+	const n = 5000
+	s, _ := converged(b, n)
+	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+		for b.Loop() {
+			s.C.Restore(s.C.Snapshot())
+		}
+	})
+}
+
+// BenchmarkGetPodsAll: kubectl get pods -A, printed.
+func BenchmarkGetPodsAll(b *testing.B) {
+	const n = 5000
+	s, _ := converged(b, n)
+	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+		for b.Loop() {
+			shell.Run(s, "kubectl get pods -A", "")
+		}
+	})
 }
