@@ -366,22 +366,27 @@ func (b *browser) snapshot(t *testing.T) []string {
 	t.Helper()
 	return eval[[]string](t, b, `[document.getElementById('clock').textContent].concat(
 		Array.from(document.querySelectorAll('#nodes .node')).flatMap(n =>
-			Array.from(n.querySelectorAll('.pod')).map(p => n.dataset.node + ' ' + p.dataset.pod + ' ' + p.querySelector('.state').textContent)))`)
+			Array.from(n.querySelectorAll('.pod')).map(p => n.dataset.node + ' ' + p.dataset.pod + ' ' + p.querySelector('.state').textContent +
+				' ' + p.querySelector('.badges').textContent)))`)
 }
 
-// TestBrowserReloadRestoresTheSession: a reload in the middle of a node failure brings back the
-// cluster, the clock, the timeline's steps, the unapplied editor text and the typed history.
+// TestBrowserReloadRestoresTheSession: a reload in the middle of a node failure and a rollout
+// brings back the cluster, the clock, the timeline's steps, the unapplied editor text and the
+// typed history.
 func TestBrowserReloadRestoresTheSession(t *testing.T) {
 	b, _ := openPlayground(t)
 	b.run(t, "sim fail hd2 kubelet-down")
 	b.run(t, "sim advance 7m")
+	// hd2's unavailable pod uses up maxUnavailable: the rollout stalls with old pods elsewhere.
+	b.run(t, "kubectl set image ds/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=docker.io/library/fluentd:v2.6.0")
 	b.run(t, "kubectl get pods -o wide")
 	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.value += '\n# my notes'; e.dispatchEvent(new Event('input')); return true; })()`)
 	before := b.snapshot(t)
 	require.Contains(t, strings.Join(before, "\n"), "Terminating")
+	require.Contains(t, strings.Join(before, "\n"), "rev 1 · old", "mid-rollout")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
 	assert.Equal(t, before, b.snapshot(t))
-	assert.Equal(t, "step 2 of 2", b.text(t, "#step"))
+	assert.Equal(t, "step 3 of 3", b.text(t, "#step"))
 	assert.True(t, eval[bool](t, b, `document.getElementById('editor').value.endsWith('# my notes')`))
 	b.typeCommand(t, "", kb.ArrowUp)
 	assert.Equal(t, "kubectl get pods -o wide", eval[string](t, b, `document.getElementById('prompt').value`))
