@@ -433,8 +433,9 @@ func goTypeName(t reflect.Type) string {
 
 var fieldCache sync.Map // reflect.Type → map[string][]int
 
-// jsonFields maps the JSON names of a struct's fields to their indexes, inlining embedded
-// structs without a name (TypeMeta).
+// jsonFields maps the JSON names of a struct's fields to their indexes, as encoding/json names
+// them: the tag's name, or the field's own name without one; embedded structs without a name
+// (TypeMeta) are inlined; unexported fields and those tagged "-" have none.
 func jsonFields(t reflect.Type) map[string][]int {
 	if f, ok := fieldCache.Load(t); ok {
 		return f.(map[string][]int)
@@ -443,14 +444,17 @@ func jsonFields(t reflect.Type) map[string][]int {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
 		if name == "" && sf.Anonymous {
 			for k, idx := range jsonFields(sf.Type) {
 				fields[k] = append([]int{i}, idx...)
 			}
 			continue
+		}
+		if name == "-" || !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
 		}
 		fields[name] = []int{i}
 	}

@@ -52,6 +52,8 @@ func TestParseRefusesMalformedLessons(t *testing.T) {
 		{"choices mismatch", validLesson, strings.Replace(validText, "choices: [x, z]", "choices: [x]", 1), `en.yaml: step "b": the prediction needs 2 choices and an explanation`},
 		{"no hints", validLesson, strings.Replace(validText, `a: {text: "do a", hints: [h]}`, `a: {text: "do a", hints: []}`, 1), `en.yaml: step "a" needs a text and hints`},
 		{"YAML syntax", validLesson, validText + "  d: [\n", "en.yaml: "},
+		{"an empty key (once a panic, found by FuzzParse)", "'': 0\n" + validLesson, validText, `lesson.yaml: line 1: unknown field ""`},
+		{"the name of an internal field", "manifests: [x]\n" + validLesson, validText, `lesson.yaml: line 1: unknown field "manifests"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("01-x", []byte(tc.lesson), map[string][]byte{"en": []byte(tc.text), "zh-CN": []byte(validText)}, nil)
