@@ -60,32 +60,35 @@ func BenchmarkConvergeDaemonSet(b *testing.B) {
 	}
 }
 
-// BenchmarkRollingUpdate: a new image rolled out with maxUnavailable 10% to the last node.
-func BenchmarkRollingUpdate(b *testing.B) {
-	const n = 5000
+// benchFromConverged measures step on n nodes running the agent, each run from that start, and
+// checks what it left.
+func benchFromConverged(b *testing.B, n int, step, check func(*sim.Sim)) {
 	s, start := converged(b, n)
 	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 		for b.Loop() {
 			s.C.Restore(start)
-			shell.Run(s, "kubectl set image ds/agent c=busybox:1.37", "")
-			for s.Step() {
-			}
+			step(s)
 		}
-		requireReady(b, s, n)
+		check(s)
 	})
+}
+
+// BenchmarkRollingUpdate: a new image rolled out with maxUnavailable 10% to the last node.
+func BenchmarkRollingUpdate(b *testing.B) {
+	benchFromConverged(b, 5000, func(s *sim.Sim) {
+		shell.Run(s, "kubectl set image ds/agent c=busybox:1.37", "")
+		for s.Step() {
+		}
+	}, func(s *sim.Sim) { requireReady(b, s, 5000) })
 }
 
 // BenchmarkKubeletFailure: one node of 5,000 stops its kubelet; time runs until its pods' fate
 // is settled (the unreachable taints, the 300s tolerations run out).
 func BenchmarkKubeletFailure(b *testing.B) {
-	const n = 5000
-	s, start := converged(b, n)
-	b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-		for b.Loop() {
-			s.C.Restore(start)
-			shell.Run(s, "sim fail node-2500 kubelet-down", "")
-			s.Advance(7 * time.Minute)
-		}
+	benchFromConverged(b, 5000, func(s *sim.Sim) {
+		shell.Run(s, "sim fail node-2500 kubelet-down", "")
+		s.Advance(7 * time.Minute)
+	}, func(s *sim.Sim) {
 		require.Contains(b, shell.Run(s, "kubectl get node node-2500", "").Out, "NotReady")
 	})
 }
