@@ -14,7 +14,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -38,6 +37,7 @@ type Cluster struct {
 	rng      *rand.Rand
 	version  int64                         // the last resourceVersion handed out
 	objects  map[string]map[Key]api.Object // by kind
+	sorted   map[string]*listing           // each kind's objects in List order, once listed
 	machines map[string]Machine            // by node name
 	memo     map[string]string             // controllers' private memory, by key
 	writes   int64                         // changes of any kind, for Writes
@@ -116,7 +116,7 @@ func (c *Cluster) SetMemoTime(key string, t time.Time) { c.SetMemo(key, t.Format
 func New(seed uint64) *Cluster {
 	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
 	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{},
-		machines: map[string]Machine{}, memo: map[string]string{}}
+		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[string]string{}}
 }
 
 // Snapshot is a saved state of a cluster: its objects, clock, resourceVersion and write counters
@@ -142,6 +142,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.now, c.version = s.now, s.version
 	*c.pcg = s.pcg
 	c.objects = copyObjects(s.objects)
+	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
 	c.names = eventNames{}
 	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
@@ -251,6 +252,7 @@ func (c *Cluster) Create(obj api.Object) error {
 	}
 	c.bump(m)
 	c.objects[kind][keyOf(obj)] = obj
+	c.listCreated(kind, keyOf(obj), obj)
 	c.indexEvent(obj, nil)
 	return nil
 }
@@ -279,6 +281,7 @@ func (c *Cluster) Update(obj api.Object) error {
 	}
 	c.bump(m)
 	c.objects[kind][keyOf(obj)] = obj
+	c.listUpdated(kind, keyOf(obj), obj)
 	c.indexEvent(obj, old)
 	return nil
 }
@@ -288,6 +291,7 @@ func (c *Cluster) Update(obj api.Object) error {
 func (c *Cluster) Delete(obj api.Object) {
 	c.indexEvent(nil, c.objects[kindOf(obj)][keyOf(obj)])
 	delete(c.objects[kindOf(obj)], keyOf(obj))
+	c.listDeleted(kindOf(obj), keyOf(obj))
 	c.version++
 	c.writes++
 }
@@ -317,31 +321,6 @@ func List[T api.Object](c *Cluster) []T {
 		out[i] = o.(T)
 	}
 	return out
-}
-
-// ListKind returns every object of the named kind ("Pod", "DaemonSet", …), sorted by namespace
-// then name.
-func (c *Cluster) ListKind(kind string) []api.Object {
-	objs := c.objects[kind]
-	keys := make([]Key, 0, len(objs))
-	for k := range objs {
-		keys = append(keys, k)
-	}
-	sortKeys(keys)
-	out := make([]api.Object, len(keys))
-	for i, k := range keys {
-		out[i] = objs[k]
-	}
-	return out
-}
-
-func sortKeys(keys []Key) {
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Namespace != keys[j].Namespace {
-			return keys[i].Namespace < keys[j].Namespace
-		}
-		return keys[i].Name < keys[j].Name
-	})
 }
 
 // Nodes returns the nodes sorted by name.

@@ -1,0 +1,132 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+
+	"daemonlab/core/api"
+)
+
+// listing is one kind's objects in List order (namespace, then name), kept in step with the
+// writes once built, so that a List costs a copy rather than a sort and a lookup per object:
+//
+//  1. An update replaces its entry, found by binary search.
+//  2. A create is appended to a tail of new entries, sorted and merged in by the next List.
+//  3. A delete removes its entry; with new entries waiting, the listing is dropped and rebuilt
+//     by the next List.
+type listing struct {
+	entries []entry // sorted
+	added   []entry // created since the last List, in no order
+}
+
+type entry struct {
+	key Key
+	obj api.Object
+}
+
+func compareKeys(a, b Key) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+func compareEntries(a, b entry) int { return compareKeys(a.key, b.key) }
+
+// newListing sorts a kind's objects.
+func newListing(objs map[Key]api.Object) *listing {
+	l := &listing{entries: make([]entry, 0, len(objs))}
+	for k, o := range objs {
+		l.entries = append(l.entries, entry{k, o})
+	}
+	slices.SortFunc(l.entries, compareEntries)
+	return l
+}
+
+// find returns where k is, or would be, among the sorted entries.
+func (l *listing) find(k Key) (int, bool) {
+	return slices.BinarySearchFunc(l.entries, k, func(e entry, k Key) int { return compareKeys(e.key, k) })
+}
+
+// update replaces the object stored under k, wherever it waits.
+func (l *listing) update(k Key, obj api.Object) {
+	if i, ok := l.find(k); ok {
+		l.entries[i].obj = obj
+		return
+	}
+	for i := range l.added {
+		if l.added[i].key == k {
+			l.added[i].obj = obj
+		}
+	}
+}
+
+// remove drops k, and reports false when the listing must be rebuilt instead.
+func (l *listing) remove(k Key) bool {
+	if len(l.added) > 0 {
+		return false
+	}
+	if i, ok := l.find(k); ok {
+		l.entries = slices.Delete(l.entries, i, i+1)
+	}
+	return true
+}
+
+// merge sorts the new entries into the listing.
+func (l *listing) merge() {
+	if len(l.added) == 0 {
+		return
+	}
+	slices.SortFunc(l.added, compareEntries)
+	merged := make([]entry, 0, len(l.entries)+len(l.added))
+	i, j := 0, 0
+	for i < len(l.entries) && j < len(l.added) {
+		if compareEntries(l.entries[i], l.added[j]) < 0 {
+			merged = append(merged, l.entries[i])
+			i++
+		} else {
+			merged = append(merged, l.added[j])
+			j++
+		}
+	}
+	merged = append(append(merged, l.entries[i:]...), l.added[j:]...)
+	l.entries, l.added = merged, nil
+}
+
+// listed returns a kind's listing, building it when there is none.
+func (c *Cluster) listed(kind string) *listing {
+	l := c.sorted[kind]
+	if l == nil {
+		l = newListing(c.objects[kind])
+		c.sorted[kind] = l
+	}
+	l.merge()
+	return l
+}
+
+// ListKind returns every object of the named kind ("Pod", "DaemonSet", …), sorted by namespace
+// then name.
+func (c *Cluster) ListKind(kind string) []api.Object {
+	l := c.listed(kind)
+	out := make([]api.Object, len(l.entries))
+	for i, e := range l.entries {
+		out[i] = e.obj
+	}
+	return out
+}
+
+// listCreated, listUpdated and listDeleted keep a built listing in step with a write.
+func (c *Cluster) listCreated(kind string, k Key, obj api.Object) {
+	if l := c.sorted[kind]; l != nil {
+		l.added = append(l.added, entry{k, obj})
+	}
+}
+
+func (c *Cluster) listUpdated(kind string, k Key, obj api.Object) {
+	if l := c.sorted[kind]; l != nil {
+		l.update(k, obj)
+	}
+}
+
+func (c *Cluster) listDeleted(kind string, k Key) {
+	if l := c.sorted[kind]; l != nil && !l.remove(k) {
+		delete(c.sorted, kind)
+	}
+}

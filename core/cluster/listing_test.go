@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+)
+
+// TestListKeepsOrderThroughWrites: List is in namespace-then-name order and shows the latest
+// version of every object, whatever mix of creates, updates, deletes, snapshots and restores
+// came before it — the kept listing (listing.go) must agree with sorting the store afresh.
+func TestListKeepsOrderThroughWrites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	c := New(1)
+	var snap Snapshot
+	want := func() []string {
+		keys := slices.SortedFunc(maps.Keys(c.objects["Pod"]), compareKeys)
+		var out []string
+		for _, k := range keys {
+			out = append(out, fmt.Sprintf("%s/%s@%s", k.Namespace, k.Name, c.objects["Pod"][k].GetObjectMeta().ResourceVersion))
+		}
+		return out
+	}
+	got := func() []string {
+		var out []string
+		for _, p := range c.Pods() {
+			out = append(out, fmt.Sprintf("%s/%s@%s", p.Namespace, p.Name, p.ResourceVersion))
+		}
+		return out
+	}
+	for step := range 3000 {
+		ns, name := []string{"default", "kube-system", "a"}[rng.IntN(3)], fmt.Sprintf("p%d", rng.IntN(40))
+		existing, _ := c.Get("Pod", Key{ns, name}).(*api.Pod)
+		switch op := rng.IntN(10); {
+		case op < 4 && existing == nil:
+			p := pod(name)
+			p.Namespace = ns
+			require.NoError(t, c.Create(p))
+		case op < 7 && existing != nil:
+			updated := *existing
+			require.NoError(t, c.Update(&updated))
+		case op < 9 && existing != nil:
+			c.Delete(existing)
+		case op == 9 && step%2 == 0:
+			snap = c.Snapshot()
+		case op == 9 && snap.objects != nil:
+			c.Restore(snap)
+		}
+		if rng.IntN(4) == 0 {
+			assert.Equal(t, want(), got(), "after step %d", step)
+		}
+	}
+	assert.Equal(t, want(), got())
+}
