@@ -110,9 +110,11 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.Pods())}
 	byNode := mapByNode(plan.Claims.Owned)
 	existing := map[string]bool{}
+	pred := newPredicates(ds)
 	for _, node := range c.Nodes() {
 		existing[node.Name] = true
-		shouldRun, shouldContinueRunning := NodeShouldRunDaemonPod(node, ds)
+		d := pred.decide(node)
+		shouldRun, shouldContinueRunning := d.ShouldRun, d.ShouldContinueRunning
 		pods := byNode[node.Name]
 		switch {
 		case shouldRun && len(pods) == 0:
@@ -256,8 +258,9 @@ func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
 func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetStatus {
 	nodes, byNode := c.Nodes(), mapByNode(ownedPods(c, ds))
 	s := api.DaemonSetStatus{ObservedGeneration: ds.Generation, CollisionCount: ds.Status.CollisionCount}
+	pred := newPredicates(ds)
 	for _, node := range nodes {
-		shouldRun, _ := NodeShouldRunDaemonPod(node, ds)
+		shouldRun := pred.decide(node).ShouldRun
 		pods := append([]*api.Pod(nil), byNode[node.Name]...)
 		scheduled := len(pods) > 0
 		switch {

@@ -39,7 +39,30 @@ type Decision struct {
 	Taint                            api.Taint
 }
 
-// Decide is NodeShouldRunDaemonPod with its reason:
+// Decide is NodeShouldRunDaemonPod with its reason (see predicates.decide).
+func Decide(node *api.Node, ds *api.DaemonSet) Decision {
+	return newPredicates(ds).decide(node)
+}
+
+// predicates is NodeShouldRunDaemonPod for one DaemonSet: the pod the controller would create
+// is the same for every node but for its nodeName, so it is built once and checked against
+// each node in turn.
+type predicates struct {
+	nodeName    string // the template's spec.nodeName
+	affinity    api.RequiredNodeAffinity
+	tolerations []api.Toleration
+}
+
+// newPredicates builds the hypothetical pod's checks: the template's nodeSelector and required
+// node affinity, and its tolerations with the defaults every daemon pod gets.
+func newPredicates(ds *api.DaemonSet) predicates {
+	spec := ds.Spec.Template.Spec
+	spec.Tolerations = append([]api.Toleration(nil), spec.Tolerations...)
+	AddOrUpdateDaemonPodTolerations(&spec)
+	return predicates{nodeName: spec.NodeName, affinity: api.GetRequiredNodeAffinity(&spec), tolerations: spec.Tolerations}
+}
+
+// decide is NodeShouldRunDaemonPod with its reason:
 //
 //  1. A template that names another node (spec.nodeName) wants no pod here: (false, false).
 //  2. The checks use the pod the controller would create, default tolerations included (§2).
@@ -48,36 +71,24 @@ type Decision struct {
 //  5. An untolerated NoSchedule taint gives (false, true): no new pod, an existing one stays.
 //  6. Otherwise (true, true). PreferNoSchedule taints, resources, host ports and cordoning play
 //     no part; the scheduler may still leave the pod Pending.
-func Decide(node *api.Node, ds *api.DaemonSet) Decision {
-	pod := newPod(ds, node.Name)
-	if ds.Spec.Template.Spec.NodeName != "" && ds.Spec.Template.Spec.NodeName != node.Name {
+func (p predicates) decide(node *api.Node) Decision {
+	if p.nodeName != "" && p.nodeName != node.Name {
 		return Decision{Rule: RuleNodeName}
 	}
-	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(node) {
+	if !p.affinity.Match(node) {
 		return Decision{Rule: RuleNodeAffinity}
 	}
-	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, p.tolerations, func(t *api.Taint) bool {
 		return t.Effect == api.TaintEffectNoExecute
 	}); untolerated {
 		return Decision{Rule: RuleNoExecute, Taint: t}
 	}
-	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
+	if t, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, p.tolerations, func(t *api.Taint) bool {
 		return t.Effect == api.TaintEffectNoSchedule
 	}); untolerated {
 		return Decision{ShouldContinueRunning: true, Rule: RuleNoSchedule, Taint: t}
 	}
 	return Decision{ShouldRun: true, ShouldContinueRunning: true, Rule: RuleTolerated}
-}
-
-// newPod is the hypothetical pod the predicates check: the template's spec with the default
-// tolerations and spec.nodeName set to the node.
-func newPod(ds *api.DaemonSet, nodeName string) *api.Pod {
-	pod := &api.Pod{Spec: ds.Spec.Template.Spec}
-	pod.Namespace = ds.Namespace
-	pod.Spec.NodeName = nodeName
-	pod.Spec.Tolerations = append([]api.Toleration(nil), pod.Spec.Tolerations...)
-	AddOrUpdateDaemonPodTolerations(&pod.Spec)
-	return pod
 }
 
 // The taint keys the node lifecycle controller and the kubelet put on troubled nodes.

@@ -35,8 +35,9 @@ func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) (remove [
 	nodes, nodePods := c.Nodes(), mapByNode(ownedPods(c, ds))
 	desired := 0
 	shouldRun := map[string]bool{}
+	pred := newPredicates(ds)
 	for _, n := range nodes {
-		if run, _ := NodeShouldRunDaemonPod(n, ds); run {
+		if pred.decide(n).ShouldRun {
 			shouldRun[n.Name] = true
 			desired++
 			if _, ok := nodePods[n.Name]; !ok {
