@@ -129,9 +129,13 @@ var controllers = []controller{
 		return changed
 	}},
 	{"default-scheduler", func(c *cluster.Cluster) bool {
+		pending := scheduler.Pending(c)
+		if len(pending) == 0 {
+			return false
+		}
 		changed := false
 		cycle := scheduler.NewCycle(c)
-		for _, pod := range scheduler.Pending(c) {
+		for _, pod := range pending {
 			changed = cycle.Apply(cycle.Schedule(pod)) || changed
 		}
 		return changed
