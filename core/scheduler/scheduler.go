@@ -159,18 +159,18 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 			}
 		}
 	}
-	verdicts := make([]verdict, len(nodes))
-	for i, n := range nodes {
-		if pinned != nil && len(feasible) > 0 {
-			break // the verdicts only explain a pod that fits nowhere
-		}
-		if pinned != nil && !pinned[n.Name] {
-			verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
-			continue
-		}
-		verdicts[i] = filter(pod, n, usage[n.Name])
-		if verdicts[i].code == fits {
-			feasible = append(feasible, n)
+	var verdicts []verdict // they explain a pod that fits nowhere: a fitting pinned pod needs none
+	if pinned == nil || len(feasible) == 0 {
+		verdicts = make([]verdict, len(nodes))
+		for i, n := range nodes {
+			if pinned != nil && !pinned[n.Name] {
+				verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
+				continue
+			}
+			verdicts[i] = filter(pod, n, usage[n.Name])
+			if verdicts[i].code == fits {
+				feasible = append(feasible, n)
+			}
 		}
 	}
 	if len(feasible) == 0 {
