@@ -92,9 +92,12 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	if !slices.Contains(m.Faults, FaultNetworkUnavailable) && hasCondition(n, api.NodeNetworkUnavailable) {
 		want = append(want, condition{api.NodeNetworkUnavailable, api.ConditionFalse, "RouteCreated", "RouteController created a route"})
 	}
+	if !differs(n.Status.Conditions, want) {
+		return false // most rounds: nothing to post
+	}
 	now := api.NewTime(c.Now())
 	// Stored objects are never changed in place, so the copy shares all but the conditions, the
-	// only part this writes (and most rounds write nothing).
+	// only part this writes.
 	next := *n
 	next.Status.Conditions = slices.Clone(n.Status.Conditions)
 	changed := false
@@ -132,6 +135,17 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 		c.Record(&next, cluster.EventNormal, e, "Node "+n.Name+" status is now: "+e, "kubelet", n.Name)
 	}
 	return true
+}
+
+// differs reports whether some wanted condition is missing or has another status or reason.
+func differs(have []api.NodeCondition, want []condition) bool {
+	for _, w := range want {
+		i := slices.IndexFunc(have, func(nc api.NodeCondition) bool { return nc.Type == w.typ })
+		if i < 0 || have[i].Status != w.status || have[i].Reason != w.reason {
+			return true
+		}
+	}
+	return false
 }
 
 // statusEvents are the events the kubelet records when it posts a condition whose status

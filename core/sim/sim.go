@@ -81,8 +81,12 @@ func (s *Sim) Settle() {
 	var busy []string
 	for range maxRounds {
 		busy = busy[:0]
+		ZZRounds++
 		for _, ctl := range controllers {
-			if ctl.sync(s.C) {
+			t0 := time.Now()
+			ch := ctl.sync(s.C)
+			ZZTime[ctl.name] += time.Since(t0)
+			if ch {
 				busy = append(busy, ctl.name)
 			}
 		}
@@ -184,3 +188,6 @@ func (s *Sim) Step() bool {
 	s.Settle()
 	return true
 }
+
+var ZZRounds int
+var ZZTime = map[string]time.Duration{}
