@@ -31,7 +31,8 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 // syncNodes creates and deletes pods as upstream's syncNodes does, create standing for the API
 // server's pod creation:
 //
-//  1. At most burstReplicas (250) creates and 250 deletes per sync; the rest wait for the next.
+//  1. At most burstReplicas (250) creates and 250 deletes per sync; the rest wait for the next
+//     (Outcome.Capped), which the controller runs as soon as it has seen these.
 //  2. Creates go in slow-start batches of 1, 2, 4, 8, … (each capped at what remains). A batch
 //     with a failure ends the creating: the pods not yet tried wait for a later sync, so a
 //     template the API server refuses costs one failed create, not one per node.
@@ -42,8 +43,8 @@ func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Out
 	ds := plan.DaemonSet
 	var out Outcome
 	creates := plan.NodesNeeding[:min(len(plan.NodesNeeding), burstReplicas)]
-	for pos, batch := 0, min(len(creates), 1); pos < len(creates); pos, batch = pos+batch, min(2*batch, len(creates)-pos-batch) {
-		failed := false
+	failed := false
+	for pos, batch := 0, min(len(creates), 1); pos < len(creates) && !failed; pos, batch = pos+batch, min(2*batch, len(creates)-pos-batch) {
 		for _, node := range creates[pos : pos+batch] {
 			pod := NewDaemonPod(ds, node, plan.Hash)
 			if err := create(pod); err != nil {
@@ -54,15 +55,13 @@ func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Out
 			c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
 			out.Created++
 		}
-		if failed {
-			break
-		}
 	}
 	for _, p := range plan.PodsToDelete[:min(len(plan.PodsToDelete), burstReplicas)] {
 		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		out.Deleted++
 	}
+	out.Capped = !failed && len(plan.NodesNeeding) > burstReplicas || len(plan.PodsToDelete) > burstReplicas
 	out.Changed = out.Changed || out.Created > 0 || out.Deleted > 0
 	return out
 }

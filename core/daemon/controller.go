@@ -40,12 +40,14 @@ type Plan struct {
 type Outcome struct {
 	Created, Deleted int
 	Changed          bool // anything written, status and history included
+	Capped           bool // burstReplicas left creates or deletes for the next sync
 }
 
 func (o *Outcome) add(p Outcome) {
 	o.Created += p.Created
 	o.Deleted += p.Deleted
 	o.Changed = o.Changed || p.Changed
+	o.Capped = o.Capped || p.Capped
 }
 
 // Sync is one sync of one DaemonSet, in the order of upstream's syncDaemonSet (§5.1):

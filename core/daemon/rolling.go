@@ -26,13 +26,21 @@ import (
 //     surge is left; an old pod goes once the new one beside it is available. Old pods on
 //     nodes that should no longer run one go only while more than the desired number of pods
 //     are available.
+//  5. Every pod that is not being deleted is new: there is nothing to roll (steps 3 and 4 only
+//     ever delete an old pod or create beside one), so no node needs a verdict.
 func RollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 	remove, create := rollingUpdate(c, ds, hash)
 	return Plan{DaemonSet: ds, Hash: hash, NodesNeeding: create, PodsToDelete: remove}
 }
 
 func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) (remove []*api.Pod, create []string) {
-	nodes, nodePods := c.Nodes(), mapByNode(ownedPods(c, ds))
+	owned := ownedPods(c, ds)
+	if !slices.ContainsFunc(owned, func(p *api.Pod) bool {
+		return p.DeletionTimestamp == nil && !isPodUpdated(p, hash, ds.TemplateGeneration())
+	}) {
+		return nil, nil
+	}
+	nodes, nodePods := c.Nodes(), mapByNode(owned)
 	desired := 0
 	shouldRun := map[string]bool{}
 	pred := newPredicates(ds)

@@ -900,3 +900,23 @@ func TestUpstreamUpdateCases(t *testing.T) {
 		}
 	})
 }
+
+// TestBurstReplicasCapsASync: one sync creates at most burstReplicas (250) pods and deletes at
+// most 250, and says when it left some for the next sync, which the simulation runs at once
+// (manage's createDiff and deleteDiff, reference §5.3).
+func TestBurstReplicasCapsASync(t *testing.T) {
+	f := newFixture(t, onDelete())
+	f.addNodes(0, 300, simpleNodeLabel)
+	first := Sync(f.c, f.ds())
+	assert.Equal(t, Outcome{Created: 250, Changed: true, Capped: true}, first)
+	second := Sync(f.c, f.ds())
+	assert.Equal(t, Outcome{Created: 50, Changed: true}, second)
+
+	for _, n := range f.c.Nodes() {
+		next := *n
+		next.Spec.Taints = []api.Taint{noExecuteTaint}
+		require.NoError(t, f.c.Update(&next))
+	}
+	assert.Equal(t, Outcome{Deleted: 250, Changed: true, Capped: true}, Sync(f.c, f.ds()))
+	assert.Equal(t, Outcome{Deleted: 50, Changed: true}, Sync(f.c, f.ds()))
+}
