@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"slices"
+
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
 )
@@ -24,7 +26,10 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 			return preempted // the same verdict as last time
 		}
 	}
-	pod := api.DeepCopy(d.Pod)
+	// Stored objects are never changed in place: the copy shares all but what binding writes.
+	next := *d.Pod
+	pod := &next
+	pod.Status.Conditions = slices.Clone(pod.Status.Conditions)
 	cond.LastTransitionTime = api.NewTime(c.Now())
 	setCondition(&pod.Status, cond)
 	pod.Spec.NodeName = d.Node
