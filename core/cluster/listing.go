@@ -11,7 +11,8 @@ import (
 // writes once built, so that a List costs a copy rather than a sort and a lookup per object:
 //
 //  1. An update replaces its entry, found by binary search.
-//  2. A create is appended to a tail of new entries, sorted and merged in by the next List.
+//  2. A create is appended to a tail of new entries, sorted and merged in by the next List (a
+//     few are inserted in place).
 //  3. A delete removes its entry; with new entries waiting, the listing is dropped and rebuilt
 //     by the next List.
 type listing struct {
@@ -75,6 +76,14 @@ func (l *listing) merge() {
 		return
 	}
 	slices.SortFunc(l.added, compareEntries)
+	if len(l.added) <= 8 { // a few: inserted in place (nodes joining one by one land at the end)
+		for _, e := range l.added {
+			i, _ := l.find(e.key)
+			l.entries = slices.Insert(l.entries, i, e)
+		}
+		l.added = l.added[:0]
+		return
+	}
 	merged := make([]entry, 0, len(l.entries)+len(l.added))
 	i, j := 0, 0
 	for i < len(l.entries) && j < len(l.added) {

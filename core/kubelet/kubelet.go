@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,7 +54,7 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 		api.ResourceMemory: api.MustParseQuantity(orDefault(opts.Memory, "8Gi")),
 		api.ResourcePods:   api.MustParseQuantity(orDefault(opts.Pods, "110")),
 	}
-	cidr := fmt.Sprintf("10.244.%d.0/24", index)
+	cidr := podCIDR(index)
 	n := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}}
 	n.Name = name
 	n.Labels = labels
@@ -61,19 +63,24 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 	return n
 }
 
-// FreeIndex returns the smallest node index whose pod CIDR no node uses, so that a joining node
-// never shares a CIDR with a node that stayed after others left.
+// FreeIndex returns the smallest node index whose pod CIDR (10.244.<index>.0/24) no node uses,
+// so that a joining node never shares a CIDR with a node that stayed after others left. With n
+// nodes one of the indices 0…n is free, so only those are looked at.
 func FreeIndex(c *cluster.Cluster) int {
-	used := map[string]bool{}
-	for _, n := range c.Nodes() {
-		used[n.Spec.PodCIDR] = true
+	nodes := c.Nodes()
+	used := make([]bool, len(nodes)+1)
+	for _, n := range nodes {
+		rest, prefixed := strings.CutPrefix(n.Spec.PodCIDR, "10.244.")
+		third, suffixed := strings.CutSuffix(rest, ".0/24")
+		if i, err := strconv.Atoi(third); prefixed && suffixed && err == nil && strconv.Itoa(i) == third && i >= 0 && i < len(used) {
+			used[i] = true
+		}
 	}
-	i := 0
-	for used[fmt.Sprintf("10.244.%d.0/24", i)] {
-		i++
-	}
-	return i
+	return slices.Index(used, false)
 }
+
+// podCIDR is the pod CIDR of the node with that index.
+func podCIDR(index int) string { return fmt.Sprintf("10.244.%d.0/24", index) }
 
 // NodeStatus is the status a healthy kubelet reports.
 func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time) api.NodeStatus {
