@@ -81,7 +81,7 @@ func (l *listing) merge() {
 			i, _ := l.find(e.key)
 			l.entries = slices.Insert(l.entries, i, e)
 		}
-		l.added = l.added[:0]
+		l.added = nil
 		return
 	}
 	merged := make([]entry, 0, len(l.entries)+len(l.added))
