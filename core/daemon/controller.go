@@ -1,11 +1,11 @@
 package daemon
 
 import (
+	"cmp"
 	"encoding/json"
 	"hash/fnv"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 
 	"daemonlab/core/api"
@@ -206,17 +206,18 @@ func runningPods(pods []*api.Pod) []*api.Pod {
 	return out
 }
 
-func sortPods(pods []*api.Pod) {
-	sort.SliceStable(pods, func(i, j int) bool {
-		a, b := pods[i], pods[j]
-		if (a.Spec.NodeName != "") != (b.Spec.NodeName != "") {
-			return a.Spec.NodeName != ""
+func sortPods(pods []*api.Pod) { slices.SortStableFunc(pods, comparePods) }
+
+// comparePods orders pods as podByCreationTimestampAndPhase: bound first, then by creation
+// time, then by name.
+func comparePods(a, b *api.Pod) int {
+	if (a.Spec.NodeName != "") != (b.Spec.NodeName != "") {
+		if a.Spec.NodeName != "" {
+			return -1
 		}
-		if !a.CreationTimestamp.Equal(b.CreationTimestamp.Time) {
-			return a.CreationTimestamp.Before(b.CreationTimestamp.Time)
-		}
-		return a.Name < b.Name
-	})
+		return 1
+	}
+	return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Name, b.Name))
 }
 
 // ownedPods returns the pods ds controls: same namespace, its controller reference, labels that
@@ -263,7 +264,7 @@ func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetSta
 	pred := newPredicates(ds)
 	for _, node := range nodes {
 		shouldRun := pred.decide(node).ShouldRun
-		pods := append([]*api.Pod(nil), byNode[node.Name]...)
+		pods := byNode[node.Name]
 		scheduled := len(pods) > 0
 		switch {
 		case shouldRun:
@@ -275,8 +276,7 @@ func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetSta
 			continue
 		}
 		s.CurrentNumberScheduled++
-		sortPods(pods)
-		oldest := pods[0]
+		oldest := slices.MinFunc(pods, comparePods)
 		if isPodUpdated(oldest, hash, ds.TemplateGeneration()) {
 			s.UpdatedNumberScheduled++
 		}
