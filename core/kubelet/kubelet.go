@@ -263,7 +263,7 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	var next *api.Pod
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
-		next = api.DeepCopy(p)
+		next = changing(p)
 		start(c, next, node, t, ips)
 		if c.Update(next) != nil {
 			return false
@@ -279,15 +279,24 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 			}
 			return false
 		}
-		next = api.DeepCopy(p)
+		next = changing(p)
 		admit(next, node, c.Now())
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
-		next = api.DeepCopy(p)
+		next = changing(p)
 		markReady(next, c.Now())
 	default:
 		return false
 	}
 	return c.Update(next) == nil
+}
+
+// changing copies a stored pod for the kubelet to write its status. Stored objects are never
+// changed in place, and start, admit and markReady replace status fields whole (only the
+// conditions are changed element by element), so the copy shares everything else.
+func changing(p *api.Pod) *api.Pod {
+	next := *p
+	next.Status.Conditions = slices.Clone(p.Status.Conditions)
+	return &next
 }
 
 func allReady(p *api.Pod) bool {
