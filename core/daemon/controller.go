@@ -41,6 +41,9 @@ type Outcome struct {
 	Created, Deleted int
 	Changed          bool // anything written, status and history included
 	Capped           bool // burstReplicas left creates or deletes for the next sync
+	// Rest is what a sync cut short by burstReplicas left to create, when creating is all it
+	// had to do (see SyncRest); nil otherwise.
+	Rest *Plan
 }
 
 func (o *Outcome) add(p Outcome) {
@@ -77,11 +80,16 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 	if h.Collision {
 		return out
 	}
-	out.add(Apply(c, Manage(c, ds, h.Hash)))
+	manage := Manage(c, ds, h.Hash)
+	managed := Apply(c, manage)
+	out.add(managed)
+	var rolling Plan
 	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
-		out.add(Apply(c, RollingUpdate(c, ds, h.Hash)))
+		rolling = RollingUpdate(c, ds, h.Hash)
+		out.add(Apply(c, rolling))
 	}
-	for _, cr := range PlanCleanup(c, ds) {
+	cleanup := PlanCleanup(c, ds)
+	for _, cr := range cleanup {
 		c.Delete(cr)
 		out.Changed = true
 	}
@@ -89,6 +97,37 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		updated := *ds
 		updated.Status = status
 		out.Changed = c.Update(&updated) == nil || out.Changed
+	}
+	onlyCreates := len(manage.PodsToDelete)+len(manage.Failed)+len(manage.Succeeded) == 0 &&
+		len(rolling.NodesNeeding)+len(rolling.PodsToDelete) == 0 && len(cleanup) == 0
+	if managed.Capped && onlyCreates {
+		out.Rest = &Plan{Hash: h.Hash, NodesNeeding: manage.NodesNeeding[burstReplicas:]}
+	}
+	return out
+}
+
+// SyncRest is the sync that follows one cut short by burstReplicas whose only work was creating
+// pods (Outcome.Rest), when nothing but its own writes happened since. A whole sync would find
+// the same history, claims and verdicts, and a plan that is the rest less the nodes just served,
+// so SyncRest does what it would do without reading every node and pod again:
+//
+//  1. The next pods are created (syncNodes: at most burstReplicas, in slow-start batches).
+//  2. The status moves by the new pods alone: each is the only pod of a node that should run
+//     one, pinned there and of the current template, and not yet ready, so
+//     currentNumberScheduled and updatedNumberScheduled grow by the pods created.
+//
+// TestSyncRestIsAWholeSync holds it to the whole sync's result.
+func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
+	rest.DaemonSet = ds
+	out := syncNodes(c, rest, c.Create)
+	if out.Created > 0 {
+		updated := *ds
+		updated.Status.CurrentNumberScheduled += int32(out.Created)
+		updated.Status.UpdatedNumberScheduled += int32(out.Created)
+		out.Changed = c.Update(&updated) == nil || out.Changed
+	}
+	if out.Capped {
+		out.Rest = &Plan{Hash: rest.Hash, NodesNeeding: rest.NodesNeeding[burstReplicas:]}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"testing"
@@ -908,7 +909,10 @@ func TestBurstReplicasCapsASync(t *testing.T) {
 	f := newFixture(t, onDelete())
 	f.addNodes(0, 300, simpleNodeLabel)
 	first := Sync(f.c, f.ds())
-	assert.Equal(t, Outcome{Created: 250, Changed: true, Capped: true}, first)
+	assert.Equal(t, [2]int{250, 0}, [2]int{first.Created, first.Deleted})
+	assert.True(t, first.Capped)
+	require.NotNil(t, first.Rest, "creating was all the sync had to do")
+	assert.Len(t, first.Rest.NodesNeeding, 50)
 	second := Sync(f.c, f.ds())
 	assert.Equal(t, Outcome{Created: 50, Changed: true}, second)
 
@@ -919,4 +923,53 @@ func TestBurstReplicasCapsASync(t *testing.T) {
 	}
 	assert.Equal(t, Outcome{Deleted: 250, Changed: true, Capped: true}, Sync(f.c, f.ds()))
 	assert.Equal(t, Outcome{Deleted: 50, Changed: true}, Sync(f.c, f.ds()))
+}
+
+// TestSyncRestIsAWholeSync: after a sync cut short by burstReplicas with only creates left,
+// SyncRest leaves the cluster exactly as whole syncs would — the same pods, names, events,
+// status and resourceVersions — for DaemonSets that want every node, some nodes, or nodes
+// some of which already run a pod.
+func TestSyncRestIsAWholeSync(t *testing.T) {
+	for name, setup := range map[string]func(f *fixture){
+		"every node": func(f *fixture) { f.addNodes(0, 700, simpleNodeLabel) },
+		"a nodeSelector and taints": func(f *fixture) {
+			f.addNodes(0, 400, simpleNodeLabel)
+			f.addNodes(400, 300, map[string]string{"color": "red"})
+			f.addNodes(700, 200, simpleNodeLabel, noScheduleTaint)
+		},
+		"some pods already there": func(f *fixture) {
+			f.addNodes(0, 600, simpleNodeLabel)
+			for i := 0; i < 600; i += 7 {
+				f.addPods(fmt.Sprintf("node-%d", i), simpleDaemonSetLabel, 1, ready)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			run := func(rest bool) []string {
+				f := newFixture(t, unavailable(api.FromInt(1)), func(ds *api.DaemonSet) {
+					ds.Spec.Template.Spec.NodeSelector = map[string]string{"color": "blue"}
+				})
+				setup(f)
+				syncs := 0
+				for out := Sync(f.c, f.ds()); out.Capped; syncs++ {
+					if rest && out.Rest != nil {
+						out = SyncRest(f.c, f.ds(), *out.Rest)
+					} else {
+						out = Sync(f.c, f.ds())
+					}
+				}
+				require.Positive(t, syncs, "the burst cap cut the first sync short")
+				var all []string // one line per object, so that a difference shows as one
+				for _, kind := range []string{"DaemonSet", "ControllerRevision", "Pod", "Event"} {
+					for _, o := range f.c.ListKind(kind) {
+						data, err := json.Marshal(o)
+						require.NoError(t, err)
+						all = append(all, string(data))
+					}
+				}
+				return all
+			}
+			assert.Equal(t, run(false), run(true))
+		})
+	}
 }

@@ -124,12 +124,17 @@ var controllers = []controller{
 	{"daemonset-controller", func(c *cluster.Cluster) bool {
 		changed := false
 		for _, ds := range c.DaemonSets() {
+			key := cluster.Key{Namespace: ds.Namespace, Name: ds.Name}
 			// A sync that burstReplicas cut short is followed at once by the next, as the
-			// controller requeues a DaemonSet as soon as it has seen its own creates and deletes.
+			// controller requeues a DaemonSet as soon as it has seen its own creates and deletes;
+			// when creating was all it had left, the next is SyncRest.
 			for range maxRounds {
 				out := daemon.Sync(c, ds)
 				changed = out.Changed || changed
-				if ds, _ = c.Get("DaemonSet", cluster.Key{Namespace: ds.Namespace, Name: ds.Name}).(*api.DaemonSet); !out.Capped || ds == nil {
+				for out.Rest != nil {
+					out = daemon.SyncRest(c, c.Get("DaemonSet", key).(*api.DaemonSet), *out.Rest)
+				}
+				if ds, _ = c.Get("DaemonSet", key).(*api.DaemonSet); !out.Capped || ds == nil {
 					break
 				}
 			}
