@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -80,7 +82,13 @@ func (c *Cluster) nextEventName(ns, object string) string {
 // eventKey is what makes two events the same one, counted rather than stored twice: the
 // namespace, the object (kind, name, uid, part), the type, reason and message, and the source.
 func eventKey(ns string, ref api.ObjectReference, eventType, reason, message, component, host string) string {
-	return fmt.Sprintf("%q", []string{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host})
+	var b strings.Builder
+	for _, part := range []string{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host} {
+		b.WriteString(strconv.Itoa(len(part))) // length-prefixed: no two lists of parts give one key
+		b.WriteByte(':')
+		b.WriteString(part)
+	}
+	return b.String()
 }
 
 func keyOfEvent(e *api.Event) string {
