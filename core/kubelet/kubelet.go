@@ -3,9 +3,9 @@
 package kubelet
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,8 +114,9 @@ func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time
 // machineID is a stable 32-hex-digit identity of the machine behind a node name: the same
 // name stands for the same machine, and no draw from the cluster's random source is needed.
 func machineID(name, what string) string {
-	sum := sha256.Sum256([]byte(what + "/" + name))
-	return hex.EncodeToString(sum[:16])
+	h := fnv.New128a()
+	h.Write([]byte(what + "/" + name))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // uuidOf writes 32 hex digits in the 8-4-4-4-12 form of a UUID.
