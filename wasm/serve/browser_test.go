@@ -57,7 +57,7 @@ func servePage(t *testing.T) string {
 	return srv.URL + "/"
 }
 
-func goRoot(t *testing.T) string {
+func goRoot(t testing.TB) string {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	require.NoError(t, err)
 	return strings.TrimSpace(string(out))
@@ -70,7 +70,7 @@ type browser struct {
 	errors []string
 }
 
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
@@ -136,7 +136,7 @@ func (b *browser) openPage(t *testing.T, url string) {
 }
 
 // eval runs a JavaScript expression in the page and returns its value.
-func eval[T any](t *testing.T, b *browser, expr string) T {
+func eval[T any](t testing.TB, b *browser, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
 	require.NoError(t, err, "evaluating %s", expr)

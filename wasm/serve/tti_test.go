@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// Time to interactive: from the start of navigation to the moment the Go side first marks the
+// page ready (html[data-ready="true"], set once its listeners are wired and it has rendered),
+// with the browser's cache off, as a first visit over loopback. The same is measured for a Go
+// "hello world" page that marks itself ready as soon as it runs, served the same way: the
+// ratio is what DaemonLab adds to the least any Go WebAssembly page costs.
+
+// helloMain is the hello-world page's Go program.
+const helloMain = `package main
+
+import "syscall/js"
+
+func main() {
+	doc := js.Global().Get("document")
+	p := doc.Call("createElement", "p")
+	p.Set("textContent", "Hello, world")
+	doc.Get("body").Call("appendChild", p)
+	doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
+}
+`
+
+const helloHTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Hello</title>
+<script src="wasm_exec.js"></script><script src="hello.js" defer></script></head><body></body></html>
+`
+
+const helloJS = `"use strict";
+(async () => {
+  const go = new Go();
+  const { instance } = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
+  go.run(instance);
+})();
+`
+
+// recordReady runs in every document before its own scripts (before even the root element
+// exists): it notes when data-ready first appears on the root element.
+const recordReady = `new MutationObserver((_, o) => {
+  if (document.documentElement.getAttribute("data-ready") === "true") {
+    window.__readyAt = performance.now();
+    o.disconnect();
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready"]});`
+
+// serveHello builds the hello-world page, stripped as `make build` strips main.wasm, and serves it.
+func serveHello(tb testing.TB) string {
+	tb.Helper()
+	dir, src := tb.TempDir(), tb.TempDir()
+	require.NoError(tb, os.WriteFile(filepath.Join(src, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644))
+	require.NoError(tb, os.WriteFile(filepath.Join(src, "main.go"), []byte(helloMain), 0o644))
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+	out, err := build.CombinedOutput()
+	require.NoError(tb, err, "building the hello-world page: %s", out)
+	data, err := os.ReadFile(filepath.Join(goRoot(tb), "lib", "wasm", "wasm_exec.js"))
+	require.NoError(tb, err)
+	for name, text := range map[string]string{"index.html": helloHTML, "hello.js": helloJS, "wasm_exec.js": string(data)} {
+		require.NoError(tb, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	srv := httptest.NewServer(Handler(dir))
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// serveBuilt serves site/ as `make build` left it: the page exactly as shipped.
+func serveBuilt(tb testing.TB) string {
+	tb.Helper()
+	site := filepath.Join("..", "..", "site")
+	_, err := os.Stat(filepath.Join(site, "main.wasm"))
+	require.NoError(tb, err, "run `make build` first")
+	srv := httptest.NewServer(Handler(site))
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// measureReady turns the browser's cache off and has every page it opens note when it is ready.
+func (b *browser) measureReady(tb testing.TB) {
+	tb.Helper()
+	require.NoError(tb, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, target, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordReady})
+		return err
+	})))
+}
+
+// timeToInteractive loads url and returns how long the page took to mark itself ready.
+func (b *browser) timeToInteractive(tb testing.TB, url string) time.Duration {
+	tb.Helper()
+	require.NoError(tb, chromedp.Do(b.ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"]`))))
+	ms := eval[float64](tb, b, `window.__readyAt`)
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// medianTTI measures each page n times, alternating, in one browser, and returns the medians.
+func medianTTI(tb testing.TB, b *browser, n int, urls ...string) []time.Duration {
+	times := make([][]time.Duration, len(urls))
+	for range n {
+		for i, u := range urls {
+			times[i] = append(times[i], b.timeToInteractive(tb, u))
+		}
+	}
+	out := make([]time.Duration, len(urls))
+	for i, ts := range times {
+		slices.Sort(ts)
+		out[i] = ts[len(ts)/2]
+	}
+	return out
+}
+
+// BenchmarkTimeToInteractive reports the page's and the hello-world page's time to
+// interactive (medians of five loads each) and their ratio.
+func BenchmarkTimeToInteractive(b *testing.B) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		b.Skipf("no Chromium at %s; `make bench` installs it", chromiumPath)
+	}
+	page, hello := serveBuilt(b), serveHello(b)
+	br := newBrowser(b)
+	br.measureReady(b)
+	var m []time.Duration
+	for b.Loop() {
+		m = medianTTI(b, br, 5, page, hello)
+	}
+	b.ReportMetric(float64(m[0].Microseconds())/1000, "ms-page")
+	b.ReportMetric(float64(m[1].Microseconds())/1000, "ms-hello")
+	b.ReportMetric(float64(m[0])/float64(m[1]), "ratio")
+}
