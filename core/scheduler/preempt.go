@@ -129,7 +129,8 @@ func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used reques
 	for _, p := range potential {
 		used = minus(used, PodRequests(p))
 	}
-	if v := fitResources(want, used, node); v.code != fits {
+	alloc := allocatable(node)
+	if v := fitResources(want, used, alloc); v.code != fits {
 		return nil, v.reasons
 	}
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j], c.Now()) })
@@ -137,7 +138,7 @@ func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used reques
 	for _, p := range potential {
 		with := used
 		with.add(PodRequests(p))
-		if fitResources(want, with, node).code == fits {
+		if fitResources(want, with, alloc).code == fits {
 			used = with // reprieved
 			continue
 		}

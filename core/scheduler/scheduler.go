@@ -94,8 +94,18 @@ type Cycle struct {
 	c         *cluster.Cluster
 	nodes     []*api.Node
 	byName    map[string]*api.Node
-	usage     map[string]requests
+	usage     map[string]requests // what the pods bound to each node request
+	alloc     map[string]requests // each node's allocatable
 	nominated []*api.Pod
+	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
+}
+
+// spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
+// what the default topology spread constraint scores.
+type spread struct {
+	namespace string
+	selector  api.Selector
+	onNode    map[string]int64
 }
 
 // NewCycle reads the cluster for a round of scheduling.
@@ -106,10 +116,12 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 }
 
 func (cy *Cycle) reload() {
-	cy.nodes, cy.usage, cy.nominated = cy.c.Nodes(), nodeUsage(cy.c), nil
+	cy.nodes, cy.usage, cy.nominated, cy.spreads = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}
 	cy.byName = make(map[string]*api.Node, len(cy.nodes))
+	cy.alloc = make(map[string]requests, len(cy.nodes))
 	for _, n := range cy.nodes {
 		cy.byName[n.Name] = n
+		cy.alloc[n.Name] = allocatable(n)
 	}
 	for _, p := range cy.c.Pods() {
 		if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
@@ -129,6 +141,11 @@ func (cy *Cycle) Apply(d Decision) bool {
 		u := cy.usage[d.Node]
 		u.add(PodRequests(d.Pod))
 		cy.usage[d.Node] = u
+		for _, sp := range cy.spreads {
+			if sp.namespace == d.Pod.Namespace && sp.selector.Matches(d.Pod.Labels) {
+				sp.onNode[d.Node]++
+			}
+		}
 	default:
 		cy.reload()
 	}
@@ -150,11 +167,11 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 			usage[n] = u
 		}
 	}
-	pinned := pinnedNodes(pod)
+	pinned, want := pinnedNodes(pod), PodRequests(pod)
 	var feasible []*api.Node
 	if pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
 		for _, name := range slices.Sorted(maps.Keys(pinned)) {
-			if n, ok := cy.byName[name]; ok && filter(pod, n, usage[name]).code == fits {
+			if n, ok := cy.byName[name]; ok && filter(pod, want, n, usage[name], cy.alloc[name]).code == fits {
 				feasible = append(feasible, n)
 			}
 		}
@@ -167,7 +184,7 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 				verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
 				continue
 			}
-			verdicts[i] = filter(pod, n, usage[n.Name])
+			verdicts[i] = filter(pod, want, n, usage[n.Name], cy.alloc[n.Name])
 			if verdicts[i].code == fits {
 				feasible = append(feasible, n)
 			}
@@ -182,7 +199,7 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 			return Decision{Pod: pod, Node: n.Name}
 		}
 	}
-	scores := scoreNodes(c, pod, feasible, usage)
+	scores := scoreNodes(pod, feasible, usage, cy.alloc, cy.spreadOf(pod))
 	best, bestScore, ties := "", int64(-1), 0
 	for _, n := range feasible {
 		switch s := scores[n.Name]; {
@@ -235,7 +252,7 @@ var unschedulableToleration = api.Taint{Key: "node.kubernetes.io/unschedulable",
 //  4. NodeResourcesFit: requests against allocatable minus what the node's pods request —
 //     "Too many pods", then "Insufficient cpu", "Insufficient memory", …; unresolvable when the
 //     request exceeds the node's whole allocatable (v1.34+).
-func filter(pod *api.Pod, n *api.Node, used requests) verdict {
+func filter(pod *api.Pod, want requests, n *api.Node, used, alloc requests) verdict {
 	unresolvable := func(reason string) verdict { return verdict{unschedulableUnresolvable, []string{reason}} }
 	if n.Spec.Unschedulable && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, &unschedulableToleration) {
 		return unresolvable("node(s) were unschedulable")
@@ -248,11 +265,10 @@ func filter(pod *api.Pod, n *api.Node, used requests) verdict {
 	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(n) {
 		return unresolvable("node(s) didn't match Pod's node affinity/selector")
 	}
-	return fitResources(PodRequests(pod), used, n)
+	return fitResources(want, used, alloc)
 }
 
-func fitResources(want, used requests, n *api.Node) verdict {
-	alloc := allocatable(n)
+func fitResources(want, used, alloc requests) verdict {
 	var reasons []string
 	oversize := false
 	if used.pods+1 > alloc.pods {

@@ -21,37 +21,28 @@ const maxNodeScore = 100
 //
 // Scoring counts 100m cpu and 200Mi memory for containers that request none. ImageLocality is
 // not modelled (DaemonLab has no images to be local).
-func scoreNodes(c *cluster.Cluster, pod *api.Pod, feasible []*api.Node, usage map[string]requests) map[string]int64 {
-	taints, affinity, spread := map[string]int64{}, map[string]int64{}, map[string]int64{}
+func scoreNodes(pod *api.Pod, feasible []*api.Node, usage, alloc map[string]requests, sp *spread) map[string]int64 {
+	taints, affinity, spreads := map[string]int64{}, map[string]int64{}, map[string]int64{}
 	total := map[string]int64{}
-	selector, spreads := spreadSelector(c, pod)
-	matching := map[string]int64{}
-	if spreads {
-		for _, p := range c.Pods() {
-			if p.Namespace == pod.Namespace && p.DeletionTimestamp == nil && p.Spec.NodeName != "" && selector.Matches(p.Labels) {
-				matching[p.Spec.NodeName]++
-			}
-		}
-	}
 	weight := math.Log(float64(len(feasible) + 2))
 	want := scoringRequests(pod)
 	for _, n := range feasible {
 		taints[n.Name] = intolerablePreferNoSchedule(pod, n)
 		affinity[n.Name] = preferredAffinity(pod, n)
-		if spreads {
-			spread[n.Name] = int64(math.Round(float64(matching[n.Name])*weight + float64(3-1)))
+		if sp != nil {
+			spreads[n.Name] = int64(math.Round(float64(sp.onNode[n.Name])*weight + float64(3-1)))
 		}
-		total[n.Name] = leastAllocated(want, usage[n.Name], n) + balanced(want, usage[n.Name], n)
+		total[n.Name] = leastAllocated(want, usage[n.Name], alloc[n.Name]) + balanced(want, usage[n.Name], alloc[n.Name])
 	}
 	normalize(taints, true)
 	normalize(affinity, false)
 	for _, n := range feasible {
 		total[n.Name] += 3*taints[n.Name] + 2*affinity[n.Name]
 	}
-	if spreads {
-		normalizeSpread(spread)
+	if sp != nil {
+		normalizeSpread(spreads)
 		for _, n := range feasible {
-			total[n.Name] += 2 * spread[n.Name]
+			total[n.Name] += 2 * spreads[n.Name]
 		}
 	}
 	return total
@@ -126,25 +117,39 @@ func preferredAffinity(pod *api.Pod, n *api.Node) int64 {
 	return sum
 }
 
-// spreadSelector returns the selector of the system default topology spread constraint: the
-// selector of the ReplicaSet that controls the pod (DaemonSet pods get none).
-func spreadSelector(c *cluster.Cluster, pod *api.Pod) (api.Selector, bool) {
+// spreadOf returns the counts of the system default topology spread constraint for pod: the
+// bound pods, per node, that the selector of the ReplicaSet controlling it matches (DaemonSet
+// pods get none), counted once per cycle and kept in step with its bindings.
+func (cy *Cycle) spreadOf(pod *api.Pod) *spread {
 	ref, ok := api.ControllerOf(&pod.ObjectMeta)
 	if !ok || ref.Kind != "ReplicaSet" {
-		return api.Selector{}, false
+		return nil
 	}
-	rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: pod.Namespace, Name: ref.Name}).(*api.ReplicaSet)
+	key := cluster.Key{Namespace: pod.Namespace, Name: ref.Name}
+	if sp, ok := cy.spreads[key]; ok {
+		return sp
+	}
+	rs, ok := cy.c.Get("ReplicaSet", key).(*api.ReplicaSet)
 	if !ok {
-		return api.Selector{}, false
+		return nil
 	}
 	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
-	return sel, err == nil
+	if err != nil {
+		return nil
+	}
+	sp := &spread{namespace: pod.Namespace, selector: sel, onNode: map[string]int64{}}
+	for _, p := range cy.c.Pods() {
+		if p.Namespace == pod.Namespace && p.DeletionTimestamp == nil && p.Spec.NodeName != "" && sel.Matches(p.Labels) {
+			sp.onNode[p.Spec.NodeName]++
+		}
+	}
+	cy.spreads[key] = sp
+	return sp
 }
 
 // leastAllocated is LeastAllocated over cpu and memory: the share left free after the pod,
 // averaged.
-func leastAllocated(want, used requests, n *api.Node) int64 {
-	alloc := allocatable(n)
+func leastAllocated(want, used, alloc requests) int64 {
 	var sum int64
 	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
 		a, req := alloc.get(r), used.get(r)+want.get(r)
@@ -158,8 +163,7 @@ func leastAllocated(want, used requests, n *api.Node) int64 {
 
 // balanced is NodeResourcesBalancedAllocation: how close the cpu and memory fractions are with
 // the pod, against how close they were without it.
-func balanced(want, used requests, n *api.Node) int64 {
-	alloc := allocatable(n)
+func balanced(want, used, alloc requests) int64 {
 	score := func(r requests) int64 {
 		var fractions []float64
 		for _, name := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {

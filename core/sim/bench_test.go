@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -113,4 +114,29 @@ func BenchmarkGetPodsAll(b *testing.B) {
 			shell.Run(s, "kubectl get pods -A", "")
 		}
 	})
+}
+
+// webDeployment is a Deployment of n small pods (cpu 10m, memory 20Mi: 5,000 nodes hold 10,000).
+func webDeployment(n int) string {
+	return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 10m, memory: 20Mi}}}]\n", n)
+}
+
+// BenchmarkMemory: the heap a 5,000-node cluster with the agent DaemonSet and a 10,000-pod
+// Deployment holds once everything runs (MB-heap: live objects after a collection; MB-sys: what
+// the Go runtime took from the system, which in a tab is the WebAssembly memory).
+func BenchmarkMemory(b *testing.B) {
+	const n, replicas = 5000, 10000
+	for b.Loop() {
+		s, _ := converged(b, n)
+		require.Zero(b, shell.Run(s, "kubectl apply -f -", webDeployment(replicas)).Code)
+		s.Advance(2 * time.Minute)
+		out := shell.Run(s, "kubectl get deploy web -o jsonpath={.status.availableReplicas}", "").Out
+		require.Equal(b, fmt.Sprint(replicas), out)
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		b.ReportMetric(float64(m.HeapAlloc)/(1<<20), "MB-heap")
+		b.ReportMetric(float64(m.Sys)/(1<<20), "MB-sys")
+		runtime.KeepAlive(s)
+	}
 }
