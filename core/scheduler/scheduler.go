@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
@@ -37,6 +38,7 @@ type Decision struct {
 	Node       string // "" when the pod does not fit anywhere
 	Message    string // the FailedScheduling message when Node is ""
 	preemption preemption
+	processed  int // nodes filtered from nextStartNodeIndex on (see findFeasible); 0 when none were
 }
 
 // Pending returns the pods the scheduler must place, in queue order (PrioritySort: higher
@@ -74,7 +76,8 @@ func priority(p *api.Pod) int32 {
 //
 //  1. PreFilter: a pod whose every required term pins metadata.name (as DaemonSet pods are)
 //     only considers those nodes; the others "didn't satisfy plugin(s) [NodeAffinity]".
-//  2. Filter each node, stopping at the first filter that fails (see filter).
+//  2. Filter each node, stopping at the first filter that fails (see filter). From 100 nodes on,
+//     only enough nodes are filtered to find numFeasibleNodesToFind that pass (see findFeasible).
 //  3. A pod nominated to a node (after preempting there) goes there as soon as it fits.
 //  4. Otherwise score the nodes that pass (see score) and take the best; ties are broken at
 //     random, as kube-scheduler's selectHost does, from the cluster's random source.
@@ -98,6 +101,7 @@ type Cycle struct {
 	alloc     map[string]requests // each node's allocatable
 	nominated []*api.Pod
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
+	nextStart int                     // kube-scheduler's nextStartNodeIndex
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -117,6 +121,8 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 
 func (cy *Cycle) reload() {
 	cy.nodes, cy.usage, cy.nominated, cy.spreads = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}
+	next, _ := cy.c.Memo(nextStartKey)
+	cy.nextStart, _ = strconv.Atoi(next)
 	cy.byName = make(map[string]*api.Node, len(cy.nodes))
 	cy.alloc = make(map[string]requests, len(cy.nodes))
 	for _, n := range cy.nodes {
@@ -134,6 +140,10 @@ func (cy *Cycle) reload() {
 // adds the pod's requests to its node; a preemption or a nomination reads the cluster again.
 func (cy *Cycle) Apply(d Decision) bool {
 	changed := Apply(cy.c, d)
+	if changed && d.processed > 0 {
+		cy.nextStart = (cy.nextStart + d.processed) % len(cy.nodes)
+		cy.c.SetMemo(nextStartKey, strconv.Itoa(cy.nextStart))
+	}
 	switch {
 	case !changed || d.Node == "" && d.preemption.node == "":
 		// nothing the cache holds has changed
@@ -169,15 +179,27 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 	}
 	pinned, want := pinnedNodes(pod), PodRequests(pod)
 	var feasible []*api.Node
+	processed := 0
 	if pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
 		for _, name := range slices.Sorted(maps.Keys(pinned)) {
-			if n, ok := cy.byName[name]; ok && filter(pod, want, n, usage[name], cy.alloc[name]).code == fits {
+			n, ok := cy.byName[name]
+			if ok && len(nodes) >= minFeasibleNodesToFind {
+				processed++ // the nodes PreFilter left are the ones filtered
+			}
+			if ok && filter(pod, want, n, usage[name], cy.alloc[name]).code == fits {
 				feasible = append(feasible, n)
 			}
 		}
 	}
 	var verdicts []verdict // they explain a pod that fits nowhere: a fitting pinned pod needs none
-	if pinned == nil || len(feasible) == 0 {
+	switch {
+	case pinned == nil && len(nodes) >= minFeasibleNodesToFind:
+		// The nominated node is tried first, and alone when it fits (evaluateNominatedNode).
+		if n, ok := cy.byName[pod.Status.NominatedNodeName]; ok && filter(pod, want, n, usage[n.Name], cy.alloc[n.Name]).code == fits {
+			return Decision{Pod: pod, Node: n.Name}
+		}
+		feasible, verdicts, processed = cy.findFeasible(pod, want, usage)
+	case pinned == nil || len(feasible) == 0:
 		verdicts = make([]verdict, len(nodes))
 		for i, n := range nodes {
 			if pinned != nil && !pinned[n.Name] {
@@ -192,11 +214,11 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 	}
 	if len(feasible) == 0 {
 		pre := preempt(c, pod, nodes, verdicts, usage)
-		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre}
+		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre, processed: processed}
 	}
 	for _, n := range feasible {
 		if n.Name == pod.Status.NominatedNodeName {
-			return Decision{Pod: pod, Node: n.Name}
+			return Decision{Pod: pod, Node: n.Name, processed: processed}
 		}
 	}
 	scores := scoreNodes(pod, feasible, usage, cy.alloc, cy.spreadOf(pod))
@@ -212,7 +234,50 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 			}
 		}
 	}
-	return Decision{Pod: pod, Node: best}
+	return Decision{Pod: pod, Node: best, processed: processed}
+}
+
+// nextStartKey is where the scheduler keeps nextStartNodeIndex in the cluster's memory.
+const nextStartKey = "kube-scheduler/nextStartNodeIndex"
+
+// minFeasibleNodesToFind is the cluster size from which the scheduler stops filtering once it
+// has found enough nodes.
+const minFeasibleNodesToFind = 100
+
+// numFeasibleNodesToFind is how many passing nodes the scheduler looks for before it stops
+// filtering (schedule_one.go, percentageOfNodesToScore left at its default 0):
+//
+//  1. Below 100 nodes, all of them.
+//  2. Otherwise a percentage of the nodes: 50% less one point per 125 nodes, at least 5%
+//     (5,000 nodes: 10%, so 500), and never fewer than 100 nodes.
+func numFeasibleNodesToFind(all int) int {
+	if all < minFeasibleNodesToFind {
+		return all
+	}
+	percentage := max(50-all/125, 5)
+	return max(all*percentage/100, minFeasibleNodesToFind)
+}
+
+// findFeasible filters the nodes as findNodesThatPassFilters does in a cluster of 100 nodes or
+// more: starting where the last scheduling attempt stopped (nextStartNodeIndex) and going round,
+// until numFeasibleNodesToFind nodes pass or every node was tried, so that every node gets the
+// same chance across pods. It returns the passing nodes in that order, the verdicts (complete
+// only when none passes, the only time they are read) and how many nodes it filtered, by which
+// nextStartNodeIndex moves when the attempt is carried out. With fewer nodes every node is
+// filtered and their order only breaks ties between equal scores, which are drawn at random,
+// so DaemonLab keeps name order there.
+func (cy *Cycle) findFeasible(pod *api.Pod, want requests, usage map[string]requests) (feasible []*api.Node, verdicts []verdict, processed int) {
+	nodes := cy.nodes
+	verdicts = make([]verdict, len(nodes))
+	toFind := numFeasibleNodesToFind(len(nodes))
+	for ; processed < len(nodes) && len(feasible) < toFind; processed++ {
+		i := (cy.nextStart + processed) % len(nodes)
+		n := nodes[i]
+		if verdicts[i] = filter(pod, want, n, usage[n.Name], cy.alloc[n.Name]); verdicts[i].code == fits {
+			feasible = append(feasible, n)
+		}
+	}
+	return feasible, verdicts, processed
 }
 
 // pinnedNodes returns the node names NodeAffinity's PreFilter narrows the pod to, or nil.
