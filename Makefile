@@ -63,20 +63,23 @@ fuzz-all:
 	done
 
 # Benchmarks in benchstat's format, natively and compiled to WebAssembly under Node (with the
-# ratio), then the page's sizes. Results also land in .bench/ (git-ignored).
-BENCH_WASM := Converge|SnapshotRestore|GetPodsAll
+# ratio), the page's sizes, and its time to interactive in headless Chromium against a Go
+# hello-world page. Results also land in .bench/ (git-ignored).
+BENCH_WASM := Converge|SnapshotRestore|GetPodsAll|Memory|Step
 SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
-bench: build
+bench: build chromium
 	@mkdir -p .bench
 	@echo "== native"
 	@$(GO) test -run XXX -bench . -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/native.txt
 	@echo "== WebAssembly under Node"
-	@GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim | tee .bench/wasm.txt
+	@GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/wasm.txt
 	@echo "== WebAssembly / native"
 	@awk '/^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); if (FILENAME ~ /native/) n[name] = $$3; else w[name] = $$3 } \
 	  END { for (k in w) if (k in n) printf "%-45s %6.2fx\n", k, w[k] / n[k] }' .bench/native.txt .bench/wasm.txt | sort
 	@echo "== the page (bytes)"
 	@node -e '$(SIZES_JS)'
+	@echo "== time to interactive (headless Chromium, loopback, cache off)"
+	@$(GO) test -run XXX -bench TimeToInteractive -benchtime 1x ./wasm/serve | tee .bench/tti.txt | grep Benchmark
 
 clean:
 	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules

@@ -17,7 +17,7 @@ import (
 // The benchmarks of `make bench`: the steps a large cluster must take in a browser tab.
 
 // nodesCluster is an empty cluster with n Ready nodes, joined in one apply.
-func nodesCluster(b *testing.B, n int) *sim.Sim {
+func nodesCluster(b testing.TB, n int) *sim.Sim {
 	s, err := sim.New(1, sim.Empty)
 	require.NoError(b, err)
 	var m strings.Builder
@@ -39,7 +39,7 @@ func converged(b *testing.B, n int) (*sim.Sim, cluster.Snapshot) {
 	return s, s.C.Snapshot()
 }
 
-func requireReady(b *testing.B, s *sim.Sim, n int) {
+func requireReady(b testing.TB, s *sim.Sim, n int) {
 	b.Helper()
 	out := shell.Run(s, "kubectl get ds agent -o jsonpath={.status.numberReady}/{.status.updatedNumberScheduled}", "").Out
 	require.Equal(b, fmt.Sprintf("%d/%d", n, n), out)
