@@ -527,6 +527,32 @@ func Render(m Model) View {
 // events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
 // the header and the newest maxEvents events whose OBJECT column contains the filter's object.
 func events(s *sim.Sim, f EventFilter) Section {
+	stored, now := s.C.ListKind("Event"), s.C.Now()
+	if m := lastEvents; m.filter == f && m.now.Equal(now) && slices.Equal(m.stored, stored) {
+		return m.section
+	}
+	section := formatEvents(s, f)
+	lastEvents = eventsMemo{stored: stored, now: now, filter: f, section: section}
+	return section
+}
+
+// eventsMemo is the events list last rendered and what it was made from: the stored events
+// (which are never changed in place, and which the memo keeps alive, so the same pointers mean
+// the same events), the clock (the ages) and the filter. Most renders — a keystroke, a panel
+// opened, a command that records no event — show the same list, and formatting thousands of
+// events is most of a render's cost in a large cluster.
+type eventsMemo struct {
+	stored  []api.Object
+	now     time.Time
+	filter  EventFilter
+	section Section
+}
+
+// lastEvents is the one memo (the page renders one model at a time).
+var lastEvents eventsMemo
+
+// formatEvents makes the events list.
+func formatEvents(s *sim.Sim, f EventFilter) Section {
 	cmd := "kubectl events -A"
 	if f.Type != "" {
 		cmd += " --types=" + f.Type

@@ -192,6 +192,35 @@ func TestEventsListFiltersByTypeAndObject(t *testing.T) {
 	assert.Equal(t, EventFilter{Object: "node/hd2"}, m.Events, "an unknown type changes nothing")
 }
 
+// TestEventsListIsAlwaysCurrent: the events list is remembered between renders (see
+// eventsMemo) but always shows what kubectl would print now: a new event, the clock moving
+// (LAST SEEN), a filter, an undone step and another session with the same events each show.
+func TestEventsListIsAlwaysCurrent(t *testing.T) {
+	fresh := func(m Model) string { return formatEvents(m.Sim, m.Events).Text }
+	m, err := NewModel()
+	require.NoError(t, err)
+	first := Render(m).Events.Text
+	assert.Equal(t, fresh(m), first)
+	m = Update(m, RunMsg{"kubectl label node hd2 tier=a"})
+	assert.Equal(t, first, Render(m).Events.Text, "a label records no event")
+	m = Update(m, RunMsg{"sim advance 1m"})
+	aged := Render(m).Events.Text
+	assert.NotEqual(t, first, aged, "a minute later every event is older")
+	assert.Equal(t, fresh(m), aged)
+	m = Update(m, RunMsg{"kubectl scale deployment web --replicas=3"})
+	scaled := Render(m).Events.Text
+	assert.Contains(t, scaled, "Scaled up replica set web-")
+	assert.Equal(t, fresh(m), scaled)
+	m = Update(m, EventsMsg{EventFilter{Type: "Warning"}})
+	assert.Equal(t, fresh(m), Render(m).Events.Text)
+	m = Update(m, EventsMsg{})
+	m = Update(m, UndoMsg{})
+	assert.Equal(t, aged, Render(m).Events.Text, "undone: the scaling's events are gone")
+	other, err := NewModel()
+	require.NoError(t, err)
+	assert.Equal(t, first, Render(other).Events.Text, "another session with the same events")
+}
+
 // TestLargeClustersUseTheCompactGrid: past compactNodes nodes the page draws cells without pods,
 // and a node's details carry its fault menu.
 func TestLargeClustersUseTheCompactGrid(t *testing.T) {
