@@ -37,6 +37,9 @@ type Model struct {
 	Table     bool           // the cluster as a table rather than cards
 	Tutor     *Tutor         // the lesson being taken; nil in the sandbox
 	Progress  map[string]int // steps completed, by lesson ID (kept apart from the session)
+	// LessonsLater leaves the lesson picker empty: the page opens without parsing the lessons
+	// (most of its start-up) and lists them just after its first paint (ShowLessonsMsg).
+	LessonsLater bool
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -172,6 +175,9 @@ type EventsMsg struct{ Filter EventFilter }
 // cards.
 type TableMsg struct{ On bool }
 
+// ShowLessonsMsg lists the lessons in the picker (see Model.LessonsLater).
+type ShowLessonsMsg struct{}
+
 // NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
 // could not be read, a share link made); an empty key dismisses it.
 type NoticeMsg struct{ Key string }
@@ -283,6 +289,8 @@ func update(m Model, msg any) Model {
 		if slices.Contains(Langs, msg.Lang) {
 			m.Lang = msg.Lang
 		}
+	case ShowLessonsMsg:
+		m.LessonsLater = false
 	case NoticeMsg:
 		m.Notice, m.NoticeArg = msg.Key, ""
 	case SelectMsg:
@@ -520,7 +528,10 @@ func Render(m Model) View {
 		v.Details = details(l, m.Sim, sel)
 	}
 	v.Events = events(m.Sim, m.Events)
-	v.Lessons, v.Tutor = lessonItems(l, m.Progress), tutorView(l, m.Tutor)
+	if !m.LessonsLater {
+		v.Lessons = lessonItems(l, m.Progress)
+	}
+	v.Tutor = tutorView(l, m.Tutor)
 	return v
 }
 

@@ -73,6 +73,17 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 	assert.Len(t, Render(m).Nodes[1].Pods, 2, "the sandbox's start state again")
 }
 
+// TestLessonsAreListedAfterTheFirstPaint: the page opens with an empty lesson picker (parsing
+// fifteen lessons is most of its start-up) and lists them on ShowLessonsMsg.
+func TestLessonsAreListedAfterTheFirstPaint(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m.LessonsLater = true
+	assert.Empty(t, Render(m).Lessons)
+	m = Update(m, ShowLessonsMsg{})
+	assert.Len(t, Render(m).Lessons, 15)
+}
+
 // TestLessonsListAndChineseText: the lesson list in the page's language, with progress.
 func TestLessonsListAndChineseText(t *testing.T) {
 	m, err := NewModel()

@@ -29,11 +29,13 @@ func start() (err error) {
 		remembered, _ := storageGet(langKey)
 		m.Lang = PickLang(remembered, browserLanguages())
 		m.Progress = loadProgress()
+		m.LessonsLater = true
 		var p *page
 		if p, err = mount(m); err != nil {
 			return
 		}
 		p.render()
+		p.win.SetTimeout(func() { Recover(func() { p.dispatch(ShowLessonsMsg{}) }, p.showPanic) }, 0)
 	}, func(r any) { err = fmt.Errorf("internal error: %v", r) })
 	return err
 }
