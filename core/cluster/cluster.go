@@ -40,6 +40,7 @@ type Cluster struct {
 	sorted   map[string]*listing           // each kind's objects in List order, once listed
 	machines map[string]Machine            // by node name
 	memo     map[string]string             // controllers' private memory, by key
+	shared   sharing                       // which of these maps a snapshot also holds
 	writes   int64                         // changes of any kind, for Writes
 	events   map[string]Key                // Events by what makes two equal (see eventKey); nil until needed
 	names    eventNames                    // where to look for a free event name (see nextEventName)
@@ -65,13 +66,13 @@ func (c *Cluster) Machine(node string) (Machine, bool) {
 // SetMachine records the machine behind a node.
 func (c *Cluster) SetMachine(node string, m Machine) {
 	m.Faults = slices.Clone(m.Faults)
-	c.machines[node] = m
+	c.ownMachines()[node] = m
 	c.writes++
 }
 
 // RemoveMachine forgets the machine behind a deleted node.
 func (c *Cluster) RemoveMachine(node string) {
-	delete(c.machines, node)
+	delete(c.ownMachines(), node)
 	c.writes++
 }
 
@@ -86,7 +87,7 @@ func (c *Cluster) Memo(key string) (string, bool) {
 // SetMemo remembers a value for a controller.
 func (c *Cluster) SetMemo(key, value string) {
 	if old, ok := c.memo[key]; !ok || old != value {
-		c.memo[key] = value
+		c.ownMemo()[key] = value
 		c.writes++
 	}
 }
@@ -94,7 +95,7 @@ func (c *Cluster) SetMemo(key, value string) {
 // ForgetMemo drops a remembered value.
 func (c *Cluster) ForgetMemo(key string) {
 	if _, ok := c.memo[key]; ok {
-		delete(c.memo, key)
+		delete(c.ownMemo(), key)
 		c.writes++
 	}
 }
@@ -131,30 +132,68 @@ type Snapshot struct {
 	memo     map[string]string
 }
 
-// Snapshot saves the cluster's state. It copies the object maps, not the objects (they are
-// immutable), so it costs microseconds for a small cluster.
+// Snapshot saves the cluster's state. It shares the cluster's maps rather than copying them
+// (stored objects are never changed in place): the cluster copies a map only when it first
+// writes to it after the snapshot (see sharing), so a snapshot costs a copy of the map of kinds.
 func (c *Cluster) Snapshot() Snapshot {
-	return Snapshot{writes: c.writes, now: c.now, version: c.version, pcg: *c.pcg, objects: copyObjects(c.objects), machines: maps.Clone(c.machines), memo: maps.Clone(c.memo)}
+	c.shareAll()
+	return Snapshot{writes: c.writes, now: c.now, version: c.version, pcg: *c.pcg, objects: maps.Clone(c.objects), machines: c.machines, memo: c.memo}
 }
 
 // Restore brings back a saved state; the snapshot stays valid and may be restored again.
 func (c *Cluster) Restore(s Snapshot) {
 	c.now, c.version = s.now, s.version
 	*c.pcg = s.pcg
-	c.objects = copyObjects(s.objects)
+	c.objects, c.machines, c.memo = maps.Clone(s.objects), s.machines, s.memo
+	c.shareAll()
 	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
 	c.names = eventNames{}
-	c.machines, c.memo = maps.Clone(s.machines), maps.Clone(s.memo)
 	c.writes = s.writes
 }
 
-func copyObjects(in map[string]map[Key]api.Object) map[string]map[Key]api.Object {
-	out := make(map[string]map[Key]api.Object, len(in))
-	for kind, objs := range in {
-		out[kind] = maps.Clone(objs)
+// sharing says which of the cluster's maps a snapshot holds too: the cluster writes only to
+// maps of its own, copying a shared one first (copy on write).
+type sharing struct {
+	kinds          map[string]bool
+	machines, memo bool
+}
+
+func (c *Cluster) shareAll() {
+	c.shared = sharing{kinds: make(map[string]bool, len(c.objects)), machines: true, memo: true}
+	for kind := range c.objects {
+		c.shared.kinds[kind] = true
 	}
-	return out
+}
+
+// own returns a kind's map for writing: the cluster's own, copied from a snapshot's if shared.
+func (c *Cluster) own(kind string) map[Key]api.Object {
+	objs := c.objects[kind]
+	switch {
+	case objs == nil:
+		objs = map[Key]api.Object{}
+	case c.shared.kinds[kind]:
+		objs = maps.Clone(objs)
+	default:
+		return objs
+	}
+	c.objects[kind] = objs
+	delete(c.shared.kinds, kind)
+	return objs
+}
+
+func (c *Cluster) ownMachines() map[string]Machine {
+	if c.shared.machines {
+		c.machines, c.shared.machines = maps.Clone(c.machines), false
+	}
+	return c.machines
+}
+
+func (c *Cluster) ownMemo() map[string]string {
+	if c.shared.memo {
+		c.memo, c.shared.memo = maps.Clone(c.memo), false
+	}
+	return c.memo
 }
 
 // Now returns the simulated time.
@@ -237,9 +276,6 @@ func (c *Cluster) Create(obj api.Object) error {
 		m.Name = generatedName(m.GenerateName, c.RandomString(5))
 	}
 	kind := kindOf(obj)
-	if c.objects[kind] == nil {
-		c.objects[kind] = map[Key]api.Object{}
-	}
 	if _, exists := c.objects[kind][keyOf(obj)]; exists {
 		return fmt.Errorf("%s %q already exists", kind, m.Name)
 	}
@@ -251,7 +287,7 @@ func (c *Cluster) Create(obj api.Object) error {
 		m.Generation = 1
 	}
 	c.bump(m)
-	c.objects[kind][keyOf(obj)] = obj
+	c.own(kind)[keyOf(obj)] = obj
 	c.listCreated(kind, keyOf(obj), obj)
 	c.indexEvent(obj, nil)
 	return nil
@@ -280,7 +316,7 @@ func (c *Cluster) Update(obj api.Object) error {
 		templateGenerationOnUpdate(ds, old.(*api.DaemonSet))
 	}
 	c.bump(m)
-	c.objects[kind][keyOf(obj)] = obj
+	c.own(kind)[keyOf(obj)] = obj
 	c.listUpdated(kind, keyOf(obj), obj)
 	c.indexEvent(obj, old)
 	return nil
@@ -290,7 +326,7 @@ func (c *Cluster) Update(obj api.Object) error {
 // write it moves the resourceVersion counter.
 func (c *Cluster) Delete(obj api.Object) {
 	c.indexEvent(nil, c.objects[kindOf(obj)][keyOf(obj)])
-	delete(c.objects[kindOf(obj)], keyOf(obj))
+	delete(c.own(kindOf(obj)), keyOf(obj))
 	c.listDeleted(kindOf(obj), keyOf(obj))
 	c.version++
 	c.writes++

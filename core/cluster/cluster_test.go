@@ -83,3 +83,45 @@ func BenchmarkSnapshotThreeNodes(b *testing.B) {
 		c.Restore(c.Snapshot())
 	}
 }
+
+// TestSnapshotsShareUntilWritten: a snapshot shares the cluster's maps (copy on write), so
+// no write after it — to objects, machines or controllers' memory, before or after a restore —
+// may show in it; each snapshot restores exactly the state it saved.
+func TestSnapshotsShareUntilWritten(t *testing.T) {
+	c := New(5)
+	require.NoError(t, c.Create(pod("a")))
+	c.SetMachine("n1", Machine{Faults: []string{"not-ready"}})
+	c.SetMemo("k", "1")
+	state := func() string {
+		b, err := json.Marshal(struct {
+			Pods     []*api.Pod
+			Machines map[string]Machine
+			Memo     map[string]string
+		}{c.Pods(), c.machines, c.memo})
+		require.NoError(t, err)
+		return string(b)
+	}
+	first, firstState := c.Snapshot(), state()
+	write := func(name string) {
+		require.NoError(t, c.Create(pod(name)))
+		a := *c.Pods()[0]
+		a.Labels = map[string]string{"changed": name}
+		require.NoError(t, c.Update(&a))
+		c.Delete(c.Pods()[0])
+		c.SetMachine("n1", Machine{KubeletDown: true})
+		c.RemoveMachine("n1")
+		c.SetMemo("k", name)
+		c.ForgetMemo("k")
+	}
+	write("b")
+	second, secondState := c.Snapshot(), state()
+	write("c")
+	c.Restore(first)
+	assert.Equal(t, firstState, state())
+	write("d")
+	c.Restore(second)
+	assert.Equal(t, secondState, state())
+	write("e")
+	c.Restore(first)
+	assert.Equal(t, firstState, state(), "a snapshot restored twice, with writes between")
+}
