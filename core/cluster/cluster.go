@@ -42,7 +42,7 @@ type Cluster struct {
 	memo     map[string]string             // controllers' private memory, by key
 	shared   sharing                       // which of these maps a snapshot also holds
 	writes   int64                         // changes of any kind, for Writes
-	events   map[string]Key                // Events by what makes two equal (see eventKey); nil until needed
+	events   map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
 	names    eventNames                    // where to look for a free event name (see nextEventName)
 }
 

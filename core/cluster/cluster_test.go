@@ -125,3 +125,44 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 	c.Restore(first)
 	assert.Equal(t, firstState, state(), "a snapshot restored twice, with writes between")
 }
+
+// TestRecordCountsRepeatsThroughTheIndex: a repeat of an event is counted on the stored one
+// (client-go's EventCorrelator), and counting it keeps the index, which needs no rebuild.
+func TestRecordCountsRepeatsThroughTheIndex(t *testing.T) {
+	c := New(1)
+	require.NoError(t, c.Create(pod("a")))
+	p := c.Pods()[0]
+	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
+	c.Record(p, EventNormal, "Started", "started", "kubelet", "n1")
+	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
+	require.NotNil(t, c.events, "counting a repeat keeps the index")
+	events := List[*api.Event](c)
+	require.Len(t, events, 2)
+	counts := map[string]int32{}
+	for _, e := range events {
+		counts[e.Reason] = e.Count
+	}
+	assert.Equal(t, map[string]int32{"Pulled": 2, "Started": 1}, counts)
+}
+
+// TestRecordFindsAnEventWhoseHashCollides: should two different events share a hash, the index
+// points at the wrong one, and the repeat is still counted on its own event (found by a scan).
+func TestRecordFindsAnEventWhoseHashCollides(t *testing.T) {
+	c := New(1)
+	require.NoError(t, c.Create(pod("a")))
+	p := c.Pods()[0]
+	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
+	c.Record(p, EventWarning, "BackOff", "back-off", "kubelet", "n1")
+	var pulled, backOff *api.Event
+	for _, e := range List[*api.Event](c) {
+		if e.Reason == "Pulled" {
+			pulled = e
+		} else {
+			backOff = e
+		}
+	}
+	c.eventIndex()[identityOf(backOff).hash()] = keyOf(pulled) // a collision
+	c.Record(p, EventWarning, "BackOff", "back-off", "kubelet", "n1")
+	assert.Equal(t, int32(2), c.Get("Event", keyOf(backOff)).(*api.Event).Count)
+	assert.Equal(t, int32(1), c.Get("Event", keyOf(pulled)).(*api.Event).Count)
+}

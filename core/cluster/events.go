@@ -1,9 +1,9 @@
 package cluster
 
 import (
+	"encoding/binary"
 	"fmt"
-	"strconv"
-	"strings"
+	"hash/fnv"
 	"time"
 
 	"daemonlab/core/api"
@@ -39,8 +39,9 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 		ns = "default"
 	}
 	now := api.NewTime(c.now)
-	if k, ok := c.eventIndex()[eventKey(ns, ref, eventType, reason, message, component, host)]; ok {
-		repeat := *c.objects["Event"][k].(*api.Event)
+	id := eventIdentity{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host}
+	if found := c.findEvent(id); found != nil {
+		repeat := *found
 		repeat.Count++
 		repeat.LastTimestamp = now
 		repeat.InvolvedObject.ResourceVersion = ref.ResourceVersion
@@ -79,31 +80,57 @@ func (c *Cluster) nextEventName(ns, object string) string {
 	}
 }
 
-// eventKey is what makes two events the same one, counted rather than stored twice: the
+// eventIdentity is what makes two events the same one, counted rather than stored twice: the
 // namespace, the object (kind, name, uid, part), the type, reason and message, and the source.
-func eventKey(ns string, ref api.ObjectReference, eventType, reason, message, component, host string) string {
-	var b strings.Builder
-	for _, part := range []string{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host} {
-		b.WriteString(strconv.Itoa(len(part))) // length-prefixed: no two lists of parts give one key
-		b.WriteByte(':')
-		b.WriteString(part)
+type eventIdentity [10]string
+
+func identityOf(e *api.Event) eventIdentity {
+	r := e.InvolvedObject
+	return eventIdentity{e.Namespace, r.Kind, r.Name, string(r.UID), r.FieldPath, e.Type, e.Reason, e.Message, e.Source.Component, e.Source.Host}
+}
+
+// hash is FNV-64a over the parts, each length-prefixed so that no two lists of parts run
+// together into the same bytes.
+func (id eventIdentity) hash() uint64 {
+	h := fnv.New64a()
+	var n [8]byte
+	for _, part := range id {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(part)))
+		h.Write(n[:])
+		h.Write([]byte(part))
 	}
-	return b.String()
+	return h.Sum64()
 }
 
-func keyOfEvent(e *api.Event) string {
-	return eventKey(e.Namespace, e.InvolvedObject, e.Type, e.Reason, e.Message, e.Source.Component, e.Source.Host)
+// findEvent returns the stored event with this identity, the first in List order if there are
+// several, or nil. The index answers by hash; an event of another identity under the same hash
+// (never seen, but possible) sends it to a scan of every event.
+func (c *Cluster) findEvent(id eventIdentity) *api.Event {
+	k, ok := c.eventIndex()[id.hash()]
+	if !ok {
+		return nil
+	}
+	if e, _ := c.Get("Event", k).(*api.Event); e != nil && identityOf(e) == id {
+		return e
+	}
+	for _, e := range List[*api.Event](c) {
+		if identityOf(e) == id {
+			return e
+		}
+	}
+	return nil
 }
 
-// eventIndex maps every stored event's eventKey to the event, so that recording one costs a
-// lookup rather than a scan of every event. Built when first needed (and after a restore) from
-// the events in order, so that of two equal events the first is counted, as a scan would.
-func (c *Cluster) eventIndex() map[string]Key {
+// eventIndex maps the hash of every stored event's identity to the first such event in List
+// order, so that recording one costs a lookup rather than a scan of every event. Built when
+// first needed (and after a restore) from the events in order, so that of two equal events the
+// first is counted, as a scan would.
+func (c *Cluster) eventIndex() map[uint64]Key {
 	if c.events == nil {
-		c.events = map[string]Key{}
+		c.events = map[uint64]Key{}
 		for _, e := range List[*api.Event](c) {
-			if k := keyOfEvent(e); c.events[k] == (Key{}) {
-				c.events[k] = keyOf(e)
+			if h := identityOf(e).hash(); c.events[h] == (Key{}) {
+				c.events[h] = keyOf(e)
 			}
 		}
 	}
@@ -111,21 +138,28 @@ func (c *Cluster) eventIndex() map[string]Key {
 }
 
 // indexEvent keeps the index in step with a write: was is the event stored before (nil for a
-// create), now the one stored after (nil for a delete). Other kinds are ignored.
+// create), now the one stored after (nil for a delete). Other kinds are ignored. Counting a
+// repeat keeps its identity and so its place; an indexed event that is deleted or changes
+// identity may leave an equal one to take its place, so the index is rebuilt when next needed.
 func (c *Cluster) indexEvent(now, was api.Object) {
-	if _, ok := was.(*api.Event); ok && now == nil {
+	wasEvent, _ := was.(*api.Event)
+	nowEvent, _ := now.(*api.Event)
+	if wasEvent != nil && nowEvent == nil {
 		c.names = eventNames{} // a deleted event frees its name
 	}
 	if c.events == nil {
 		return // not built yet: it will be built from the store
 	}
-	if e, ok := was.(*api.Event); ok && c.events[keyOfEvent(e)] == keyOf(e) {
-		c.events = nil // another equal event may take its place: rebuild when next needed
-		return
+	if wasEvent != nil {
+		h := identityOf(wasEvent).hash()
+		if c.events[h] == keyOf(wasEvent) && (nowEvent == nil || identityOf(nowEvent) != identityOf(wasEvent)) {
+			c.events = nil
+			return
+		}
 	}
-	if e, ok := now.(*api.Event); ok {
-		if _, taken := c.events[keyOfEvent(e)]; !taken {
-			c.events[keyOfEvent(e)] = keyOf(e)
+	if nowEvent != nil {
+		if h := identityOf(nowEvent).hash(); c.events[h] == (Key{}) {
+			c.events[h] = keyOf(nowEvent)
 		}
 	}
 }
