@@ -4,11 +4,15 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
+
+	"daemonlab/core/sim"
 
 	"honnef.co/go/js/dom/v2"
 )
 
 func main() {
+	debug.SetGCPercent(sim.GCPercent)
 	if err := start(); err != nil {
 		if app := dom.GetWindow().Document().GetElementByID("banner"); app != nil {
 			app.SetTextContent("DaemonLab could not start: " + err.Error())

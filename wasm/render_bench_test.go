@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/sim"
 )
 
 // largeModel is the start state with n nodes in all, the DaemonSet on every one.
@@ -31,9 +34,11 @@ func BenchmarkRender(b *testing.B) {
 }
 
 // BenchmarkStep measures steps of the page on a 1,000-node cluster: a command, the controllers
-// to quiescence and the render, twenty per run (the budget: a 16 ms frame, in WebAssembly).
+// to quiescence and the render, twenty per run (the budget: a 16 ms frame, in WebAssembly),
+// with the page's garbage collector target.
 func BenchmarkStep(b *testing.B) {
 	const steps = 20
+	defer debug.SetGCPercent(debug.SetGCPercent(sim.GCPercent))
 	m := largeModel(b, 1000)
 	i := 0
 	for b.Loop() {

@@ -20,6 +20,12 @@ import (
 	"daemonlab/core/tainteviction"
 )
 
+// GCPercent is the Go garbage collector's target for a simulation in a browser tab (the page
+// sets it at start): the heap may grow 60% past what is live between collections rather than
+// the default 100%. A tab's WebAssembly memory never shrinks, so its peak is what counts: with
+// 5,000 nodes and 15,000 pods, 286 MB instead of 406 MB, for about 6% more time.
+const GCPercent = 60
+
 // Sim is one simulated cluster.
 type Sim struct {
 	C *cluster.Cluster
