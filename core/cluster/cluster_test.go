@@ -126,12 +126,17 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 	assert.Equal(t, firstState, state(), "a snapshot restored twice, with writes between")
 }
 
+// withPod is a cluster holding one pod, for events about it.
+func withPod(t *testing.T) (*Cluster, *api.Pod) {
+	c := New(1)
+	require.NoError(t, c.Create(pod("a")))
+	return c, c.Pods()[0]
+}
+
 // TestRecordCountsRepeatsThroughTheIndex: a repeat of an event is counted on the stored one
 // (client-go's EventCorrelator), and counting it keeps the index, which needs no rebuild.
 func TestRecordCountsRepeatsThroughTheIndex(t *testing.T) {
-	c := New(1)
-	require.NoError(t, c.Create(pod("a")))
-	p := c.Pods()[0]
+	c, p := withPod(t)
 	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
 	c.Record(p, EventNormal, "Started", "started", "kubelet", "n1")
 	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
@@ -148,9 +153,7 @@ func TestRecordCountsRepeatsThroughTheIndex(t *testing.T) {
 // TestRecordFindsAnEventWhoseHashCollides: should two different events share a hash, the index
 // points at the wrong one, and the repeat is still counted on its own event (found by a scan).
 func TestRecordFindsAnEventWhoseHashCollides(t *testing.T) {
-	c := New(1)
-	require.NoError(t, c.Create(pod("a")))
-	p := c.Pods()[0]
+	c, p := withPod(t)
 	c.Record(p, EventNormal, "Pulled", "pulled", "kubelet", "n1")
 	c.Record(p, EventWarning, "BackOff", "back-off", "kubelet", "n1")
 	var pulled, backOff *api.Event
