@@ -158,11 +158,18 @@ func mount(m Model) (*page, error) {
 		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
 	}))
 	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
-	p.win.SetInterval(func() {
+	// Play ticks are chained, not on an interval: the next tick is due a whole TickInterval
+	// after this one ends, so however long a tick of a large cluster takes, the browser paints
+	// and handles input between ticks instead of running them back to back (simulated time then
+	// runs slower than the speed says).
+	var tick func()
+	tick = func() {
 		if p.model.Playing {
 			Recover(func() { p.dispatch(TickMsg{}) }, p.showPanic)
 		}
-	}, TickInterval)
+		p.win.SetTimeout(tick, TickInterval)
+	}
+	p.win.SetTimeout(tick, TickInterval)
 	return p, nil
 }
 
