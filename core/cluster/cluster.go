@@ -31,19 +31,20 @@ type Key struct {
 // Cluster is the world: the objects, the machines behind the nodes, the controllers' private
 // memory, the clock and the random source.
 type Cluster struct {
-	now      time.Time
-	seed     uint64
-	pcg      *rand.PCG
-	rng      *rand.Rand
-	version  int64                         // the last resourceVersion handed out
-	objects  map[string]map[Key]api.Object // by kind
-	sorted   map[string]*listing           // each kind's objects in List order, once listed
-	machines map[string]Machine            // by node name
-	memo     map[string]string             // controllers' private memory, by key
-	shared   sharing                       // which of these maps a snapshot also holds
-	writes   int64                         // changes of any kind, for Writes
-	events   map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
-	names    eventNames                    // where to look for a free event name (see nextEventName)
+	now       time.Time
+	seed      uint64
+	pcg       *rand.PCG
+	rng       *rand.Rand
+	version   int64                         // the last resourceVersion handed out
+	objects   map[string]map[Key]api.Object // by kind
+	sorted    map[string]*listing           // each kind's objects in List order, once listed
+	machines  map[string]Machine            // by node name
+	memo      map[string]string             // controllers' private memory, by key
+	shared    sharing                       // which of these maps a snapshot also holds
+	writes    int64                         // changes of any kind, for Writes
+	events    map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
+	names     eventNames                    // where to look for a free event name (see nextEventName)
+	expiredAt time.Time                     // when ExpireEvents last ran (see there); zero after a restore
 }
 
 // Machine is what the API does not show of a node: the host and its kubelet. Faults are what
@@ -148,7 +149,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.shareAll()
 	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
-	c.names = eventNames{}
+	c.names, c.expiredAt = eventNames{}, time.Time{}
 	c.writes = s.writes
 }
 

@@ -164,8 +164,14 @@ func (c *Cluster) indexEvent(now, was api.Object) {
 	}
 }
 
-// ExpireEvents deletes the events whose last occurrence is EventTTL or more in the past.
+// ExpireEvents deletes the events whose last occurrence is EventTTL or more in the past. Events
+// expire only as the clock moves (a new one is stamped now), so a second call at the same
+// instant has nothing to do.
 func (c *Cluster) ExpireEvents() {
+	if c.expiredAt.Equal(c.now) && !c.expiredAt.IsZero() {
+		return
+	}
+	c.expiredAt = c.now
 	for _, e := range List[*api.Event](c) {
 		if !c.now.Before(e.LastTimestamp.Add(EventTTL)) {
 			c.Delete(e)

@@ -59,6 +59,18 @@ type condition struct {
 // MemoryPressure coming from its eviction manager (pkg/kubelet/nodestatus/setters.go wording;
 // NetworkUnavailable in the route controller's).
 func reported(faults []string, memoryPressure bool) []condition {
+	if len(faults) == 0 && !memoryPressure {
+		return healthy // most machines, every round: nothing to build
+	}
+	return conditionsFor(faults, memoryPressure)
+}
+
+// healthy is what a machine without faults or memory pressure reports; callers only read it
+// (its capacity is its length, so an append copies it).
+var healthy = slices.Clip(conditionsFor(nil, false))
+
+// conditionsFor builds what reported returns.
+func conditionsFor(faults []string, memoryPressure bool) []condition {
 	has := func(f string) bool { return slices.Contains(faults, f) }
 	pick := func(bad bool, typ api.NodeConditionType, badReason, badMsg, okReason, okMsg string) condition {
 		if bad {
