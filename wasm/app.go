@@ -488,7 +488,7 @@ func Render(m Model) View {
 	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
 	podsOn := map[string][]*api.Pod{}
-	podCount := map[string]int{}
+	podCount := make(map[string]int, len(nodes))
 	revs := newRevisions(c)
 	for _, p := range c.Pods() {
 		switch {
@@ -503,6 +503,7 @@ func Render(m Model) View {
 			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
 		}
 	}
+	v.Nodes = make([]NodeView, 0, len(nodes))
 	for _, n := range nodes {
 		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name],
 			PodCount: len(byNode[n.Name]) + podCount[n.Name], Conditions: nodeConditions(n)}

@@ -279,7 +279,7 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 // includeDeletedTerminal=false): nodeName, or the node the affinity pins; finished pods being
 // deleted are left out.
 func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
-	m := map[string][]*api.Pod{}
+	m := make(map[string][]*api.Pod, len(pods))
 	for _, p := range pods {
 		terminal := p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded
 		if terminal && p.DeletionTimestamp != nil {
