@@ -563,31 +563,18 @@ type eventsMemo struct {
 // lastEvents is the one memo (the page renders one model at a time).
 var lastEvents eventsMemo
 
-// formatEvents makes the events list.
+// formatEvents makes the events list (kubectl.EventLines formats only the lines it shows).
 func formatEvents(s *sim.Sim, f EventFilter) Section {
 	cmd := "kubectl events -A"
 	if f.Type != "" {
 		cmd += " --types=" + f.Type
 	}
-	r := shell.Run(s, cmd, "")
-	lines := strings.Split(strings.TrimRight(r.Out, "\n"), "\n")
-	if r.Out == "" || len(lines) < 2 {
-		return Section{Command: cmd, Text: strings.TrimRight(r.Out+r.Err, "\n")}
+	want := strings.ToLower(f.Object)
+	lines, message := kubectl.EventLines(s, f.Type, func(object string) bool { return strings.Contains(strings.ToLower(object), want) }, maxEvents)
+	if message != "" {
+		return Section{Command: cmd, Text: message}
 	}
-	head, rows := lines[0], lines[1:]
-	col := strings.Index(head, "OBJECT")
-	if f.Object != "" {
-		want := strings.ToLower(f.Object)
-		var kept []string
-		for _, row := range rows {
-			if object := strings.Fields(row[min(col, len(row)):]); len(object) > 0 && strings.Contains(strings.ToLower(object[0]), want) {
-				kept = append(kept, row)
-			}
-		}
-		rows = kept
-	}
-	rows = rows[max(0, len(rows)-maxEvents):]
-	return Section{Command: cmd, Text: strings.Join(append([]string{head}, rows...), "\n")}
+	return Section{Command: cmd, Text: strings.TrimRight(strings.Join(lines, ""), "\n")}
 }
 
 // details is the panel on a pod or a workload, or nil when it is gone:

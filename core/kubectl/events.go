@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
+	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -49,8 +49,25 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 		}
 		forKind, forName = r.kind, name
 	}
+	events := selectEvents(s.C, all, namespace, forKind, forName, types)
+	if len(events) == 0 {
+		if all {
+			return Result{Err: "No events found."}
+		}
+		return Result{Err: fmt.Sprintf("No events found in %s namespace.", namespace)}
+	}
+	t := eventsTable(events, all, s.C.Now())
+	if f.IsTrue("no-headers") {
+		t.rows = t.rows[1:]
+	}
+	return Result{Out: strings.Join(t.lines(0, len(t.rows)), "")}
+}
+
+// selectEvents returns the events kubectl events shows, oldest first by when they were last
+// seen.
+func selectEvents(c *cluster.Cluster, all bool, namespace string, forKind api.Kind, forName string, types []string) []*api.Event {
 	var events []*api.Event
-	for _, e := range cluster.List[*api.Event](s.C) {
+	for _, e := range cluster.List[*api.Event](c) {
 		switch {
 		case !all && e.Namespace != namespace,
 			forName != "" && (e.InvolvedObject.Kind != forKind.Kind || e.InvolvedObject.Name != forName || e.InvolvedObject.APIVersion != forKind.APIVersion()),
@@ -59,26 +76,18 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 		}
 		events = append(events, e)
 	}
-	if len(events) == 0 {
-		if all {
-			return Result{Err: "No events found."}
-		}
-		return Result{Err: fmt.Sprintf("No events found in %s namespace.", namespace)}
-	}
 	slices.SortStableFunc(events, func(a, b *api.Event) int { return eventTime(a).Time.Compare(eventTime(b).Time) })
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 6, 4, 3, ' ', 0)
-	if !f.IsTrue("no-headers") {
-		if all {
-			fmt.Fprint(w, "NAMESPACE\t")
-		}
-		fmt.Fprint(w, "LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n")
+	return events
+}
+
+// eventsTable is kubectl events' table: the header, then a row per event, oldest first.
+func eventsTable(events []*api.Event, all bool, now time.Time) table {
+	header := []string{"LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"}
+	if all {
+		header = append([]string{"NAMESPACE"}, header...)
 	}
-	now := s.C.Now()
+	t := table{rows: [][]string{header}}
 	for _, e := range events {
-		if all {
-			fmt.Fprintf(w, "%s\t", e.Namespace)
-		}
 		first := age(e.FirstTimestamp, now)
 		if e.FirstTimestamp.IsZero() && e.EventTime != nil {
 			first = age(*e.EventTime, now)
@@ -87,11 +96,44 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 		if e.Count > 1 {
 			interval = fmt.Sprintf("%s (x%d over %s)", age(e.LastTimestamp, now), e.Count, first)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s/%s\t%s\n", interval, terminalEscaper.Replace(e.Type), terminalEscaper.Replace(e.Reason),
-			terminalEscaper.Replace(e.InvolvedObject.Kind), terminalEscaper.Replace(e.InvolvedObject.Name), terminalEscaper.Replace(strings.TrimSpace(e.Message)))
+		row := []string{interval, terminalEscaper.Replace(e.Type), terminalEscaper.Replace(e.Reason),
+			terminalEscaper.Replace(e.InvolvedObject.Kind) + "/" + terminalEscaper.Replace(e.InvolvedObject.Name),
+			terminalEscaper.Replace(strings.TrimSpace(e.Message))}
+		if all {
+			row = append([]string{e.Namespace}, row...)
+		}
+		t.rows = append(t.rows, row)
 	}
-	w.Flush()
-	return Result{Out: b.String()}
+	return t
+}
+
+// EventLines is `kubectl events -A` (of one type, when typ is Normal or Warning) as the page's
+// events list shows it: the header, then the last limit of the lines whose OBJECT column keep
+// accepts. Each is exactly the line kubectl prints (the columns are as wide as the whole
+// table's), but only those lines are written. It returns kubectl's message when there are no
+// events.
+func EventLines(s *sim.Sim, typ string, keep func(object string) bool, limit int) (lines []string, message string) {
+	var types []string
+	if typ != "" {
+		types = []string{typ}
+	}
+	events := selectEvents(s.C, true, "", api.Kind{}, "", types)
+	if len(events) == 0 {
+		return nil, "No events found."
+	}
+	t := eventsTable(events, true, s.C.Now())
+	const object = 4 // NAMESPACE, LAST SEEN, TYPE, REASON, OBJECT
+	var shown []int
+	for i := len(t.rows) - 1; i > 0 && len(shown) < limit; i-- {
+		if keep(t.rows[i][object]) {
+			shown = append(shown, i)
+		}
+	}
+	lines = t.lines(0, 1)
+	for _, i := range slices.Backward(shown) {
+		lines = append(lines, t.lines(i, i+1)...)
+	}
+	return lines, ""
 }
 
 // eventTime is when an event was last seen (lastTimestamp, else eventTime).

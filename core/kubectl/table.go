@@ -1,0 +1,49 @@
+package kubectl
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// table is a table as kubectl's tab writer (printers.GetNewTabWriter: text/tabwriter with
+// minwidth 6, padding 3, spaces) lays it out, for when only some of its lines are wanted:
+//
+//  1. Every column but the last is as wide as its widest cell, in runes, plus 3 spaces, and at
+//     least 6; cells are left-aligned and padded with spaces.
+//  2. The last cell of a line is written as it is, then a newline.
+//
+// All rows have the same number of cells, so the whole table is one block of columns.
+type table struct {
+	rows [][]string
+}
+
+const (
+	tableMinWidth = 6
+	tablePadding  = 3
+)
+
+// lines returns rows[from:to] laid out, each ending in a newline.
+func (t table) lines(from, to int) []string {
+	var widths []int
+	for _, row := range t.rows {
+		for j, cell := range row[:len(row)-1] {
+			if j == len(widths) {
+				widths = append(widths, tableMinWidth)
+			}
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell)+tablePadding)
+		}
+	}
+	out := make([]string, 0, to-from)
+	var b strings.Builder
+	for _, row := range t.rows[from:to] {
+		b.Reset()
+		for j, cell := range row[:len(row)-1] {
+			b.WriteString(cell)
+			b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell)))
+		}
+		b.WriteString(row[len(row)-1])
+		b.WriteByte('\n')
+		out = append(out, b.String())
+	}
+	return out
+}
