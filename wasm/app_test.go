@@ -315,3 +315,23 @@ func TestPodNotesSayWhoDisruptedAPod(t *testing.T) {
 	m = Update(m, LangMsg{English})
 	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate"}, Render(m).Details.Why)
 }
+
+// TestPickLangPrefersTheChoiceThenTheBrowser: the page speaks the language the learner chose
+// last, else the first of the browser's languages it speaks (any zh variant is Simplified
+// Chinese), else English.
+func TestPickLangPrefersTheChoiceThenTheBrowser(t *testing.T) {
+	for _, tc := range []struct {
+		remembered string
+		preferred  []string
+		want       Lang
+	}{
+		{"zh-CN", []string{"en-US"}, Chinese},
+		{"en", []string{"zh-CN"}, English},
+		{"fr", []string{"de", "zh-TW", "en"}, Chinese},
+		{"", []string{"EN-gb", "zh"}, English},
+		{"", []string{"de", "ja"}, English},
+		{"", nil, English},
+	} {
+		assert.Equal(t, tc.want, PickLang(tc.remembered, tc.preferred), "remembered %q, preferred %q", tc.remembered, tc.preferred)
+	}
+}
