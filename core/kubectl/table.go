@@ -14,7 +14,8 @@ import (
 //
 // All rows have the same number of cells, so the whole table is one block of columns.
 type table struct {
-	rows [][]string
+	rows   [][]string
+	widths []int // the columns' widths but the last's, once a line was laid out
 }
 
 const (
@@ -22,17 +23,21 @@ const (
 	tablePadding  = 3
 )
 
-// lines returns rows[from:to] laid out, each ending in a newline.
-func (t table) lines(from, to int) []string {
-	var widths []int
-	for _, row := range t.rows {
-		for j, cell := range row[:len(row)-1] {
-			if j == len(widths) {
-				widths = append(widths, tableMinWidth)
+// lines returns rows[from:to] laid out, each ending in a newline. The columns' widths are
+// measured over all rows once, on the first call.
+func (t *table) lines(from, to int) []string {
+	if t.widths == nil {
+		t.widths = []int{}
+		for _, row := range t.rows {
+			for j, cell := range row[:len(row)-1] {
+				if j == len(t.widths) {
+					t.widths = append(t.widths, tableMinWidth)
+				}
+				t.widths[j] = max(t.widths[j], utf8.RuneCountInString(cell)+tablePadding)
 			}
-			widths[j] = max(widths[j], utf8.RuneCountInString(cell)+tablePadding)
 		}
 	}
+	widths := t.widths
 	out := make([]string, 0, to-from)
 	var b strings.Builder
 	for _, row := range t.rows[from:to] {
