@@ -84,75 +84,98 @@ const maxRounds = 1000
 // Deployment, ReplicaSet and DaemonSet controllers, the scheduler (one pod at a time, in queue
 // order) and the kubelets.
 func (s *Sim) Settle() {
-	var busy []string
-	for range maxRounds {
-		busy = busy[:0]
-		for _, ctl := range controllers {
-			if ctl.sync(s.C) {
-				busy = append(busy, ctl.name)
-			}
-		}
-		if len(busy) == 0 {
-			s.C.ExpireEvents()
-			return
-		}
+	var st settling
+	for !st.next(s.C) {
 	}
-	panic(fmt.Sprintf("the controllers did not settle: %s kept changing the cluster", strings.Join(busy, ", ")))
 }
 
-// controller is one control loop of the simulation: it syncs everything it manages once and
-// reports whether it changed anything.
+// settling is a Settle in progress, a piece of a controller's pass at a time:
+//  1. every round runs the controllers' passes in order;
+//  2. a round in which none changed anything ends the settling, and events past their time to
+//     live expire;
+//  3. after maxRounds rounds that all changed something, it panics.
+type settling struct {
+	round, controller int      // the round, and the controller whose pass is under way in it
+	rest              piece    // the rest of that pass, once begun
+	changed           bool     // that pass changed something
+	busy              []string // the controllers that changed something this round
+}
+
+// next runs the next piece and reports whether the settling is over.
+func (st *settling) next(c *cluster.Cluster) (settled bool) {
+	ctl := controllers[st.controller]
+	if st.rest == nil {
+		st.rest = ctl.begin(c)
+	}
+	changed, rest := st.rest()
+	st.changed = st.changed || changed
+	if st.rest = rest; rest != nil {
+		return false
+	}
+	if st.changed {
+		st.busy = append(st.busy, ctl.name)
+	}
+	st.changed = false
+	if st.controller++; st.controller < len(controllers) {
+		return false
+	}
+	if len(st.busy) == 0 {
+		c.ExpireEvents()
+		return true
+	}
+	if st.round++; st.round == maxRounds {
+		panic(fmt.Sprintf("the controllers did not settle: %s kept changing the cluster", strings.Join(st.busy, ", ")))
+	}
+	st.controller, st.busy = 0, st.busy[:0]
+	return false
+}
+
+// controller is one control loop of the simulation. A pass syncs everything it manages once,
+// in pieces: begin starts a pass and returns its first piece.
 type controller struct {
-	name string
-	sync func(*cluster.Cluster) bool
+	name  string
+	begin func(*cluster.Cluster) piece
+}
+
+// piece is part of a controller's pass: it reports whether it changed anything, and returns the
+// next piece, or nil when the pass is over.
+type piece func() (changed bool, next piece)
+
+// whole is a controller whose pass is one piece.
+func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster) piece {
+	return func(c *cluster.Cluster) piece {
+		return func() (bool, piece) { return sync(c), nil }
+	}
 }
 
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
-	{"node-lifecycle-controller", nodelifecycle.Sync},
-	{"taint-eviction-controller", tainteviction.Sync},
-	{"garbage-collector", garbagecollector.Sync},
-	{"pod-garbage-collector", garbagecollector.SyncPods},
-	{"deployment-controller", func(c *cluster.Cluster) bool {
+	{"node-lifecycle-controller", whole(nodelifecycle.Sync)},
+	{"taint-eviction-controller", whole(tainteviction.Sync)},
+	{"garbage-collector", whole(garbagecollector.Sync)},
+	{"pod-garbage-collector", whole(garbagecollector.SyncPods)},
+	{"deployment-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for _, d := range cluster.List[*api.Deployment](c) {
 			changed = deployment.Sync(c, d) || changed
 		}
 		return changed
-	}},
-	{"replicaset-controller", func(c *cluster.Cluster) bool {
+	})},
+	{"replicaset-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for _, rs := range cluster.List[*api.ReplicaSet](c) {
 			changed = replicaset.Sync(c, rs) || changed
 		}
 		return changed
-	}},
-	{"daemonset-controller", func(c *cluster.Cluster) bool {
-		changed := false
-		for _, ds := range c.DaemonSets() {
-			key := cluster.Key{Namespace: ds.Namespace, Name: ds.Name}
-			// A sync that burstReplicas cut short is followed at once by the next, as the
-			// controller requeues a DaemonSet as soon as it has seen its own creates and deletes;
-			// when creating was all it had left, the next is SyncRest.
-			for range maxRounds {
-				out := daemon.Sync(c, ds)
-				changed = out.Changed || changed
-				for out.Rest != nil {
-					current, _ := c.Get("DaemonSet", key).(*api.DaemonSet)
-					if current == nil {
-						break
-					}
-					out = daemon.SyncRest(c, current, *out.Rest)
-					changed = out.Changed || changed
-				}
-				if ds, _ = c.Get("DaemonSet", key).(*api.DaemonSet); !out.Capped || ds == nil {
-					break
-				}
-			}
+	})},
+	{"daemonset-controller", func(c *cluster.Cluster) piece {
+		pass := &daemonSetPass{c: c, sets: c.DaemonSets()}
+		if len(pass.sets) > 0 {
+			pass.ds = pass.sets[0]
 		}
-		return changed
+		return pass.next
 	}},
-	{"default-scheduler", func(c *cluster.Cluster) bool {
+	{"default-scheduler", whole(func(c *cluster.Cluster) bool {
 		pending := scheduler.Pending(c)
 		if len(pending) == 0 {
 			return false
@@ -163,8 +186,46 @@ var controllers = []controller{
 			changed = cycle.Apply(cycle.Schedule(pod)) || changed
 		}
 		return changed
-	}},
-	{"kubelet", kubelet.Sync},
+	})},
+	{"kubelet", whole(kubelet.Sync)},
+}
+
+// daemonSetPass is the DaemonSet controller's pass, a sync of one DaemonSet per piece. A sync
+// that burstReplicas cut short is followed at once by the next, as the controller requeues a
+// DaemonSet as soon as it has seen its own creates and deletes; when creating was all it had
+// left, the next is SyncRest. A DaemonSet gets at most maxRounds syncs in a pass.
+type daemonSetPass struct {
+	c     *cluster.Cluster
+	sets  []*api.DaemonSet
+	i     int            // sets[i] is being synced
+	ds    *api.DaemonSet // its current object
+	round int            // its syncs so far in this pass, less one
+	rest  *daemon.Plan   // what its last sync left to create, for SyncRest
+}
+
+func (p *daemonSetPass) next() (changed bool, next piece) {
+	if p.i == len(p.sets) {
+		return false, nil
+	}
+	var out daemon.Outcome
+	if p.rest != nil {
+		out = daemon.SyncRest(p.c, p.ds, *p.rest)
+	} else {
+		out = daemon.Sync(p.c, p.ds)
+	}
+	p.rest = out.Rest
+	p.ds, _ = p.c.Get("DaemonSet", cluster.Key{Namespace: p.ds.Namespace, Name: p.ds.Name}).(*api.DaemonSet)
+	switch {
+	case p.ds != nil && p.rest != nil:
+	case p.ds != nil && out.Capped && p.round+1 < maxRounds:
+		p.round++
+	default:
+		if p.i++; p.i == len(p.sets) {
+			return out.Changed, nil
+		}
+		p.ds, p.round, p.rest = p.sets[p.i], 0, nil
+	}
+	return out.Changed, p.next
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
@@ -184,17 +245,49 @@ func (s *Sim) NextTimer() (time.Time, bool) {
 
 // Advance moves the clock forward by d, stopping at every due timer in order and settling there.
 func (s *Sim) Advance(d time.Duration) {
-	end := s.C.Now().Add(d)
-	for {
-		next, ok := s.NextTimer()
-		if !ok || next.After(end) {
-			break
-		}
-		s.C.SetNow(next)
-		s.Settle()
+	r := s.Begin(d)
+	for !r.Next() {
 	}
-	s.C.SetNow(end)
-	s.Settle()
+}
+
+// Run is an Advance taken a piece at a time, so that a page can paint and handle input between
+// the pieces of a long one: each piece is one controller's sync (or moving the clock to the next
+// due timer). Between pieces the cluster may be in the middle of settling, as a real cluster is
+// between two controllers' work; a Run taken to its end leaves exactly what Advance leaves.
+type Run struct {
+	s        *Sim
+	end      time.Time
+	settling *settling // the settling in progress at a stop, if any
+	last     bool      // the settling in progress is the one at the end
+}
+
+// Begin starts moving the clock forward by d; nothing happens until the run's first Next.
+func (s *Sim) Begin(d time.Duration) *Run {
+	return &Run{s: s, end: s.C.Now().Add(d)}
+}
+
+// Next does the run's next piece and reports whether the run is over:
+//  1. while settling at a stop, the next controller syncs;
+//  2. otherwise the clock moves to the earliest due timer not after the end and settling there
+//     begins;
+//  3. with no timer due by the end, the clock moves to the end and the last settling begins.
+func (r *Run) Next() (done bool) {
+	c := r.s.C
+	if r.settling != nil {
+		if !r.settling.next(c) {
+			return false
+		}
+		r.settling = nil
+		return r.last
+	}
+	if next, ok := r.s.NextTimer(); ok && !next.After(r.end) {
+		c.SetNow(next)
+	} else {
+		c.SetNow(r.end)
+		r.last = true
+	}
+	r.settling = &settling{}
+	return false
 }
 
 // Step moves the clock to the next due timer and settles there; it reports false when nothing
