@@ -48,6 +48,38 @@ func TestSameSeedSameWorld(t *testing.T) {
 	assert.NotEqual(t, run(7), run(8))
 }
 
+// TestARunTakenInPiecesIsAdvance: a Run taken a piece at a time, with the cluster read between
+// pieces (as the page renders), ends exactly where Advance ends, events included; its pieces
+// are the controllers' passes at every stop, so there are many.
+func TestARunTakenInPiecesIsAdvance(t *testing.T) {
+	start := func() *Sim {
+		s, err := New(1, Default)
+		require.NoError(t, err)
+		require.NoError(t, s.C.Create(fluentd()))
+		s.Settle()
+		m, ok := s.C.Machine("hd2")
+		require.True(t, ok)
+		m.KubeletDown, m.DownAt = true, s.C.Now()
+		s.C.SetMachine("hd2", m)
+		s.Settle()
+		return s
+	}
+	whole, pieces := start(), start()
+	whole.Advance(7 * time.Minute)
+
+	r := pieces.Begin(7 * time.Minute)
+	n := 0
+	for !r.Next() {
+		n++
+		dump(t, pieces)
+		cluster.List[*api.Event](pieces.C)
+	}
+	assert.Equal(t, dump(t, whole), dump(t, pieces))
+	assert.Equal(t, cluster.List[*api.Event](whole.C), cluster.List[*api.Event](pieces.C))
+	assert.Equal(t, whole.C.Now(), pieces.C.Now())
+	assert.Greater(t, n, 5*len(controllers), "a stop at each due timer, a pass of each controller at each")
+}
+
 // TestDefaultCluster pins the built-in cluster of DESIGN.md: hd1 (control plane, tainted), hd2,
 // hd3, Ready, 4 CPU / 8Gi / 110 pods, pod CIDRs 10.244.N.0/24, the kubeadm namespaces.
 func TestDefaultCluster(t *testing.T) {
