@@ -40,6 +40,17 @@ type Model struct {
 	// LessonsLater leaves the lesson picker empty: the page opens without parsing the lessons
 	// (most of its start-up) and lists them just after its first paint (ShowLessonsMsg).
 	LessonsLater bool
+	// Tick is a play tick under way, done a piece at a time (WorkMsg) so that the page paints
+	// and handles input while a large cluster moves; nil when none is.
+	Tick *Tick
+}
+
+// Tick is a play tick under way: its step, the run doing it, and the cluster's write count
+// before it (a tick that wrote nothing is no step of the history).
+type Tick struct {
+	Step   Step
+	Run    *sim.Run
+	writes int64
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -76,21 +87,25 @@ const maxTermLines = 500
 // manifest, so that its pods are Running when the page opens.
 const startupTime = 30 * time.Second
 
-// Speed is one speed of play: each tick of the page's timer (TickInterval of real time) runs
-// Command.
+// Speed is one speed of play: each tick of the page's timer (TickInterval of real time) moves
+// the clock by Advance.
 type Speed struct {
-	Label, Command string
+	Label   string
+	Advance time.Duration
 }
+
+// Command is a tick's step in the history: `sim advance` by the speed's Advance.
+func (s Speed) Command() string { return "sim advance " + s.Advance.String() }
 
 // TickInterval is how often play ticks, in milliseconds of real time.
 const TickInterval = 250
 
 // Speeds are play's speeds; DefaultSpeed plays a 300s toleration out in half a minute.
 var Speeds = []Speed{
-	{"1×", "sim advance 250ms"},
-	{"10×", "sim advance 2.5s"},
-	{"30×", "sim advance 7.5s"},
-	{"60×", "sim advance 15s"},
+	{"1×", 250 * time.Millisecond},
+	{"10×", 2500 * time.Millisecond},
+	{"30×", 7500 * time.Millisecond},
+	{"60×", 15 * time.Second},
 }
 
 // DefaultSpeed is 10×.
@@ -143,11 +158,16 @@ type HistoryMsg struct{ Step int }
 type ClearMsg struct{}
 
 // PlayMsg starts or stops play; SpeedMsg picks its speed; TickMsg is one tick of the page's
-// timer while playing.
+// timer while playing: it begins the tick's run, and WorkMsg does its next pieces until Enough
+// says so (the page gives each a few milliseconds) or it is over. Stopping play lets a tick
+// under way finish; a message that only changes the view leaves it under way; one that moves
+// through the history or starts afresh drops it (the state it leaves is replaced); any other
+// first finishes it.
 type (
 	PlayMsg  struct{ On bool }
 	SpeedMsg struct{ Index int }
 	TickMsg  struct{}
+	WorkMsg  struct{ Enough func() bool }
 )
 
 // UndoMsg and RedoMsg move one step back or forward in the history; SeekMsg moves to any step
@@ -192,6 +212,13 @@ func Update(m Model, msg any) Model {
 		t.Typed = slices.Clone(t.Typed)
 		m.Tutor = &t
 	}
+	switch msg.(type) {
+	case PlayMsg, SpeedMsg, TickMsg, WorkMsg, SelectMsg, TableMsg, EventsMsg, LangMsg, NoticeMsg, ShowLessonsMsg:
+	case UndoMsg, RedoMsg, SeekMsg, ResetMsg, LessonMsg, OpenMsg:
+		m.Tick = nil
+	default:
+		m.work(func() bool { return false })
+	}
 	if next, ok := updateLesson(m, msg); ok {
 		next.observe("")
 		return next
@@ -214,7 +241,7 @@ func update(m Model, msg any) Model {
 	switch msg := msg.(type) {
 	case ApplyMsg:
 		m.Editor = msg.Text
-		m.Result = m.do(Step{Apply: msg.Text}, false)
+		m.Result = m.do(Step{Apply: msg.Text})
 	case RunMsg:
 		line := strings.TrimSpace(msg.Line)
 		t.Input = ""
@@ -230,7 +257,7 @@ func update(m Model, msg any) Model {
 			t.Lines = nil
 			break
 		}
-		r := m.do(Step{Run: line}, false)
+		r := m.do(Step{Run: line})
 		if r.Out != "" {
 			t.print(TermLine{Text: strings.TrimSuffix(r.Out, "\n")})
 		}
@@ -270,9 +297,12 @@ func update(m Model, msg any) Model {
 			m.Speed = msg.Index
 		}
 	case TickMsg:
-		if m.Playing {
-			m.do(Step{Run: Speeds[m.Speed].Command}, true)
+		if m.Playing && m.Tick == nil {
+			sp := Speeds[m.Speed]
+			m.Tick = &Tick{Step: Step{Run: sp.Command()}, Run: m.Sim.Begin(sp.Advance), writes: m.Sim.C.Writes()}
 		}
+	case WorkMsg:
+		m.work(msg.Enough)
 	case UndoMsg:
 		m.seek(m.History.Pos - 1)
 	case RedoMsg:
@@ -305,15 +335,30 @@ func update(m Model, msg any) Model {
 	return m
 }
 
-// do runs a step and, when it changed the cluster, records it in the history (extend: a play
-// tick may extend the last step).
-func (m *Model) do(st Step, extend bool) kubectl.Result {
+// do runs a step and, when it changed the cluster, records it in the history.
+func (m *Model) do(st Step) kubectl.Result {
 	before := m.Sim.C.Writes()
 	r := st.do(m.Sim)
 	if m.Sim.C.Writes() != before {
-		m.History.record(m.Sim.C, st, extend)
+		m.History.record(m.Sim.C, st, false)
 	}
 	return r
+}
+
+// work does the pieces of the tick under way until enough reports true or the tick is over; a
+// tick over that changed the cluster is a step of the history (a repeat of the last one counts
+// as another run of it).
+func (m *Model) work(enough func() bool) {
+	for m.Tick != nil {
+		if m.Tick.Run.Next() {
+			if m.Sim.C.Writes() != m.Tick.writes {
+				m.History.record(m.Sim.C, m.Tick.Step, true)
+			}
+			m.Tick = nil
+		} else if enough() {
+			return
+		}
+	}
 }
 
 // seek moves the timeline to a step, and stops play.

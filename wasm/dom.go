@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"daemonlab/core/kubectl"
 
@@ -29,16 +30,18 @@ type page struct {
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
 	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
 	model                                          Model
-	shownLang                                      Lang            // the language the static text is in
-	resetArmed                                     bool            // Reset was clicked once: the next click resets
-	openMenus                                      map[string]bool // the nodes whose fault menu was open
-	shownDiagnostics                               string          // the problems the code editor shows, as JSON
+	shownLang                                      Lang                  // the language the static text is in
+	resetArmed                                     bool                  // Reset was clicked once: the next click resets
+	openMenus                                      map[string]bool       // the nodes whose fault menu was open
+	clicks                                         map[string]func() any // a click's message, by the data-key of the button clicked
+	cells                                          []cell                // the compact grid as drawn, if it is
+	shownDiagnostics                               string                // the problems the code editor shows, as JSON
 }
 
 // mount finds the page's elements and wires their events to messages.
 func mount(m Model) (*page, error) {
 	win := dom.GetWindow()
-	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}}
+	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}}
 	for id, dst := range map[string]*dom.Element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
@@ -143,6 +146,16 @@ func mount(m Model) (*page, error) {
 		}
 		progressFile.Underlying().Set("value", "")
 	}))
+	// The buttons a render draws are not given listeners of their own: one listener takes every
+	// click on the page to the message of the button's data-key (a render of 5,000 nodes would
+	// otherwise make, and keep, 5,000 functions).
+	p.doc.AddEventListener("click", false, p.guard(func(e dom.Event) {
+		if b := e.Target().Underlying().Call("closest", "[data-key]"); b.Truthy() {
+			if msg := p.clicks[b.Call("getAttribute", "data-key").String()]; msg != nil {
+				p.dispatch(msg())
+			}
+		}
+	}))
 	p.doc.AddEventListener("dragover", false, p.guard(func(e dom.Event) { e.PreventDefault() }))
 	p.doc.AddEventListener("drop", false, p.guard(func(e dom.Event) {
 		if files := e.Underlying().Get("dataTransfer").Get("files"); files.Length() > 0 {
@@ -159,13 +172,29 @@ func mount(m Model) (*page, error) {
 	}))
 	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
 	// Play ticks are chained, not on an interval: the next tick is due a whole TickInterval
-	// after this one ends, so however long a tick of a large cluster takes, the browser paints
-	// and handles input between ticks instead of running them back to back (simulated time then
-	// runs slower than the speed says).
-	var tick func()
+	// after this one ends, so however long a tick of a large cluster takes, simulated time runs
+	// slower than the speed says rather than ticks running back to back. A tick's work is done
+	// in slices of workSlice, each its own task, so that the browser paints and handles input
+	// between them.
+	var tick, work func()
 	tick = func() {
-		if p.model.Playing {
-			Recover(func() { p.dispatch(TickMsg{}) }, p.showPanic)
+		if p.model.Playing && p.model.Tick == nil {
+			p.dispatch(TickMsg{})
+		}
+		if p.model.Tick != nil {
+			work()
+			return
+		}
+		p.win.SetTimeout(tick, TickInterval)
+	}
+	work = func() {
+		start := time.Now()
+		if !p.dispatch(WorkMsg{Enough: func() bool { return time.Since(start) >= workSlice }}) {
+			p.model.Tick, p.model.Playing = nil, false // a tick that panicked is not retried
+		}
+		if p.model.Tick != nil {
+			p.win.SetTimeout(work, 0)
+			return
 		}
 		p.win.SetTimeout(tick, TickInterval)
 	}
@@ -316,16 +345,30 @@ func (p *page) showPanic(r any) {
 	p.banner.Class().Remove("hidden")
 }
 
+// workSlice is how long one task of a play tick's work runs before the page lets the browser
+// paint and handle input: a controller's pass is not cut, so a task can run longer.
+const workSlice = 30 * time.Millisecond
+
 // dispatch runs a message through Update, saves the session and renders it; when the model's
-// editor text changed (a reset, a lesson, a solution's manifest), the editor shows it.
-func (p *page) dispatch(msg any) {
-	p.resetArmed = false
-	p.model = Update(p.model, msg)
-	if p.model.Editor != p.editor.Value() {
-		p.setEditor(p.model.Editor)
-	}
-	p.save()
-	p.render()
+// editor text changed (a reset, a lesson, a solution's manifest), the editor shows it. A play
+// tick's beginning and work are shown when the tick is over. A panic inside is reported on the
+// page (dispatch then reports false) and leaves the model as it was.
+func (p *page) dispatch(msg any) (ok bool) {
+	return !Recover(func() {
+		p.resetArmed = false
+		p.model = Update(p.model, msg)
+		switch msg.(type) {
+		case TickMsg, WorkMsg:
+			if p.model.Tick != nil {
+				return
+			}
+		}
+		if p.model.Editor != p.editor.Value() {
+			p.setEditor(p.model.Editor)
+		}
+		p.save()
+		p.render()
+	}, p.showPanic)
 }
 
 // save keeps the session and the lesson progress in localStorage, so that a reload restores
@@ -386,6 +429,7 @@ func (p *page) translate(lang Lang) {
 
 func (p *page) render() {
 	v := Render(p.model)
+	clear(p.clicks)
 	if v.Lang != p.shownLang {
 		p.translate(v.Lang)
 	}
@@ -440,11 +484,10 @@ func (p *page) render() {
 	p.showDiagnostics(p.model.Result.Problems)
 	p.renderTerminal(v)
 	if focused != "" {
-		for _, e := range p.doc.QuerySelectorAll("[data-key]") {
-			if e.GetAttribute("data-key") == focused {
-				e.(dom.HTMLElement).Focus()
-				break
-			}
+		// The element focused before may have been redrawn: focus the one drawn in its place.
+		selector := `[data-key="` + js.Global().Get("CSS").Call("escape", focused).String() + `"]`
+		if e := p.doc.Underlying().Call("querySelector", selector); e.Truthy() {
+			e.Call("focus")
 		}
 	}
 	p.doc.DocumentElement().SetAttribute("data-ready", "true")
@@ -471,23 +514,58 @@ func (p *page) renderNodes(v View) {
 	}
 	p.tableToggle.SetTextContent(T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
 	p.tableToggle.SetAttribute("aria-pressed", strconv.FormatBool(v.Table))
-	p.nodes.SetTextContent("")
 	setClass(p.nodes, "compact", v.Compact && !v.Table)
-	switch {
-	case v.Table:
+	if v.Compact && !v.Table {
+		p.renderGrid(v)
+		return
+	}
+	p.cells = nil
+	p.nodes.SetTextContent("")
+	if v.Table {
 		p.nodes.AppendChild(p.nodeTable(v))
-	case v.Compact:
-		for _, n := range v.Nodes {
-			cell := p.openButton("cell "+statusClass(n.Status), "", Ref{Kind: "Node", Name: n.Name})
-			cell.SetAttribute("data-node", n.Name)
-			label := T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
-			cell.SetAttribute("aria-label", label)
-			cell.SetAttribute("title", label)
-			p.nodes.AppendChild(cell)
+		return
+	}
+	for _, n := range v.Nodes {
+		p.nodes.AppendChild(p.nodeCard(n))
+	}
+}
+
+// cell is a node's cell in the compact grid, as drawn.
+type cell struct {
+	el                 dom.Element
+	name, class, label string
+}
+
+// renderGrid draws a large cluster as a grid of cells, a button per node. While the nodes are
+// the same, the cells drawn are kept and only what changed is set (a grid of 5,000 nodes is
+// redrawn on every tick of play).
+func (p *page) renderGrid(v View) {
+	same := len(p.cells) == len(v.Nodes)
+	for i := 0; same && i < len(v.Nodes); i++ {
+		same = p.cells[i].name == v.Nodes[i].Name
+	}
+	if !same {
+		p.nodes.SetTextContent("")
+		p.cells = make([]cell, len(v.Nodes))
+	}
+	for i, n := range v.Nodes {
+		c, ref := &p.cells[i], Ref{Kind: "Node", Name: n.Name}
+		class, label := "cell "+statusClass(n.Status), T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
+		if c.el == nil {
+			c.el, c.name, c.class = p.openButton(class, "", ref), n.Name, class
+			c.el.SetAttribute("data-node", n.Name)
+			p.nodes.AppendChild(c.el)
+		} else {
+			p.onOpen(ref)
 		}
-	default:
-		for _, n := range v.Nodes {
-			p.nodes.AppendChild(p.nodeCard(n))
+		if c.class != class {
+			c.el.SetAttribute("class", class)
+			c.class = class
+		}
+		if c.label != label {
+			c.el.SetAttribute("aria-label", label)
+			c.el.SetAttribute("title", label)
+			c.label = label
 		}
 	}
 }
@@ -661,22 +739,29 @@ func (p *page) actionButtons(actions []Action) dom.Element {
 	return items
 }
 
-// button is a button that dispatches msg's message; key names it for keeping focus across
-// renders.
+// button is a button that dispatches msg's message when clicked; key names it, for the page's
+// click listener and for keeping focus across renders.
 func (p *page) button(class, text, key string, msg func() any) dom.Element {
 	b := p.el("button", class, text)
 	b.SetAttribute("type", "button")
 	b.SetAttribute("data-key", key)
-	p.onClick(b, msg)
+	p.clicks[key] = msg
 	return b
 }
 
 // openButton is a button that opens the details panel on ref.
 func (p *page) openButton(class, text string, ref Ref) dom.Element {
-	b := p.button(class, text, "open "+ref.Kind+" "+ref.Namespace+"/"+ref.Name, func() any { return SelectMsg{Ref: ref} })
+	b := p.button(class, text, openKey(ref), func() any { return SelectMsg{Ref: ref} })
 	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
 	return b
 }
+
+// onOpen makes a click on ref's open buttons open the details panel on it.
+func (p *page) onOpen(ref Ref) {
+	p.clicks[openKey(ref)] = func() any { return SelectMsg{Ref: ref} }
+}
+
+func openKey(ref Ref) string { return "open " + ref.Kind + " " + ref.Namespace + "/" + ref.Name }
 
 func (p *page) podChip(pod PodView) dom.Element {
 	class := "pod " + strings.ToLower(pod.Status)

@@ -3,9 +3,12 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/cluster"
 )
 
 // output is what a read-only command prints now; reads do not become steps.
@@ -89,13 +92,77 @@ func TestPlayTicksExtendOneStep(t *testing.T) {
 	assert.Empty(t, m.History.Steps, "no tick while paused")
 	m = Update(m, PlayMsg{On: true})
 	for range 4 {
-		m = Update(m, TickMsg{})
+		m = tick(m)
 	}
 	assert.Equal(t, []Step{{Run: "sim advance 2.5s", Times: 4}}, m.History.Steps)
 	assert.Equal(t, "t = 40s", Render(m).Clock)
 	m = Update(m, UndoMsg{})
 	assert.False(t, m.Playing, "undo stops play")
 	assert.Equal(t, "t = 30s", Render(m).Clock)
+}
+
+// tick is a whole play tick, as the page plays it: the tick begins, and its work runs to its end.
+func tick(m Model) Model {
+	return Update(Update(m, TickMsg{}), WorkMsg{Enough: func() bool { return false }})
+}
+
+// TestATickRunsInPiecesToWhatAdvanceLeaves: a play tick is done a piece at a time (the page
+// paints between WorkMsgs); taken to its end, it leaves the cluster exactly as `sim advance`
+// does, and only then becomes a step of the history.
+func TestATickRunsInPiecesToWhatAdvanceLeaves(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"kubectl set image ds/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=quay.io/fluentd_elasticsearch/fluentd:v2.6.0"})
+	m = Update(m, SpeedMsg{Index: 3})
+	m = Update(m, PlayMsg{On: true})
+	want := Update(m, RunMsg{"sim advance 15s"})
+
+	m = Update(m, TickMsg{})
+	require.NotNil(t, m.Tick)
+	steps := len(m.History.Steps)
+	pieces := 0
+	for m.Tick != nil {
+		assert.Len(t, m.History.Steps, steps, "no step until the tick is over")
+		m = Update(m, WorkMsg{Enough: func() bool { return true }})
+		pieces++
+	}
+	assert.Greater(t, pieces, 1, "a piece is a controller's pass, not the whole tick")
+	assert.Equal(t, Step{Run: "sim advance 15s"}, m.History.Steps[len(m.History.Steps)-1])
+	assert.Equal(t, output(t, want, "kubectl get all,nodes,events -A -o wide"), output(t, m, "kubectl get all,nodes,events -A -o wide"))
+}
+
+// TestMessagesDuringATick: while a tick is under way, pausing and changing the view leave it
+// under way; a command first finishes it (the tick is a step before the command's); undo drops
+// it and goes back from the last step the page showed.
+func TestMessagesDuringATick(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	m = Update(m, PlayMsg{On: true})
+	begun := func(m Model) Model {
+		m = Update(m, TickMsg{})
+		return Update(m, WorkMsg{Enough: func() bool { return true }})
+	}
+
+	m = begun(m)
+	for _, msg := range []any{PlayMsg{On: false}, SpeedMsg{Index: 2}, SelectMsg{Ref: Ref{Kind: "Node", Name: "hd2"}}, TableMsg{On: true}, LangMsg{Lang: Chinese}, EventsMsg{}, NoticeMsg{}} {
+		m = Update(m, msg)
+		assert.NotNil(t, m.Tick, "%T leaves the tick under way", msg)
+	}
+	m = Update(m, TickMsg{})
+	assert.NotNil(t, m.Tick, "no second tick begins while one is under way")
+
+	m = Update(m, RunMsg{"kubectl get nodes"})
+	assert.Nil(t, m.Tick)
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}, {Run: "sim advance 2.5s"}}, m.History.Steps)
+	assert.Equal(t, 32500*time.Millisecond, m.Sim.C.Now().Sub(cluster.Epoch))
+
+	m = Update(m, PlayMsg{On: true})
+	m = begun(m)
+	m = Update(m, UndoMsg{})
+	assert.Nil(t, m.Tick)
+	assert.Equal(t, 1, m.History.Pos)
+	assert.Equal(t, 30*time.Second, m.Sim.C.Now().Sub(cluster.Epoch))
 }
 
 // TestSavedSessionsReplayExactly: a session saved and loaded (as on reload, or through a share
@@ -108,7 +175,7 @@ func TestSavedSessionsReplayExactly(t *testing.T) {
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	m = Update(m, PlayMsg{On: true})
 	for range 40 {
-		m = Update(m, TickMsg{})
+		m = tick(m)
 	}
 	m = Update(m, RunMsg{"kubectl create deployment web --image=nginx --replicas=3"})
 	m = Update(m, UndoMsg{})

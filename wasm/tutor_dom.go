@@ -88,7 +88,7 @@ func (p *page) prediction(l Lang, t *TutorView) dom.Element {
 		b.SetAttribute("data-key", "choice "+strconv.Itoa(choice))
 		switch {
 		case t.Predicted == 0:
-			p.onClick(b, func() any { return PredictMsg{Choice: choice} })
+			p.clicks["choice "+strconv.Itoa(choice)] = func() any { return PredictMsg{Choice: choice} }
 		case choice == t.Answer:
 			b.Class().Add("right")
 			b.SetAttribute("aria-disabled", "true")
