@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,7 +67,11 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 // selectEvents returns the events kubectl events shows, oldest first by when they were last
 // seen.
 func selectEvents(c *cluster.Cluster, all bool, namespace string, forKind api.Kind, forName string, types []string) []*api.Event {
-	var events []*api.Event
+	type seen struct {
+		at int64 // when last seen, in nanoseconds since 1970
+		e  *api.Event
+	}
+	var selected []seen
 	for _, e := range cluster.List[*api.Event](c) {
 		switch {
 		case !all && e.Namespace != namespace,
@@ -74,37 +79,67 @@ func selectEvents(c *cluster.Cluster, all bool, namespace string, forKind api.Ki
 			len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return strings.EqualFold(t, e.Type) }):
 			continue
 		}
-		events = append(events, e)
+		selected = append(selected, seen{eventTime(e).UnixNano(), e})
 	}
-	slices.SortStableFunc(events, func(a, b *api.Event) int { return eventTime(a).Time.Compare(eventTime(b).Time) })
+	slices.SortStableFunc(selected, func(a, b seen) int { return cmp.Compare(a.at, b.at) })
+	events := make([]*api.Event, len(selected))
+	for i, s := range selected {
+		events[i] = s.e
+	}
 	return events
 }
 
 // eventsTable is kubectl events' table: the header, then a row per event, oldest first.
 func eventsTable(events []*api.Event, all bool, now time.Time) table {
+	t := eventsTableWithout(events, all, now)
+	for i, e := range events {
+		t.rows[i+1][len(t.rows[i+1])-1] = eventMessage(e)
+	}
+	return t
+}
+
+// eventsTableWithout is eventsTable with the MESSAGE cells left empty (the last column's width
+// counts for nothing): the page's events list writes a few of its lines and fills in only
+// their messages. Ages are worked out once per instant, as most events share theirs.
+func eventsTableWithout(events []*api.Event, all bool, now time.Time) table {
 	header := []string{"LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"}
 	if all {
 		header = append([]string{"NAMESPACE"}, header...)
 	}
-	t := table{rows: [][]string{header}}
+	ages := map[time.Time]string{}
+	ageOf := func(t api.Time) string {
+		a, ok := ages[t.Time]
+		if !ok {
+			a = age(t, now)
+			ages[t.Time] = a
+		}
+		return a
+	}
+	t := table{rows: make([][]string, 0, len(events)+1)}
+	t.rows = append(t.rows, header)
 	for _, e := range events {
-		first := age(e.FirstTimestamp, now)
+		first := ageOf(e.FirstTimestamp)
 		if e.FirstTimestamp.IsZero() && e.EventTime != nil {
-			first = age(*e.EventTime, now)
+			first = ageOf(*e.EventTime)
 		}
 		interval := first
 		if e.Count > 1 {
-			interval = fmt.Sprintf("%s (x%d over %s)", age(e.LastTimestamp, now), e.Count, first)
+			interval = fmt.Sprintf("%s (x%d over %s)", ageOf(e.LastTimestamp), e.Count, first)
 		}
-		row := []string{interval, terminalEscaper.Replace(e.Type), terminalEscaper.Replace(e.Reason),
-			terminalEscaper.Replace(e.InvolvedObject.Kind) + "/" + terminalEscaper.Replace(e.InvolvedObject.Name),
-			terminalEscaper.Replace(strings.TrimSpace(e.Message))}
+		row := make([]string, 0, len(header))
 		if all {
-			row = append([]string{e.Namespace}, row...)
+			row = append(row, e.Namespace)
 		}
+		row = append(row, interval, terminalEscaper.Replace(e.Type), terminalEscaper.Replace(e.Reason),
+			terminalEscaper.Replace(e.InvolvedObject.Kind)+"/"+terminalEscaper.Replace(e.InvolvedObject.Name), "")
 		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// eventMessage is an event's MESSAGE cell.
+func eventMessage(e *api.Event) string {
+	return terminalEscaper.Replace(strings.TrimSpace(e.Message))
 }
 
 // EventLines is `kubectl events -A` (of one type, when typ is Normal or Warning) as the page's
@@ -121,12 +156,13 @@ func EventLines(s *sim.Sim, typ string, keep func(object string) bool, limit int
 	if len(events) == 0 {
 		return nil, "No events found."
 	}
-	t := eventsTable(events, true, s.C.Now())
-	const object = 4 // NAMESPACE, LAST SEEN, TYPE, REASON, OBJECT
+	t := eventsTableWithout(events, true, s.C.Now())
+	const object, messageCell = 4, 5 // NAMESPACE, LAST SEEN, TYPE, REASON, OBJECT, MESSAGE
 	var shown []int
 	for i := len(t.rows) - 1; i > 0 && len(shown) < limit; i-- {
 		if keep(t.rows[i][object]) {
 			shown = append(shown, i)
+			t.rows[i][messageCell] = eventMessage(events[i-1])
 		}
 	}
 	lines = t.lines(0, 1)
