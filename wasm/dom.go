@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -35,6 +36,7 @@ type page struct {
 	openMenus                                      map[string]bool       // the nodes whose fault menu was open
 	clicks                                         map[string]func() any // a click's message, by the data-key of the button clicked
 	cells                                          []cell                // the compact grid as drawn, if it is
+	shownTerm                                      []TermLine            // the terminal's lines as drawn
 	shownDiagnostics                               string                // the problems the code editor shows, as JSON
 }
 
@@ -196,7 +198,11 @@ func mount(m Model) (*page, error) {
 			p.win.SetTimeout(work, 0)
 			return
 		}
-		p.win.SetTimeout(tick, TickInterval)
+		// The tick is over: it is shown in a task of its own, then the next tick is due.
+		p.win.SetTimeout(func() {
+			Recover(p.show, p.showPanic)
+			p.win.SetTimeout(tick, TickInterval)
+		}, 0)
 	}
 	p.win.SetTimeout(tick, TickInterval)
 	return p, nil
@@ -349,9 +355,8 @@ func (p *page) showPanic(r any) {
 // paint and handle input: a controller's pass is not cut, so a task can run longer.
 const workSlice = 30 * time.Millisecond
 
-// dispatch runs a message through Update, saves the session and renders it; when the model's
-// editor text changed (a reset, a lesson, a solution's manifest), the editor shows it. A play
-// tick's beginning and work are shown when the tick is over. A panic inside is reported on the
+// dispatch runs a message through Update and shows the result, except for a play tick's
+// beginning and work (the page shows a tick when it is over). A panic inside is reported on the
 // page (dispatch then reports false) and leaves the model as it was.
 func (p *page) dispatch(msg any) (ok bool) {
 	return !Recover(func() {
@@ -359,16 +364,20 @@ func (p *page) dispatch(msg any) (ok bool) {
 		p.model = Update(p.model, msg)
 		switch msg.(type) {
 		case TickMsg, WorkMsg:
-			if p.model.Tick != nil {
-				return
-			}
+			return
 		}
-		if p.model.Editor != p.editor.Value() {
-			p.setEditor(p.model.Editor)
-		}
-		p.save()
-		p.render()
+		p.show()
 	}, p.showPanic)
+}
+
+// show saves the session and renders it; when the model's editor text changed (a reset, a
+// lesson, a solution's manifest), the editor shows it.
+func (p *page) show() {
+	if p.model.Editor != p.editor.Value() {
+		p.setEditor(p.model.Editor)
+	}
+	p.save()
+	p.render()
 }
 
 // save keeps the session and the lesson progress in localStorage, so that a reload restores
@@ -642,9 +651,30 @@ func (p *page) renderDetails(d *Details) {
 	}
 }
 
+// renderTerminal draws the terminal's lines. The lines drawn are kept: those the scrollback
+// dropped from the top are removed and new ones appended, so a render that printed nothing
+// touches nothing.
 func (p *page) renderTerminal(v View) {
-	p.terminal.SetTextContent("")
-	for _, l := range v.Terminal {
+	kept := -1 // how many of the lines drawn stay, at the top of the new ones
+	for k := range len(p.shownTerm) + 1 {
+		if rest := p.shownTerm[k:]; len(rest) <= len(v.Terminal) && slices.Equal(rest, v.Terminal[:len(rest)]) {
+			kept = len(rest)
+			break
+		}
+	}
+	switch {
+	case kept <= 0:
+		kept = 0
+		p.terminal.SetTextContent("")
+	default:
+		for range len(p.shownTerm) - kept {
+			p.terminal.Underlying().Get("firstChild").Call("remove")
+		}
+	}
+	if kept == len(v.Terminal) && kept == len(p.shownTerm) {
+		return
+	}
+	for _, l := range v.Terminal[kept:] {
 		class := "out"
 		switch {
 		case l.Command:
@@ -654,6 +684,7 @@ func (p *page) renderTerminal(v View) {
 		}
 		p.terminal.AppendChild(p.el("pre", class, l.Text))
 	}
+	p.shownTerm = v.Terminal
 	js := p.terminal.Underlying()
 	js.Set("scrollTop", js.Get("scrollHeight"))
 }

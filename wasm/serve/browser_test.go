@@ -246,6 +246,15 @@ func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
 	assert.Equal(t, "kubectl cordon ", eval[string](t, b, `document.getElementById('prompt').value`))
 	b.typeCommand(t, "", kb.ArrowUp)
 	assert.Equal(t, "kubectl get ds -A", eval[string](t, b, `document.getElementById('prompt').value`))
+
+	// The lines drawn are kept from render to render: Ctrl+L clears them, new ones are added.
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Focus(chromedp.CSS(`#prompt`)), chromedp.KeyEvent("l", chromedp.KeyModifiers(chromedp.ModifierCtrl))))
+	assert.Zero(t, eval[int](t, b, `document.querySelectorAll('#terminal pre').length`), "Ctrl+L clears the terminal")
+	b.typeCommand(t, "kubectl get nodes", kb.Enter)
+	b.typeCommand(t, "kubectl get ns default", kb.Enter)
+	lines = eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).map(p => p.className + ' ' + p.textContent.split('\n')[0])`)
+	assert.Equal(t, []string{"cmd $ kubectl get nodes", "out NAME   STATUS   ROLES           AGE   VERSION",
+		"cmd $ kubectl get ns default", "out NAME      STATUS   AGE"}, lines)
 	assert.Empty(t, b.consoleErrors())
 }
 
