@@ -535,7 +535,7 @@ func Render(m Model) View {
 	podsOn := map[string][]*api.Pod{}
 	podCount := make(map[string]int, len(nodes))
 	revs := newRevisions(c)
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		switch {
 		case p.Spec.NodeName == "" && len(v.Pending) < maxPending:
 			v.Pending = append(v.Pending, podView(l, c, revs, p))

@@ -29,7 +29,7 @@ func daemonReasons(l Lang, c *cluster.Cluster, node *api.Node) []string {
 // nodeReasons says, for each node, whether ds wants a pod there and why.
 func nodeReasons(l Lang, c *cluster.Cluster, ds *api.DaemonSet) []string {
 	var out []string
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		out = append(out, n.Name+": "+daemonReason(l, ds, n, ds.Name))
 	}
 	return out
@@ -133,7 +133,7 @@ func newRevisions(c *cluster.Cluster) revisions {
 	for _, ds := range c.DaemonSets() {
 		r.dsHash[ds.Namespace+"/"+ds.Name] = daemon.PlanHistory(c, ds).Hash
 	}
-	for _, d := range cluster.List[*api.Deployment](c) {
+	for d := range cluster.All[*api.Deployment](c) {
 		newRS, old := deployment.ReplicaSets(c, d)
 		if newRS != nil {
 			r.newestRS[newRS.Namespace+"/"+newRS.Name] = true

@@ -11,6 +11,7 @@ package cluster
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -365,6 +366,12 @@ func (c *Cluster) Nodes() []*api.Node { return List[*api.Node](c) }
 
 // Pods returns the pods sorted by namespace and name.
 func (c *Cluster) Pods() []*api.Pod { return List[*api.Pod](c) }
+
+// AllNodes iterates over the nodes in name order (see All).
+func (c *Cluster) AllNodes() iter.Seq[*api.Node] { return All[*api.Node](c) }
+
+// AllPods iterates over the pods in namespace and name order (see All).
+func (c *Cluster) AllPods() iter.Seq[*api.Pod] { return All[*api.Pod](c) }
 
 // DaemonSets returns the DaemonSets sorted by namespace and name.
 func (c *Cluster) DaemonSets() []*api.DaemonSet { return List[*api.DaemonSet](c) }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"daemonlab/core/api"
@@ -15,9 +16,19 @@ import (
 //     few are inserted in place).
 //  3. A delete removes its entry; with new entries waiting, the listing is dropped and rebuilt
 //     by the next List.
+//  4. While an iteration (All) may still read the entries, the first change copies them first.
 type listing struct {
 	entries []entry // sorted
 	added   []entry // created since the last List, in no order
+	lent    bool    // entries is being read by an iteration: copy it before changing it
+}
+
+// owned returns the entries for changing them.
+func (l *listing) owned() []entry {
+	if l.lent {
+		l.entries, l.lent = slices.Clone(l.entries), false
+	}
+	return l.entries
 }
 
 type entry struct {
@@ -49,7 +60,7 @@ func (l *listing) find(k Key) (int, bool) {
 // update replaces the object stored under k, wherever it waits.
 func (l *listing) update(k Key, obj api.Object) {
 	if i, ok := l.find(k); ok {
-		l.entries[i].obj = obj
+		l.owned()[i].obj = obj
 		return
 	}
 	for i := range l.added {
@@ -65,7 +76,7 @@ func (l *listing) remove(k Key) bool {
 		return false
 	}
 	if i, ok := l.find(k); ok {
-		l.entries = slices.Delete(l.entries, i, i+1)
+		l.entries = slices.Delete(l.owned(), i, i+1)
 	}
 	return true
 }
@@ -79,7 +90,7 @@ func (l *listing) merge() {
 	if len(l.added) <= 8 { // a few: inserted in place (nodes joining one by one land at the end)
 		for _, e := range l.added {
 			i, _ := l.find(e.key)
-			l.entries = slices.Insert(l.entries, i, e)
+			l.entries = slices.Insert(l.owned(), i, e)
 		}
 		l.added = nil
 		return
@@ -96,7 +107,7 @@ func (l *listing) merge() {
 		}
 	}
 	merged = append(append(merged, l.entries[i:]...), l.added[j:]...)
-	l.entries, l.added = merged, nil
+	l.entries, l.added, l.lent = merged, nil, false
 }
 
 // listed returns a kind's listing, building it when there is none.
@@ -119,6 +130,22 @@ func (c *Cluster) ListKind(kind string) []api.Object {
 		out[i] = e.obj
 	}
 	return out
+}
+
+// All returns every object of a kind, in List order, without copying them into a slice: the
+// iteration sees the objects as they were when All was called, whatever the loop writes.
+func All[T api.Object](c *Cluster) iter.Seq[T] {
+	var zero T
+	l := c.listed(kindOf(zero))
+	entries := l.entries
+	l.lent = true
+	return func(yield func(T) bool) {
+		for _, e := range entries {
+			if !yield(e.obj.(T)) {
+				return
+			}
+		}
+	}
 }
 
 // listCreated, listUpdated and listDeleted keep a built listing in step with a write.

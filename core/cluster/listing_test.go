@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -15,7 +16,8 @@ import (
 
 // TestListKeepsOrderThroughWrites: List is in namespace-then-name order and shows the latest
 // version of every object, whatever mix of creates, updates, deletes, snapshots and restores
-// came before it — the kept listing (listing.go) must agree with sorting the store afresh.
+// came before it — the kept listing (listing.go) must agree with sorting the store afresh; and
+// an iteration (All) read after more writes shows what there was when it began.
 func TestListKeepsOrderThroughWrites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	c := New(1)
@@ -28,13 +30,18 @@ func TestListKeepsOrderThroughWrites(t *testing.T) {
 		}
 		return out
 	}
-	got := func() []string {
+	format := func(pods iter.Seq[*api.Pod]) []string {
 		var out []string
-		for _, p := range c.Pods() {
+		for p := range pods {
 			out = append(out, fmt.Sprintf("%s/%s@%s", p.Namespace, p.Name, p.ResourceVersion))
 		}
 		return out
 	}
+	got := func() []string { return format(slices.Values(c.Pods())) }
+	// An iteration begun (All) and read some writes later sees the pods as they were when it
+	// began.
+	var begun iter.Seq[*api.Pod]
+	var then []string
 	for step := range 3000 {
 		ns, name := []string{"default", "kube-system", "a"}[rng.IntN(3)], fmt.Sprintf("p%d", rng.IntN(40))
 		existing, _ := c.Get("Pod", Key{ns, name}).(*api.Pod)
@@ -55,6 +62,13 @@ func TestListKeepsOrderThroughWrites(t *testing.T) {
 		}
 		if rng.IntN(4) == 0 {
 			assert.Equal(t, want(), got(), "after step %d", step)
+		}
+		switch {
+		case begun == nil && rng.IntN(5) == 0:
+			begun, then = c.AllPods(), want()
+		case begun != nil && rng.IntN(5) == 0:
+			assert.Equal(t, then, format(begun), "an iteration read at step %d", step)
+			begun = nil
 		}
 	}
 	assert.Equal(t, want(), got())

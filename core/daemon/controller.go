@@ -152,7 +152,7 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 	byNode := mapByNode(plan.Claims.Owned)
 	existing := map[string]bool{}
 	pred := newPredicates(ds)
-	for _, node := range c.Nodes() {
+	for node := range c.AllNodes() {
 		existing[node.Name] = true
 		d := pred.decide(node)
 		shouldRun, shouldContinueRunning := d.ShouldRun, d.ShouldContinueRunning
@@ -267,7 +267,7 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 		return nil
 	}
 	var out []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if ref, ok := api.ControllerOf(&p.ObjectMeta); ok && ref.UID == ds.UID && p.Namespace == ds.Namespace && sel.Matches(p.Labels) {
 			out = append(out, p)
 		}

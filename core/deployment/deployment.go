@@ -371,7 +371,7 @@ func ReplicaSets(c *cluster.Cluster, d *api.Deployment) (*api.ReplicaSet, []*api
 		return nil, nil
 	}
 	var owned []*api.ReplicaSet
-	for _, rs := range cluster.List[*api.ReplicaSet](c) {
+	for rs := range cluster.All[*api.ReplicaSet](c) {
 		if ref, ok := api.ControllerOf(&rs.ObjectMeta); ok && rs.Namespace == d.Namespace && ref.UID == d.UID && sel.Matches(rs.Labels) {
 			owned = append(owned, rs)
 		}

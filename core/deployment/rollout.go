@@ -131,7 +131,7 @@ func (s *syncer) rolloutRecreate() {
 
 // oldPodsRunning reports whether any pod of an old ReplicaSet has not finished.
 func (s *syncer) oldPodsRunning(old []*api.ReplicaSet) bool {
-	for _, p := range s.c.Pods() {
+	for p := range s.c.AllPods() {
 		ref, ok := api.ControllerOf(&p.ObjectMeta)
 		if !ok || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			continue

@@ -155,7 +155,7 @@ func statusEqual(a, b api.DeploymentStatus) bool {
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, d := range cluster.List[*api.Deployment](c) {
+	for d := range cluster.All[*api.Deployment](c) {
 		cond := progressing(d.Status)
 		if d.Spec.ProgressDeadlineSeconds == nil || cond == nil || cond.Status != api.ConditionTrue || cond.Reason == "NewReplicaSetAvailable" {
 			continue

@@ -133,7 +133,7 @@ func seenKey(node string) string { return "podgc/missing/" + node }
 func SyncPods(c *cluster.Cluster) bool {
 	check := lastCheck(c.Now())
 	changed := false
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName == "" {
 			continue
 		}
@@ -167,7 +167,7 @@ func SyncPods(c *cluster.Cluster) bool {
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName == "" || c.Node(p.Spec.NodeName) != nil {
 			continue
 		}

@@ -117,7 +117,7 @@ func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	c.SetMemoTime(pressureKey(n.Name), now)
 	c.Record(n, cluster.EventWarning, "EvictionThresholdMet", "Attempting to reclaim memory", "kubelet", n.Name)
 	var candidates []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName == n.Name && api.IsPodActive(p) && p.Status.Phase == api.PodRunning && !isCritical(p) {
 			candidates = append(candidates, p)
 		}

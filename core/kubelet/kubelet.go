@@ -177,14 +177,14 @@ func running(c *cluster.Cluster, node string) bool {
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
 			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
 		}
 	}
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if !running(c, p.Spec.NodeName) {
 			continue
 		}
@@ -221,14 +221,14 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 // returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	changed := false
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
 			changed = evictForMemory(c, n, m) || changed
 			changed = postStatus(c, c.Node(n.Name), m) || changed
 		}
 	}
 	ips := &podIPs{}
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		node := c.Node(p.Spec.NodeName)
 		if node == nil || !running(c, node.Name) {
 			continue
@@ -414,7 +414,7 @@ func nodeIP(n *api.Node) string {
 func (ips *podIPs) next(c *cluster.Cluster, node *api.Node) string {
 	if ips.used == nil {
 		ips.used = map[string]bool{}
-		for _, p := range c.Pods() {
+		for p := range c.AllPods() {
 			ips.used[p.Status.PodIP] = true
 		}
 	}

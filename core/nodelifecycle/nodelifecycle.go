@@ -77,7 +77,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			next, found = t, true
 		}
 	}
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		r, _ := readyCondition(n)
 		if r.Status != api.ConditionUnknown {
 			if m, ok := c.Machine(n.Name); ok && m.KubeletDown {
@@ -111,13 +111,13 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 // It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	changed := false
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		changed = markUnknown(c, n) || changed
 	}
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		changed = noticeReadyChange(c, n) || changed
 	}
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		changed = setTaints(c, n, noScheduleTaints(n), isNoScheduleHealthTaint) || changed
 	}
 	changed = noExecuteTaintingPass(c) || changed
@@ -167,7 +167,7 @@ func noticeReadyChange(c *cluster.Cluster, n *api.Node) bool {
 
 // markPodsNotReady sets Ready=False on every pod of the node (MarkPodsNotReady).
 func markPodsNotReady(c *cluster.Cluster, node string) {
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName != node {
 			continue
 		}
@@ -310,7 +310,7 @@ func wantNoExecute(n *api.Node) string {
 // waitingZones returns the zones with a node whose NoExecute taint waits for the rate limiter.
 func waitingZones(c *cluster.Cluster) []string {
 	var zones []string
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		if want := wantNoExecute(n); want != "" && !hasNoExecuteHealthTaint(n) && !slices.Contains(zones, zoneOf(n)) {
 			zones = append(zones, zoneOf(n))
 		}

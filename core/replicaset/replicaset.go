@@ -58,7 +58,7 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 		return nil
 	}
 	var out []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if ref, ok := api.ControllerOf(&p.ObjectMeta); ok && ref.UID == rs.UID && p.Namespace == rs.Namespace && sel.Matches(p.Labels) {
 			out = append(out, p)
 		}
@@ -71,7 +71,7 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 // match is released. It returns whether anything changed.
 func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
 	var active []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if api.IsPodActive(p) {
 			active = append(active, p)
 		}
@@ -94,7 +94,7 @@ func activePods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 func relatedOnNode(c *cluster.Cluster, rs *api.ReplicaSet) map[string]int {
 	owner, owned := api.ControllerOf(&rs.ObjectMeta)
 	counts := map[string]int{}
-	for _, other := range cluster.List[*api.ReplicaSet](c) {
+	for other := range cluster.All[*api.ReplicaSet](c) {
 		ref, ok := api.ControllerOf(&other.ObjectMeta)
 		if other.UID != rs.UID && !(owned && ok && ref.UID == owner.UID && other.Namespace == rs.Namespace) {
 			continue
@@ -252,7 +252,7 @@ func statusEqual(a, b api.ReplicaSetStatus) bool {
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, rs := range cluster.List[*api.ReplicaSet](c) {
+	for rs := range cluster.All[*api.ReplicaSet](c) {
 		if rs.Spec.MinReadySeconds == 0 {
 			continue
 		}

@@ -117,7 +117,7 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 // whose removal lets pod fit on node, or nil and the reasons it cannot.
 func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used requests) ([]*api.Pod, []string) {
 	var potential []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName == node.Name && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && priority(p) < priority(pod) {
 			potential = append(potential, p)
 		}
@@ -210,7 +210,7 @@ func applyPreemption(c *cluster.Cluster, pod *api.Pod, p preemption) *api.Pod {
 		c.DeletePod(c.Get("Pod", cluster.Key{Namespace: v.Namespace, Name: v.Name}).(*api.Pod), nil)
 		c.Record(next, cluster.EventNormal, "Preempted", fmt.Sprintf("Preempted by pod %v on node %v", pod.UID, p.node), "default-scheduler", "")
 	}
-	for _, other := range c.Pods() {
+	for other := range c.AllPods() {
 		if other.Status.NominatedNodeName == p.node && other.UID != pod.UID && priority(other) < priority(pod) {
 			next := api.DeepCopy(other)
 			next.Status.NominatedNodeName = ""

@@ -68,7 +68,7 @@ func allocatable(n *api.Node) requests { return fromList(n.Status.Allocatable) }
 // nodeUsage sums the requests of the pods bound to each node that have not finished.
 func nodeUsage(c *cluster.Cluster) map[string]requests {
 	usage := map[string]requests{}
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			continue
 		}

@@ -47,7 +47,7 @@ type Decision struct {
 // hint), so it is not reported unschedulable again meanwhile.
 func Pending(c *cluster.Cluster) []*api.Pod {
 	var out []*api.Pod
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if n := p.Status.NominatedNodeName; n != "" && terminatingVictim(c, p, n) {
 			continue
 		}
@@ -129,7 +129,7 @@ func (cy *Cycle) reload() {
 		cy.byName[n.Name] = n
 		cy.alloc[n.Name] = allocatable(n)
 	}
-	for _, p := range cy.c.Pods() {
+	for p := range cy.c.AllPods() {
 		if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
 			cy.nominated = append(cy.nominated, p)
 		}

@@ -138,7 +138,7 @@ func (cy *Cycle) spreadOf(pod *api.Pod) *spread {
 		return nil
 	}
 	sp := &spread{namespace: pod.Namespace, selector: sel, onNode: map[string]int64{}}
-	for _, p := range cy.c.Pods() {
+	for p := range cy.c.AllPods() {
 		if p.Namespace == pod.Namespace && p.DeletionTimestamp == nil && p.Spec.NodeName != "" && sel.Matches(p.Labels) {
 			sp.onNode[p.Spec.NodeName]++
 		}

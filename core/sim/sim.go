@@ -156,14 +156,14 @@ var controllers = []controller{
 	{"pod-garbage-collector", whole(garbagecollector.SyncPods)},
 	{"deployment-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
-		for _, d := range cluster.List[*api.Deployment](c) {
+		for d := range cluster.All[*api.Deployment](c) {
 			changed = deployment.Sync(c, d) || changed
 		}
 		return changed
 	})},
 	{"replicaset-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
-		for _, rs := range cluster.List[*api.ReplicaSet](c) {
+		for rs := range cluster.All[*api.ReplicaSet](c) {
 			changed = replicaset.Sync(c, rs) || changed
 		}
 		return changed

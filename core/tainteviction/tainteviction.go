@@ -101,7 +101,7 @@ func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		if t, ok := Due(c, p); ok && (!found || t.Before(next)) {
 			next, found = t, true
 		}
@@ -121,7 +121,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 // It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	changed := false
-	for _, p := range c.Pods() {
+	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)
 		_, counting := c.MemoTime(memoKey(p))
 		switch {
