@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -489,11 +490,17 @@ func nodeActions(l Lang, node string) []Action {
 
 // addNode is the button that adds a worker: the first free name of hd1, hd2, hd3, …
 func addNode(l Lang, c *cluster.Cluster) Action {
-	for i := 1; ; i++ {
-		if name := fmt.Sprintf("hd%d", i); c.Node(name) == nil {
-			return Action{T(l, "add-node"), "sim add-node " + name}
+	taken := map[string]bool{}
+	for n := range c.AllNodes() {
+		if number, ok := strings.CutPrefix(n.Name, "hd"); ok {
+			taken[number] = true
 		}
 	}
+	i := 1
+	for taken[strconv.Itoa(i)] {
+		i++
+	}
+	return Action{T(l, "add-node"), "sim add-node hd" + strconv.Itoa(i)}
 }
 
 // PodView is one pod chip: its owner (the top one: a Deployment rather than its ReplicaSet)
@@ -534,7 +541,7 @@ func Render(m Model) View {
 	byNode := map[string][]PodView{}
 	podsOn := map[string][]*api.Pod{}
 	podCount := make(map[string]int, len(nodes))
-	revs := newRevisions(c)
+	revs := &revisions{c: c}
 	for p := range c.AllPods() {
 		switch {
 		case p.Spec.NodeName == "" && len(v.Pending) < maxPending:
@@ -550,10 +557,12 @@ func Render(m Model) View {
 	}
 	v.Nodes = make([]NodeView, 0, len(nodes))
 	for _, n := range nodes {
-		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Roles: kubectl.NodeRoles(n), Pods: byNode[n.Name],
-			PodCount: len(byNode[n.Name]) + podCount[n.Name], Conditions: nodeConditions(n)}
-		for _, t := range n.Spec.Taints {
-			nv.Taints = append(nv.Taints, t.String())
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Pods: byNode[n.Name], PodCount: len(byNode[n.Name]) + podCount[n.Name]}
+		if !v.Compact || v.Table { // a cell shows the status and the pods alone
+			nv.Roles, nv.Conditions = kubectl.NodeRoles(n), nodeConditions(n)
+			for _, t := range n.Spec.Taints {
+				nv.Taints = append(nv.Taints, t.String())
+			}
 		}
 		selected := m.Selected == (Ref{Kind: "Node", Name: n.Name})
 		if !v.Compact || selected {
@@ -666,7 +675,7 @@ func humanSince(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-func podView(l Lang, c *cluster.Cluster, revs revisions, p *api.Pod) PodView {
+func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
 	st := kubectl.PodStatus(p, c.Now())
 	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
 		Notes: podNotes(l, c, p)}

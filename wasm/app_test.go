@@ -164,6 +164,18 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 }
 
+// TestAddNodeTakesTheFirstFreeName: "Add a node" names the node hdN for the first N free.
+func TestAddNodeTakesTheFirstFreeName(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command)
+	m = Update(m, RunMsg{"kubectl delete node hd2"})
+	assert.Equal(t, "sim add-node hd2", Render(m).AddNode.Command)
+	m = Update(m, RunMsg{"sim add-node hd02"})
+	m = Update(m, RunMsg{"sim add-node hd2"})
+	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command, "hd02 is not hd2")
+}
+
 // TestEventsListFiltersByTypeAndObject: the events list is `kubectl events -A`, narrowed by type
 // (kubectl's --types) and by object, keeping kubectl's header.
 func TestEventsListFiltersByTypeAndObject(t *testing.T) {
@@ -237,7 +249,10 @@ func TestLargeClustersUseTheCompactGrid(t *testing.T) {
 	for _, n := range v.Nodes {
 		assert.Empty(t, n.Pods)
 		assert.Empty(t, n.Actions)
+		assert.Empty(t, n.Roles, "a cell shows no roles")
 	}
+	assert.Equal(t, "control-plane", Render(Update(m, TableMsg{On: true})).Nodes[0].Roles, "the table does")
+	assert.Equal(t, "sim add-node hd50", v.AddNode.Command)
 	counts := map[string]int{}
 	for _, n := range v.Nodes {
 		counts[n.Name] = n.PodCount

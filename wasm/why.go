@@ -121,15 +121,19 @@ func countdown(d time.Duration) string {
 }
 
 // revisions knows, for the pods of DaemonSets and Deployments, which revision of their
-// template they run and whether it is the current one (during a rollout old and new mix).
+// template they run and whether it is the current one (during a rollout old and new mix). It
+// works the revisions out when first asked: a render of a large cluster drawn as cells may
+// show no pod at all.
 type revisions struct {
 	c        *cluster.Cluster
 	dsHash   map[string]string // the current revision hash, by DaemonSet namespace/name
 	newestRS map[string]bool   // whether a ReplicaSet (namespace/name) is its Deployment's new one
 }
 
-func newRevisions(c *cluster.Cluster) revisions {
-	r := revisions{c: c, dsHash: map[string]string{}, newestRS: map[string]bool{}}
+// build works out the current revisions.
+func (r *revisions) build() {
+	c := r.c
+	r.dsHash, r.newestRS = map[string]string{}, map[string]bool{}
 	for _, ds := range c.DaemonSets() {
 		r.dsHash[ds.Namespace+"/"+ds.Name] = daemon.PlanHistory(c, ds).Hash
 	}
@@ -142,14 +146,16 @@ func newRevisions(c *cluster.Cluster) revisions {
 			r.newestRS[rs.Namespace+"/"+rs.Name] = false
 		}
 	}
-	return r
 }
 
 // of returns the pod's revision ("rev 2") and whether it is an old one.
-func (r revisions) of(p *api.Pod) (rev string, old bool) {
+func (r *revisions) of(p *api.Pod) (rev string, old bool) {
 	ref, ok := api.ControllerOf(&p.ObjectMeta)
 	if !ok {
 		return "", false
+	}
+	if r.dsHash == nil {
+		r.build()
 	}
 	key := p.Namespace + "/" + ref.Name
 	switch ref.Kind {
