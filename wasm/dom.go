@@ -37,6 +37,9 @@ type page struct {
 	clicks                                         map[string]func() any // a click's message, by the data-key of the button clicked
 	cells                                          []cell                // the compact grid as drawn, if it is
 	shownTerm                                      []TermLine            // the terminal's lines as drawn
+	shownPicker                                    pickerState           // the lesson picker as drawn
+	saveDue                                        bool                  // a change is not saved yet
+	scrollTerminal                                 js.Func               // scrolls the terminal to its end
 	shownDiagnostics                               string                // the problems the code editor shows, as JSON
 }
 
@@ -71,6 +74,11 @@ func mount(m Model) (*page, error) {
 		}
 	}
 	p.setEditor(m.Editor)
+	p.scrollTerminal = js.FuncOf(func(js.Value, []js.Value) any {
+		t := p.terminal.Underlying()
+		t.Set("scrollTop", t.Get("scrollHeight"))
+		return nil
+	})
 	p.editor.AddEventListener("input", false, p.guard(func(dom.Event) {
 		p.model.Editor = p.editor.Value()
 		p.save()
@@ -171,6 +179,12 @@ func mount(m Model) (*page, error) {
 	p.lang.AddEventListener("change", false, p.guard(func(dom.Event) {
 		storageSet(langKey, p.lang.Value())
 		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
+	}))
+	p.win.AddEventListener("pagehide", false, p.guard(func(dom.Event) { p.saveNow() }))
+	p.doc.AddEventListener("visibilitychange", false, p.guard(func(dom.Event) {
+		if p.doc.Underlying().Get("visibilityState").String() == "hidden" {
+			p.saveNow()
+		}
 	}))
 	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
 	// Play ticks are chained, not on an interval: the next tick is due a whole TickInterval
@@ -380,9 +394,26 @@ func (p *page) show() {
 	p.render()
 }
 
+// saveDelay is how long after a change the session is saved, in milliseconds: a burst of
+// changes (typing, steps one after another) is saved once, outside the steps' own tasks.
+const saveDelay = 250
+
 // save keeps the session and the lesson progress in localStorage, so that a reload restores
-// them.
+// them: saveDelay after the first change not yet saved, or at once when the page is hidden or
+// left (pagehide, visibilitychange).
 func (p *page) save() {
+	if !p.saveDue {
+		p.saveDue = true
+		p.win.SetTimeout(func() { Recover(p.saveNow, p.showPanic) }, saveDelay)
+	}
+}
+
+// saveNow saves a change not yet saved.
+func (p *page) saveNow() {
+	if !p.saveDue {
+		return
+	}
+	p.saveDue = false
 	storageSet(sessionKey, string(Save(p.model)))
 	if progress, err := json.Marshal(p.model.Progress); err == nil {
 		storageSet(progressKey, string(progress))
@@ -685,8 +716,9 @@ func (p *page) renderTerminal(v View) {
 		p.terminal.AppendChild(p.el("pre", class, l.Text))
 	}
 	p.shownTerm = v.Terminal
-	js := p.terminal.Underlying()
-	js.Set("scrollTop", js.Get("scrollHeight"))
+	// Scrolled to the end just before the next frame's layout: reading the terminal's height
+	// now would lay the whole page out in the middle of the render.
+	js.Global().Call("requestAnimationFrame", p.scrollTerminal)
 }
 
 func (p *page) nodeCard(n NodeView) dom.Element {

@@ -3,29 +3,41 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
 )
 
-// renderLessons fills the lesson picker and draws the lesson panel.
+// pickerState is what the lesson picker shows: the lessons with their progress, in a language,
+// and the lesson chosen.
+type pickerState struct {
+	lessons []LessonItem
+	lang    Lang
+	current string
+}
+
+// renderLessons fills the lesson picker, when what it shows changed, and draws the lesson panel.
 func (p *page) renderLessons(v View) {
-	picker := p.lessonPicker
-	picker.SetTextContent("")
-	sandbox := p.el("option", "", T(v.Lang, "lesson.sandbox"))
-	sandbox.SetAttribute("value", "")
-	picker.AppendChild(sandbox)
-	for i, l := range v.Lessons {
-		o := p.el("option", "", T(v.Lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
-		o.SetAttribute("value", l.ID)
-		picker.AppendChild(o)
-	}
 	current := ""
 	if v.Tutor != nil {
 		current = v.Tutor.ID
 	}
-	picker.SetValue(current)
+	if shown := p.shownPicker; !slices.Equal(shown.lessons, v.Lessons) || shown.lang != v.Lang || shown.current != current {
+		picker := p.lessonPicker
+		picker.SetTextContent("")
+		sandbox := p.el("option", "", T(v.Lang, "lesson.sandbox"))
+		sandbox.SetAttribute("value", "")
+		picker.AppendChild(sandbox)
+		for i, l := range v.Lessons {
+			o := p.el("option", "", T(v.Lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
+			o.SetAttribute("value", l.ID)
+			picker.AppendChild(o)
+		}
+		picker.SetValue(current)
+		p.shownPicker = pickerState{v.Lessons, v.Lang, current}
+	}
 
 	panel := p.tutor
 	panel.SetTextContent("")

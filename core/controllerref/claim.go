@@ -3,6 +3,7 @@
 package controllerref
 
 import (
+	"iter"
 	"slices"
 
 	"daemonlab/core/api"
@@ -27,7 +28,7 @@ type Claims[T api.Object] struct {
 //
 // A selector that cannot be parsed claims nothing. apiVersion and kind name the owner in the
 // references it writes.
-func Claim[T api.Object](owner api.Object, apiVersion, kind string, selector *api.LabelSelector, objs []T) Claims[T] {
+func Claim[T api.Object](owner api.Object, apiVersion, kind string, selector *api.LabelSelector, objs iter.Seq[T]) Claims[T] {
 	var out Claims[T]
 	sel, err := api.LabelSelectorAsSelector(selector)
 	if err != nil {
@@ -35,12 +36,15 @@ func Claim[T api.Object](owner api.Object, apiVersion, kind string, selector *ap
 	}
 	om := owner.GetObjectMeta()
 	ownerDeleting := om.DeletionTimestamp != nil
-	for _, obj := range objs {
+	for obj := range objs {
 		m := obj.GetObjectMeta()
 		if m.Namespace != om.Namespace {
 			continue
 		}
 		ref, controlled := api.ControllerOf(m)
+		if controlled && ref.UID != om.UID {
+			continue
+		}
 		matches := sel.Matches(m.Labels)
 		switch {
 		case controlled && ref.UID == om.UID && matches:

@@ -148,7 +148,7 @@ func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 //  5. Pods pinned to nodes that no longer exist and not yet bound are deleted; bound ones are
 //     left to pod garbage collection (§5.4).
 func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
-	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.Pods())}
+	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.AllPods())}
 	byNode := mapByNode(plan.Claims.Owned)
 	existing := map[string]bool{}
 	pred := newPredicates(ds)

@@ -81,7 +81,7 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 }
 
 func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controllerref.Claims[*api.ControllerRevision] {
-	return controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, cluster.List[*api.ControllerRevision](c))
+	return controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, cluster.All[*api.ControllerRevision](c))
 }
 
 // PlanCleanup is cleanupHistory: the old revisions beyond revisionHistoryLimit (10) go, lowest

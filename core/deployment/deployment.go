@@ -72,7 +72,7 @@ func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 // (ClaimReplicaSets, controllerref.Claim): an orphan in d's namespace whose labels d's selector
 // matches is adopted; one d controls whose labels no longer match is released.
 func (s *syncer) replicaSets() []*api.ReplicaSet {
-	claims := controllerref.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.List[*api.ReplicaSet](s.c))
+	claims := controllerref.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.All[*api.ReplicaSet](s.c))
 	claims.Apply(s.c)
 	out := claims.Owned
 	sortByCreation(out)

@@ -70,10 +70,11 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 // orphan whose labels rs's selector matches is adopted; a pod rs controls whose labels no longer
 // match is released. It returns whether anything changed.
 func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
-	var active []*api.Pod
-	for p := range c.AllPods() {
-		if api.IsPodActive(p) {
-			active = append(active, p)
+	active := func(yield func(*api.Pod) bool) {
+		for p := range c.AllPods() {
+			if api.IsPodActive(p) && !yield(p) {
+				return
+			}
 		}
 	}
 	return controllerref.Claim(rs, "apps/v1", "ReplicaSet", rs.Spec.Selector, active).Apply(c)

@@ -792,8 +792,10 @@ func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
 func TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy(t *testing.T) {
 	b, _ := openPlayground(t)
 	b.run(t, "sim fail hd2 kubelet-down")
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`(localStorage.getItem('daemonlab.session') || '').includes('kubelet-down')`,
+		chromedp.WithPollingTimeout(5*time.Second)))
+	require.NoError(t, err, "the session is saved a moment after the change")
 	saved := eval[string](t, b, `localStorage.getItem('daemonlab.session')`)
-	require.Contains(t, saved, "kubelet-down")
 	damaged := saved[:len(saved)/2]
 	eval[bool](t, b, `(() => { localStorage.setItem('daemonlab.session', `+jsString(damaged)+`); return true; })()`)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #notice`))))
