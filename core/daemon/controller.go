@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"hash/fnv"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -81,11 +80,15 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		return out
 	}
 	manage := Manage(c, ds, h.Hash)
+	owned := &ownedNow{c: c, ds: ds}
+	if len(manage.Claims.Adopt)+len(manage.Claims.Release) == 0 {
+		owned.pods, owned.writes, owned.known = manage.Claims.Owned, c.Writes(), true
+	}
 	managed := Apply(c, manage)
 	out.add(managed)
 	var rolling Plan
 	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
-		rolling = RollingUpdate(c, ds, h.Hash)
+		rolling = rollingPlan(c, ds, h.Hash, owned.get())
 		out.add(Apply(c, rolling))
 	}
 	cleanup := PlanCleanup(c, ds)
@@ -93,7 +96,7 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		c.Delete(cr)
 		out.Changed = true
 	}
-	if status := Status(c, ds, h.Hash); !statusEqual(ds.Status, status) {
+	if status := status(c, ds, h.Hash, owned.get()); !statusEqual(ds.Status, status) {
 		updated := *ds
 		updated.Status = status
 		out.Changed = c.Update(&updated) == nil || out.Changed
@@ -188,10 +191,14 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 			plan.PodsToDelete = append(plan.PodsToDelete, remove...)
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(byNode)) {
-		if existing[name] {
-			continue
+	var gone []string // nodes the DaemonSet has pods for that do not exist
+	for name := range byNode {
+		if !existing[name] {
+			gone = append(gone, name)
 		}
+	}
+	slices.Sort(gone)
+	for _, name := range gone {
 		for _, p := range byNode[name] {
 			if p.Spec.NodeName == "" {
 				plan.PodsToDelete = append(plan.PodsToDelete, p)
@@ -275,6 +282,23 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 	return out
 }
 
+// ownedNow is a DaemonSet's pods (ownedPods) during one sync, read again only when the cluster
+// was written to since they were last read: a sync that changes nothing reads them once.
+type ownedNow struct {
+	c      *cluster.Cluster
+	ds     *api.DaemonSet
+	pods   []*api.Pod
+	writes int64 // the cluster's write count when pods were read
+	known  bool
+}
+
+func (o *ownedNow) get() []*api.Pod {
+	if !o.known || o.c.Writes() != o.writes {
+		o.pods, o.writes, o.known = ownedPods(o.c, o.ds), o.c.Writes(), true
+	}
+	return o.pods
+}
+
 // mapByNode maps pods to their target nodes (getNodesToDaemonPods with
 // includeDeletedTerminal=false): nodeName, or the node the affinity pins; finished pods being
 // deleted are left out.
@@ -298,7 +322,12 @@ func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
 // whether a pod is scheduled; readiness, availability and being up to date are judged on the
 // node's oldest pod.
 func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetStatus {
-	nodes, byNode := c.Nodes(), mapByNode(ownedPods(c, ds))
+	return status(c, ds, hash, ownedPods(c, ds))
+}
+
+// status is Status given the DaemonSet's pods.
+func status(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*api.Pod) api.DaemonSetStatus {
+	nodes, byNode := c.Nodes(), mapByNode(owned)
 	s := api.DaemonSetStatus{ObservedGeneration: ds.Generation, CollisionCount: ds.Status.CollisionCount}
 	pred := newPredicates(ds)
 	for _, node := range nodes {

@@ -29,12 +29,16 @@ import (
 //  5. Every pod that is not being deleted is new: there is nothing to roll (steps 3 and 4 only
 //     ever delete an old pod or create beside one), so no node needs a verdict.
 func RollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
-	remove, create := rollingUpdate(c, ds, hash)
+	return rollingPlan(c, ds, hash, ownedPods(c, ds))
+}
+
+// rollingPlan is RollingUpdate given the DaemonSet's pods.
+func rollingPlan(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*api.Pod) Plan {
+	remove, create := rollingUpdate(c, ds, hash, owned)
 	return Plan{DaemonSet: ds, Hash: hash, NodesNeeding: create, PodsToDelete: remove}
 }
 
-func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) (remove []*api.Pod, create []string) {
-	owned := ownedPods(c, ds)
+func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*api.Pod) (remove []*api.Pod, create []string) {
 	if !slices.ContainsFunc(owned, func(p *api.Pod) bool {
 		return p.DeletionTimestamp == nil && !isPodUpdated(p, hash, ds.TemplateGeneration())
 	}) {
