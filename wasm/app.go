@@ -490,14 +490,19 @@ func nodeActions(l Lang, node string) []Action {
 
 // addNode is the button that adds a worker: the first free name of hd1, hd2, hd3, …
 func addNode(l Lang, c *cluster.Cluster) Action {
-	taken := map[string]bool{}
+	count := 0
+	for range c.AllNodes() {
+		count++
+	}
+	taken := make([]bool, count+2) // of count nodes, one of hd1 … hd(count+1) is free
 	for n := range c.AllNodes() {
-		if number, ok := strings.CutPrefix(n.Name, "hd"); ok {
-			taken[number] = true
+		number, ok := strings.CutPrefix(n.Name, "hd")
+		if i, err := strconv.Atoi(number); ok && err == nil && i >= 1 && i < len(taken) && strconv.Itoa(i) == number {
+			taken[i] = true
 		}
 	}
 	i := 1
-	for taken[strconv.Itoa(i)] {
+	for taken[i] {
 		i++
 	}
 	return Action{T(l, "add-node"), "sim add-node hd" + strconv.Itoa(i)}

@@ -171,9 +171,11 @@ func TestAddNodeTakesTheFirstFreeName(t *testing.T) {
 	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command)
 	m = Update(m, RunMsg{"kubectl delete node hd2"})
 	assert.Equal(t, "sim add-node hd2", Render(m).AddNode.Command)
-	m = Update(m, RunMsg{"sim add-node hd02"})
-	m = Update(m, RunMsg{"sim add-node hd2"})
-	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command, "hd02 is not hd2")
+	for _, name := range []string{"hd02", "hd-1", "hd0", "hd2"} {
+		m = Update(m, RunMsg{"sim add-node " + name})
+		require.Contains(t, m.Terminal.Lines[len(m.Terminal.Lines)-1].Text, name)
+	}
+	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command, "hd02, hd-1 and hd0 are not hd2 or hd4")
 }
 
 // TestEventsListFiltersByTypeAndObject: the events list is `kubectl events -A`, narrowed by type

@@ -132,16 +132,29 @@ func (c *Cluster) ListKind(kind string) []api.Object {
 	return out
 }
 
-// All returns every object of a kind, in List order, without copying them into a slice: the
-// iteration sees the objects as they were when All was called, whatever the loop writes.
-func All[T api.Object](c *Cluster) iter.Seq[T] {
-	var zero T
-	l := c.listed(kindOf(zero))
+// Each returns every object of the named kind, in List order, without copying them into a
+// slice: the iteration sees the objects as they were when Each was called, whatever the loop
+// writes.
+func (c *Cluster) Each(kind string) iter.Seq[api.Object] {
+	l := c.listed(kind)
 	entries := l.entries
 	l.lent = true
-	return func(yield func(T) bool) {
+	return func(yield func(api.Object) bool) {
 		for _, e := range entries {
-			if !yield(e.obj.(T)) {
+			if !yield(e.obj) {
+				return
+			}
+		}
+	}
+}
+
+// All is Each for one Go type of object.
+func All[T api.Object](c *Cluster) iter.Seq[T] {
+	var zero T
+	objs := c.Each(kindOf(zero))
+	return func(yield func(T) bool) {
+		for o := range objs {
+			if !yield(o.(T)) {
 				return
 			}
 		}

@@ -79,10 +79,10 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 	if h.Collision {
 		return out
 	}
-	manage := Manage(c, ds, h.Hash)
+	manage, byNode := planManage(c, ds, h.Hash)
 	owned := &ownedNow{c: c, ds: ds}
 	if len(manage.Claims.Adopt)+len(manage.Claims.Release) == 0 {
-		owned.pods, owned.writes, owned.known = manage.Claims.Owned, c.Writes(), true
+		owned.pods, owned.nodes, owned.writes, owned.known = manage.Claims.Owned, byNode, c.Writes(), true
 	}
 	managed := Apply(c, manage)
 	out.add(managed)
@@ -96,9 +96,9 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		c.Delete(cr)
 		out.Changed = true
 	}
-	if status := status(c, ds, h.Hash, owned.get()); !statusEqual(ds.Status, status) {
+	if st := status(c, ds, h.Hash, owned.byNode()); !statusEqual(ds.Status, st) {
 		updated := *ds
-		updated.Status = status
+		updated.Status = st
 		out.Changed = c.Update(&updated) == nil || out.Changed
 	}
 	onlyCreates := len(manage.PodsToDelete)+len(manage.Failed)+len(manage.Succeeded) == 0 &&
@@ -151,6 +151,12 @@ func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 //  5. Pods pinned to nodes that no longer exist and not yet bound are deleted; bound ones are
 //     left to pod garbage collection (§5.4).
 func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
+	plan, _ := planManage(c, ds, hash)
+	return plan
+}
+
+// planManage is Manage, also returning the pods it claimed by node.
+func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[string][]*api.Pod) {
 	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.AllPods())}
 	byNode := mapByNode(plan.Claims.Owned)
 	existing := map[string]bool{}
@@ -205,7 +211,7 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 			}
 		}
 	}
-	return plan
+	return plan, byNode
 }
 
 // keepOnNode is the rest of podsShouldBeOnNode for a node whose pods may keep running (running
@@ -282,21 +288,31 @@ func ownedPods(c *cluster.Cluster, ds *api.DaemonSet) []*api.Pod {
 	return out
 }
 
-// ownedNow is a DaemonSet's pods (ownedPods) during one sync, read again only when the cluster
-// was written to since they were last read: a sync that changes nothing reads them once.
+// ownedNow is a DaemonSet's pods (ownedPods) during one sync, and the same by node (mapByNode),
+// read again only when the cluster was written to since they were last read: a sync that
+// changes nothing reads them once.
 type ownedNow struct {
 	c      *cluster.Cluster
 	ds     *api.DaemonSet
 	pods   []*api.Pod
-	writes int64 // the cluster's write count when pods were read
+	nodes  map[string][]*api.Pod // nil until asked for
+	writes int64                 // the cluster's write count when pods were read
 	known  bool
 }
 
 func (o *ownedNow) get() []*api.Pod {
 	if !o.known || o.c.Writes() != o.writes {
-		o.pods, o.writes, o.known = ownedPods(o.c, o.ds), o.c.Writes(), true
+		o.pods, o.nodes, o.writes, o.known = ownedPods(o.c, o.ds), nil, o.c.Writes(), true
 	}
 	return o.pods
+}
+
+func (o *ownedNow) byNode() map[string][]*api.Pod {
+	pods := o.get()
+	if o.nodes == nil {
+		o.nodes = mapByNode(pods)
+	}
+	return o.nodes
 }
 
 // mapByNode maps pods to their target nodes (getNodesToDaemonPods with
@@ -322,12 +338,12 @@ func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
 // whether a pod is scheduled; readiness, availability and being up to date are judged on the
 // node's oldest pod.
 func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetStatus {
-	return status(c, ds, hash, ownedPods(c, ds))
+	return status(c, ds, hash, mapByNode(ownedPods(c, ds)))
 }
 
-// status is Status given the DaemonSet's pods.
-func status(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*api.Pod) api.DaemonSetStatus {
-	nodes, byNode := c.Nodes(), mapByNode(owned)
+// status is Status given the DaemonSet's pods by node.
+func status(c *cluster.Cluster, ds *api.DaemonSet, hash string, byNode map[string][]*api.Pod) api.DaemonSetStatus {
+	nodes := c.Nodes()
 	s := api.DaemonSetStatus{ObservedGeneration: ds.Generation, CollisionCount: ds.Status.CollisionCount}
 	pred := newPredicates(ds)
 	for _, node := range nodes {

@@ -21,20 +21,11 @@ var ownerKinds = []string{"Deployment", "ReplicaSet", "DaemonSet"}
 // owners, and dependents deleted in the foreground (pods are deleted gracefully instead).
 var finalizedKinds = append(slices.Clone(ownerKinds), "ControllerRevision")
 
-// owners returns every object of the owner kinds, in kind then namespace and name order.
-func owners(c *cluster.Cluster) []api.Object {
-	var out []api.Object
-	for _, kind := range ownerKinds {
-		out = append(out, c.ListKind(kind)...)
-	}
-	return out
-}
-
 // dependents returns the objects with an owner reference to uid.
 func dependents(c *cluster.Cluster, uid string) []api.Object {
 	var out []api.Object
 	for _, kind := range dependentKinds {
-		for _, o := range c.ListKind(kind) {
+		for o := range c.Each(kind) {
 			if slices.ContainsFunc(o.GetObjectMeta().OwnerReferences, func(r api.OwnerReference) bool { return r.UID == uid }) {
 				out = append(out, o)
 			}
@@ -84,13 +75,15 @@ func Sync(c *cluster.Cluster) bool {
 		}
 	}
 	live := map[string]bool{}
-	for _, o := range owners(c) {
-		live[o.GetObjectMeta().UID] = true
+	for _, kind := range ownerKinds {
+		for o := range c.Each(kind) {
+			live[o.GetObjectMeta().UID] = true
+		}
 	}
 	for _, kind := range dependentKinds {
-		for _, d := range c.ListKind(kind) {
+		for d := range c.Each(kind) {
 			refs := d.GetObjectMeta().OwnerReferences
-			if len(refs) == 0 {
+			if !slices.ContainsFunc(refs, func(r api.OwnerReference) bool { return !live[r.UID] }) {
 				continue
 			}
 			alive := slices.DeleteFunc(slices.Clone(refs), func(r api.OwnerReference) bool { return !live[r.UID] })
