@@ -488,6 +488,17 @@ func nodeActions(l Lang, node string) []Action {
 	return out
 }
 
+// openKey is the key (data-key) of the buttons that open the details panel on ref, "open KIND NS/NAME";
+// openRef reads it back.
+func openKey(ref Ref) string { return "open " + ref.Kind + " " + ref.Namespace + "/" + ref.Name }
+
+func openRef(key string) (Ref, bool) {
+	rest, ok := strings.CutPrefix(key, "open ")
+	kind, object, ok2 := strings.Cut(rest, " ")
+	namespace, name, ok3 := strings.Cut(object, "/")
+	return Ref{Kind: kind, Namespace: namespace, Name: name}, ok && ok2 && ok3
+}
+
 // addNode is the button that adds a worker: the first free name of hd1, hd2, hd3, …
 func addNode(l Lang, c *cluster.Cluster) Action {
 	count := 0

@@ -164,6 +164,20 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 }
 
+// TestOpenKeysReadBack: the page's one click listener reads which object an open button is for
+// from its key.
+func TestOpenKeysReadBack(t *testing.T) {
+	for _, ref := range []Ref{{Kind: "Node", Name: "hd2"}, {Kind: "Pod", Namespace: "kube-system", Name: "fluentd-elasticsearch-x7k2p"}, {Kind: "DaemonSet", Namespace: "default", Name: "a.b"}} {
+		got, ok := openRef(openKey(ref))
+		assert.True(t, ok)
+		assert.Equal(t, ref, got)
+	}
+	for _, key := range []string{"lesson next", "choice 1", "open Node", "menu hd2", "open hd2"} {
+		_, ok := openRef(key)
+		assert.False(t, ok, key)
+	}
+}
+
 // TestAddNodeTakesTheFirstFreeName: "Add a node" names the node hdN for the first N free.
 func TestAddNodeTakesTheFirstFreeName(t *testing.T) {
 	m, err := NewModel()

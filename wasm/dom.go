@@ -161,8 +161,11 @@ func mount(m Model) (*page, error) {
 	// otherwise make, and keep, 5,000 functions).
 	p.doc.AddEventListener("click", false, p.guard(func(e dom.Event) {
 		if b := e.Target().Underlying().Call("closest", "[data-key]"); b.Truthy() {
-			if msg := p.clicks[b.Call("getAttribute", "data-key").String()]; msg != nil {
+			key := b.Call("getAttribute", "data-key").String()
+			if msg := p.clicks[key]; msg != nil {
 				p.dispatch(msg())
+			} else if ref, ok := openRef(key); ok {
+				p.dispatch(SelectMsg{Ref: ref})
 			}
 		}
 	}))
@@ -570,10 +573,14 @@ func (p *page) renderNodes(v View) {
 	}
 }
 
-// cell is a node's cell in the compact grid, as drawn.
+// cell is a node's cell in the compact grid, as drawn: its node's status and pods, in a
+// language.
 type cell struct {
-	el                 dom.Element
-	name, class, label string
+	el     dom.Element
+	name   string
+	status string
+	pods   int
+	lang   Lang
 }
 
 // renderGrid draws a large cluster as a grid of cells, a button per node. While the nodes are
@@ -589,24 +596,21 @@ func (p *page) renderGrid(v View) {
 		p.cells = make([]cell, len(v.Nodes))
 	}
 	for i, n := range v.Nodes {
-		c, ref := &p.cells[i], Ref{Kind: "Node", Name: n.Name}
-		class, label := "cell "+statusClass(n.Status), T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
+		c := &p.cells[i]
 		if c.el == nil {
-			c.el, c.name, c.class = p.openButton(class, "", ref), n.Name, class
+			c.el, c.name = p.openButton("", "", Ref{Kind: "Node", Name: n.Name}), n.Name
 			c.el.SetAttribute("data-node", n.Name)
 			p.nodes.AppendChild(c.el)
-		} else {
-			p.onOpen(ref)
 		}
-		if c.class != class {
-			c.el.SetAttribute("class", class)
-			c.class = class
+		if c.status != n.Status {
+			c.el.SetAttribute("class", "cell "+statusClass(n.Status))
 		}
-		if c.label != label {
+		if c.status != n.Status || c.pods != n.PodCount || c.lang != v.Lang {
+			label := T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
 			c.el.SetAttribute("aria-label", label)
 			c.el.SetAttribute("title", label)
-			c.label = label
 		}
+		c.status, c.pods, c.lang = n.Status, n.PodCount, v.Lang
 	}
 }
 
@@ -802,29 +806,25 @@ func (p *page) actionButtons(actions []Action) dom.Element {
 	return items
 }
 
-// button is a button that dispatches msg's message when clicked; key names it, for the page's
-// click listener and for keeping focus across renders.
+// button is a button that dispatches msg's message when clicked (an open button's key says its
+// message, see openKey: msg is nil); key names it, for the page's click listener and for
+// keeping focus across renders.
 func (p *page) button(class, text, key string, msg func() any) dom.Element {
 	b := p.el("button", class, text)
 	b.SetAttribute("type", "button")
 	b.SetAttribute("data-key", key)
-	p.clicks[key] = msg
+	if msg != nil {
+		p.clicks[key] = msg
+	}
 	return b
 }
 
 // openButton is a button that opens the details panel on ref.
 func (p *page) openButton(class, text string, ref Ref) dom.Element {
-	b := p.button(class, text, openKey(ref), func() any { return SelectMsg{Ref: ref} })
+	b := p.button(class, text, openKey(ref), nil)
 	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
 	return b
 }
-
-// onOpen makes a click on ref's open buttons open the details panel on it.
-func (p *page) onOpen(ref Ref) {
-	p.clicks[openKey(ref)] = func() any { return SelectMsg{Ref: ref} }
-}
-
-func openKey(ref Ref) string { return "open " + ref.Kind + " " + ref.Namespace + "/" + ref.Name }
 
 func (p *page) podChip(pod PodView) dom.Element {
 	class := "pod " + strings.ToLower(pod.Status)
