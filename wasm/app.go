@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -609,12 +610,12 @@ func Render(m Model) View {
 // events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
 // the header and the newest maxEvents events whose OBJECT column contains the filter's object.
 func events(s *sim.Sim, f EventFilter) Section {
-	stored, now := s.C.ListKind("Event"), s.C.Now()
-	if m := lastEvents; m.filter == f && m.now.Equal(now) && slices.Equal(m.stored, stored) {
+	now := s.C.Now()
+	if m := lastEvents; m.filter == f && m.now.Equal(now) && m.same(s.C.Each("Event")) {
 		return m.section
 	}
 	section := formatEvents(s, f)
-	lastEvents = eventsMemo{stored: stored, now: now, filter: f, section: section}
+	lastEvents = eventsMemo{stored: slices.Collect(s.C.Each("Event")), now: now, filter: f, section: section}
 	return section
 }
 
@@ -628,6 +629,18 @@ type eventsMemo struct {
 	now     time.Time
 	filter  EventFilter
 	section Section
+}
+
+// same reports whether the stored events are the ones the memo was made from.
+func (m eventsMemo) same(stored iter.Seq[api.Object]) bool {
+	i := 0
+	for e := range stored {
+		if i == len(m.stored) || m.stored[i] != e {
+			return false
+		}
+		i++
+	}
+	return i == len(m.stored)
 }
 
 // lastEvents is the one memo (the page renders one model at a time).

@@ -159,10 +159,12 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[string][]*api.Pod) {
 	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.AllPods())}
 	byNode := mapByNode(plan.Claims.Owned)
-	existing := map[string]bool{}
 	pred := newPredicates(ds)
+	withPods := 0 // how many of byNode's nodes exist
 	for node := range c.AllNodes() {
-		existing[node.Name] = true
+		if _, ok := byNode[node.Name]; ok {
+			withPods++
+		}
 		d := pred.decide(node)
 		shouldRun, shouldContinueRunning := d.ShouldRun, d.ShouldContinueRunning
 		pods := byNode[node.Name]
@@ -199,7 +201,10 @@ func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[s
 	}
 	var gone []string // nodes the DaemonSet has pods for that do not exist
 	for name := range byNode {
-		if !existing[name] {
+		if withPods == len(byNode) {
+			break
+		}
+		if c.Node(name) == nil {
 			gone = append(gone, name)
 		}
 	}
