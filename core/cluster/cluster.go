@@ -102,6 +102,28 @@ func (c *Cluster) ForgetMemo(key string) {
 	}
 }
 
+// MemoAt is Memo of the key its parts make when joined, without building the key on the heap:
+// controllers look a key up for every pod or node on every pass.
+func (c *Cluster) MemoAt(parts ...string) (string, bool) {
+	var buf [128]byte
+	key := buf[:0]
+	for _, p := range parts {
+		key = append(key, p...)
+	}
+	v, ok := c.memo[string(key)]
+	return v, ok
+}
+
+// MemoTimeAt is MemoTime of the key its parts make (see MemoAt).
+func (c *Cluster) MemoTimeAt(parts ...string) (time.Time, bool) {
+	v, ok := c.MemoAt(parts...)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	return t, err == nil
+}
+
 // MemoTime returns a remembered instant.
 func (c *Cluster) MemoTime(key string) (time.Time, bool) {
 	v, ok := c.memo[key]

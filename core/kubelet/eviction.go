@@ -77,12 +77,15 @@ func underPressure(m cluster.Machine) bool {
 	return !m.KubeletDown && slices.Contains(m.Faults, FaultMemoryPressure)
 }
 
-func pressureKey(node string) string { return "kubelet/" + node + "/memory-pressure-seen" }
+// pressureKey is where the last instant a node's kubelet saw memory pressure is remembered.
+func pressureKey(node string) string { return "kubelet/" + node + pressureSuffix }
+
+const pressureSuffix = "/memory-pressure-seen"
 
 // memoryPressure reports the MemoryPressure condition the kubelet reports: True while the
 // threshold is met and for PressureTransitionPeriod after it was last seen met.
 func memoryPressure(c *cluster.Cluster, node string) bool {
-	seen, ok := c.MemoTime(pressureKey(node))
+	seen, ok := c.MemoTimeAt("kubelet/", node, pressureSuffix)
 	return ok && c.Now().Before(seen.Add(PressureTransitionPeriod))
 }
 
@@ -96,7 +99,7 @@ func evictionTimer(c *cluster.Cluster, node string, m cluster.Machine) (time.Tim
 	if underPressure(m) {
 		return lastLoop(c.Now()).Add(EvictionPeriod), true
 	}
-	if seen, ok := c.MemoTime(pressureKey(node)); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
+	if seen, ok := c.MemoTimeAt("kubelet/", node, pressureSuffix); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
 		return seen.Add(PressureTransitionPeriod), true
 	}
 	return time.Time{}, false
@@ -111,7 +114,7 @@ func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	if !underPressure(m) || !now.Equal(lastLoop(now)) {
 		return false
 	}
-	if seen, ok := c.MemoTime(pressureKey(n.Name)); ok && seen.Equal(now) {
+	if seen, ok := c.MemoTimeAt("kubelet/", n.Name, pressureSuffix); ok && seen.Equal(now) {
 		return false // this loop already ran
 	}
 	c.SetMemoTime(pressureKey(n.Name), now)

@@ -69,7 +69,10 @@ func noExecuteTaints(n *api.Node) []api.Taint {
 	return out
 }
 
-func memoKey(p *api.Pod) string { return "tainteviction/" + p.Namespace + "/" + p.Name }
+// memoKey is where a pod's countdown is remembered: memoPrefix + "namespace/name".
+func memoKey(p *api.Pod) string { return memoPrefix + p.Namespace + "/" + p.Name }
+
+const memoPrefix = "tainteviction/"
 
 // Due returns when the pod is to be deleted, if it is: now when a NoExecute taint of its node is
 // not tolerated, else the time its countdown started plus the smallest tolerationSeconds.
@@ -90,7 +93,7 @@ func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	if wait == forever {
 		return time.Time{}, false
 	}
-	since, ok := c.MemoTime(memoKey(p))
+	since, ok := c.MemoTimeAt(memoPrefix, p.Namespace, "/", p.Name)
 	if !ok {
 		since = c.Now()
 	}
@@ -123,7 +126,7 @@ func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)
-		_, counting := c.MemoTime(memoKey(p))
+		_, counting := c.MemoAt(memoPrefix, p.Namespace, "/", p.Name)
 		switch {
 		case scheduled && !at.After(c.Now()):
 			evict(c, p)
