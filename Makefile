@@ -64,8 +64,8 @@ fuzz-all:
 
 # Benchmarks in benchstat's format, natively and compiled to WebAssembly under Node (with the
 # ratio), the page's sizes, its time to interactive in headless Chromium against a Go
-# hello-world page, and the longest task while it plays a 5,000-node rolling update. Results also
-# land in .bench/ (git-ignored).
+# hello-world page, a step typed in the page on 1,000 nodes, and the longest task while it plays a
+# 5,000-node rolling update. Results also land in .bench/ (git-ignored).
 BENCH_WASM := Converge|SnapshotRestore|GetPodsAll|Memory|Step
 SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
 bench: build chromium
@@ -81,6 +81,8 @@ bench: build chromium
 	@node -e '$(SIZES_JS)'
 	@echo "== time to interactive (headless Chromium, loopback, cache off)"
 	@$(GO) test -run XXX -bench TimeToInteractive -benchtime 1x ./wasm/serve | tee .bench/tti.txt | grep Benchmark
+	@echo "== a step typed in the page on 1,000 nodes (command, controllers, render into the DOM)"
+	@$(GO) test -run XXX -bench PageStep1000 -benchtime 1x ./wasm/serve | tee .bench/step.txt | grep Benchmark
 	@echo "== playing a rolling update of 5,000 nodes at 60x in the page for 20 s"
 	@$(GO) test -run XXX -bench PlayRollout5000 -benchtime 1x ./wasm/serve | tee .bench/play.txt | grep Benchmark
 
