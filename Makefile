@@ -66,7 +66,7 @@ fuzz-all:
 # ratio), the page's sizes, its time to interactive in headless Chromium against a Go
 # hello-world page, a step typed in the page on 1,000 nodes, and the longest task while it plays a
 # 5,000-node rolling update. Results also land in .bench/ (git-ignored).
-BENCH_WASM := Converge|SnapshotRestore|GetPodsAll|Memory|Step
+BENCH_WASM := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|Memory|Step
 SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
 bench: build chromium
 	@mkdir -p .bench
