@@ -46,7 +46,8 @@ type page struct {
 // mount finds the page's elements and wires their events to messages.
 func mount(m Model) (*page, error) {
 	win := dom.GetWindow()
-	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}}
+	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
+	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*dom.Element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
