@@ -42,17 +42,23 @@ type Model struct {
 	// LessonsLater leaves the lesson picker empty: the page opens without parsing the lessons
 	// (most of its start-up) and lists them just after its first paint (ShowLessonsMsg).
 	LessonsLater bool
-	// Tick is a play tick under way, done a piece at a time (WorkMsg) so that the page paints
-	// and handles input while a large cluster moves; nil when none is.
+	// Chunk has the clock moved a piece at a time: a play tick, or `sim advance` typed or from
+	// the timeline's buttons, becomes a Tick under way that WorkMsg carries on, so that the page
+	// paints and handles input while a large cluster moves. The page sets it; without it (the
+	// tests) the clock moves at once.
+	Chunk bool
+	// Tick is the clock moving, under way; nil when it is not.
 	Tick *Tick
 }
 
-// Tick is a play tick under way: its step, the run doing it, and the cluster's write count
-// before it (a tick that wrote nothing is no step of the history).
+// Tick is the clock moving, under way: its step, the run doing it, the cluster's write count
+// before it (a run that wrote nothing is no step of the history), and whether it is a play tick
+// (which extends a last step that is the same).
 type Tick struct {
 	Step   Step
 	Run    *sim.Run
 	writes int64
+	play   bool
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -160,8 +166,9 @@ type HistoryMsg struct{ Step int }
 type ClearMsg struct{}
 
 // PlayMsg starts or stops play; SpeedMsg picks its speed; TickMsg is one tick of the page's
-// timer while playing: it begins the tick's run, and WorkMsg does its next pieces until Enough
-// says so (the page gives each a few milliseconds) or it is over. Stopping play lets a tick
+// timer while playing: it moves the clock by the speed's amount (with Chunk, it begins that
+// Tick). WorkMsg carries a Tick under way on (a play tick, or a `sim advance`) until Enough
+// says so (the page gives each a few milliseconds) or it is over. Stopping play lets a Tick
 // under way finish; a message that only changes the view leaves it under way; one that moves
 // through the history or starts afresh drops it (the state it leaves is replaced); any other
 // first finishes it.
@@ -259,6 +266,10 @@ func update(m Model, msg any) Model {
 			t.Lines = nil
 			break
 		}
+		if d, ok := advanceOf(line); ok && m.Chunk {
+			m.Tick = &Tick{Step: Step{Run: line}, Run: m.Sim.Begin(d), writes: m.Sim.C.Writes()}
+			break
+		}
 		r := m.do(Step{Run: line})
 		if r.Out != "" {
 			t.print(TermLine{Text: strings.TrimSuffix(r.Out, "\n")})
@@ -301,7 +312,10 @@ func update(m Model, msg any) Model {
 	case TickMsg:
 		if m.Playing && m.Tick == nil {
 			sp := Speeds[m.Speed]
-			m.Tick = &Tick{Step: Step{Run: sp.Command()}, Run: m.Sim.Begin(sp.Advance), writes: m.Sim.C.Writes()}
+			m.Tick = &Tick{Step: Step{Run: sp.Command()}, Run: m.Sim.Begin(sp.Advance), writes: m.Sim.C.Writes(), play: true}
+			if !m.Chunk {
+				m.work(func() bool { return false })
+			}
 		}
 	case WorkMsg:
 		m.work(msg.Enough)
@@ -354,13 +368,24 @@ func (m *Model) work(enough func() bool) {
 	for m.Tick != nil {
 		if m.Tick.Run.Next() {
 			if m.Sim.C.Writes() != m.Tick.writes {
-				m.History.record(m.Sim.C, m.Tick.Step, true)
+				m.History.record(m.Sim.C, m.Tick.Step, m.Tick.play)
 			}
 			m.Tick = nil
 		} else if enough() {
 			return
 		}
 	}
+}
+
+// advanceOf reads a line that is `sim advance DURATION` and nothing else (what the shell would
+// refuse is left to it).
+func advanceOf(line string) (time.Duration, bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "sim" || f[1] != "advance" {
+		return 0, false
+	}
+	d, err := time.ParseDuration(f[2])
+	return d, err == nil && d >= 0
 }
 
 // seek moves the timeline to a step, and stops play.

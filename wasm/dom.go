@@ -39,6 +39,8 @@ type page struct {
 	shownTerm                                      []TermLine            // the terminal's lines as drawn
 	shownPicker                                    pickerState           // the lesson picker as drawn
 	saveDue                                        bool                  // a change is not saved yet
+	working                                        bool                  // work is due: the clock is moving
+	tickDue                                        func()                // the play tick waiting for the clock to stop
 	scrollTerminal                                 js.Func               // scrolls the terminal to its end
 	shownDiagnostics                               string                // the problems the code editor shows, as JSON
 }
@@ -47,6 +49,7 @@ type page struct {
 func mount(m Model) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
+	m.Chunk = true // the clock moves a piece at a time (see work)
 	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*dom.Element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
@@ -191,36 +194,20 @@ func mount(m Model) (*page, error) {
 		}
 	}))
 	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
-	// Play ticks are chained, not on an interval: the next tick is due a whole TickInterval
-	// after this one ends, so however long a tick of a large cluster takes, simulated time runs
-	// slower than the speed says rather than ticks running back to back. A tick's work is done
-	// in slices of workSlice, each its own task, so that the browser paints and handles input
-	// between them.
-	var tick, work func()
+	// Play ticks are chained, not on an interval: while the clock is moving (a Tick under way)
+	// no tick begins, and the next is due a whole TickInterval after it stops, so however long a
+	// tick of a large cluster takes, simulated time runs slower than the speed says rather than
+	// ticks running back to back.
+	var tick func()
 	tick = func() {
 		if p.model.Playing && p.model.Tick == nil {
 			p.dispatch(TickMsg{})
 		}
 		if p.model.Tick != nil {
-			work()
+			p.tickDue = func() { p.win.SetTimeout(tick, TickInterval) }
 			return
 		}
 		p.win.SetTimeout(tick, TickInterval)
-	}
-	work = func() {
-		start := time.Now()
-		if !p.dispatch(WorkMsg{Enough: func() bool { return time.Since(start) >= workSlice }}) {
-			p.model.Tick, p.model.Playing = nil, false // a tick that panicked is not retried
-		}
-		if p.model.Tick != nil {
-			p.win.SetTimeout(work, 0)
-			return
-		}
-		// The tick is over: it is shown in a task of its own, then the next tick is due.
-		p.win.SetTimeout(func() {
-			Recover(p.show, p.showPanic)
-			p.win.SetTimeout(tick, TickInterval)
-		}, 0)
 	}
 	p.win.SetTimeout(tick, TickInterval)
 	return p, nil
@@ -236,7 +223,7 @@ func (p *page) openLink() {
 		return
 	}
 	if m.Sim != nil {
-		m.Lang, m.Progress = p.model.Lang, p.model.Progress
+		m.Lang, m.Progress, m.Chunk = p.model.Lang, p.model.Progress, p.model.Chunk
 		p.model = m
 		p.dispatch(NoticeMsg{})
 	}
@@ -369,15 +356,16 @@ func (p *page) showPanic(r any) {
 	p.banner.Class().Remove("hidden")
 }
 
-// workSlice is how long one task of a play tick's work runs before the page lets the browser
+// workSlice is how long one task of the clock's moving runs before the page lets the browser
 // paint and handle input: a controller's pass is not cut, so a task can run longer.
 const workSlice = 30 * time.Millisecond
 
 // dispatch runs a message through Update and shows the result, except for a play tick's
-// beginning and work (the page shows a tick when it is over). A panic inside is reported on the
-// page (dispatch then reports false) and leaves the model as it was.
+// beginning and work (the page shows the clock's move when it is over); when the message set the
+// clock moving, work is due. A panic inside is reported on the page (dispatch then reports
+// false) and leaves the model as it was.
 func (p *page) dispatch(msg any) (ok bool) {
-	return !Recover(func() {
+	ok = !Recover(func() {
 		p.resetArmed = false
 		p.model = Update(p.model, msg)
 		switch msg.(type) {
@@ -386,6 +374,35 @@ func (p *page) dispatch(msg any) (ok bool) {
 		}
 		p.show()
 	}, p.showPanic)
+	if p.model.Tick != nil && !p.working {
+		p.working = true
+		p.nodes.SetAttribute("aria-busy", "true") // what the cluster shows is about to change
+		p.win.SetTimeout(p.work, 0)
+	}
+	return ok
+}
+
+// work moves the clock on for workSlice, in a task of its own, so that the browser paints and
+// handles input between slices; when the clock has stopped it shows the cluster (in a task of
+// its own too) and lets the next play tick be due. Meanwhile the cluster is aria-busy.
+func (p *page) work() {
+	start := time.Now()
+	if !p.dispatch(WorkMsg{Enough: func() bool { return time.Since(start) >= workSlice }}) {
+		p.model.Tick, p.model.Playing = nil, false // a run that panicked is not retried
+	}
+	if p.model.Tick != nil {
+		p.win.SetTimeout(p.work, 0)
+		return
+	}
+	p.working = false
+	p.win.SetTimeout(func() {
+		Recover(p.show, p.showPanic)
+		p.nodes.RemoveAttribute("aria-busy")
+		if due := p.tickDue; due != nil {
+			p.tickDue = nil
+			due()
+		}
+	}, 0)
 }
 
 // show saves the session and renders it; when the model's editor text changed (a reset, a

@@ -117,6 +117,7 @@ func TestATickRunsInPiecesToWhatAdvanceLeaves(t *testing.T) {
 	m = Update(m, PlayMsg{On: true})
 	want := Update(m, RunMsg{"sim advance 15s"})
 
+	m.Chunk = true
 	m = Update(m, TickMsg{})
 	require.NotNil(t, m.Tick)
 	steps := len(m.History.Steps)
@@ -139,6 +140,7 @@ func TestMessagesDuringATick(t *testing.T) {
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	m = Update(m, PlayMsg{On: true})
+	m.Chunk = true
 	begun := func(m Model) Model {
 		m = Update(m, TickMsg{})
 		return Update(m, WorkMsg{Enough: func() bool { return true }})
@@ -163,6 +165,38 @@ func TestMessagesDuringATick(t *testing.T) {
 	assert.Nil(t, m.Tick)
 	assert.Equal(t, 1, m.History.Pos)
 	assert.Equal(t, 30*time.Second, m.Sim.C.Now().Sub(cluster.Epoch))
+}
+
+// TestATypedAdvanceRunsInPieces: with Chunk, `sim advance` typed (or from the timeline's
+// buttons) moves the clock a piece at a time too; over, it is a step of its own (two are two
+// steps, not one step run twice), and the cluster is as the command leaves it at once. Other
+// lines, and advances the shell would refuse, run at once.
+func TestATypedAdvanceRunsInPieces(t *testing.T) {
+	m, err := NewModel()
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
+	want := Update(Update(m, RunMsg{"sim advance 5m"}), RunMsg{"sim advance 5m"})
+
+	m.Chunk = true
+	for range 2 {
+		m = Update(m, RunMsg{"sim advance 5m"})
+		require.NotNil(t, m.Tick)
+		assert.Equal(t, "$ sim advance 5m", m.Terminal.Lines[len(m.Terminal.Lines)-1].Text)
+		for m.Tick != nil {
+			m = Update(m, WorkMsg{Enough: func() bool { return true }})
+		}
+	}
+	assert.Equal(t, want.History.Steps, m.History.Steps)
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}, {Run: "sim advance 5m"}, {Run: "sim advance 5m"}}, m.History.Steps)
+	assert.Equal(t, output(t, want, "kubectl get all,nodes,events -A -o wide"), output(t, m, "kubectl get all,nodes,events -A -o wide"))
+
+	for _, line := range []string{"sim advance -5m", "sim advance soon", "sim  advance 1s extra", "kubectl get nodes"} {
+		m = Update(m, RunMsg{line})
+		assert.Nil(t, m.Tick, line)
+	}
+	assert.True(t, Update(m, ResetMsg{}).Chunk, "a reset keeps the page's way of moving the clock")
+	assert.True(t, Update(m, LessonMsg{ID: "01-one-pod-per-node"}).Chunk, "so does a lesson")
+	assert.Equal(t, `error: "-5m" is not a duration: use a number and a unit, such as 10s, 5m or 1h30m`, m.Terminal.Lines[5].Text, "the shell's own message")
 }
 
 // TestSavedSessionsReplayExactly: a session saved and loaded (as on reload, or through a share

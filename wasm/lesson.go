@@ -167,9 +167,9 @@ func updateLesson(m Model, msg any) (Model, bool) {
 }
 
 // restart moves to a fresh start state, keeping what outlives a session: the language, the
-// progress and the commands typed.
+// progress, how the clock moves (Chunk) and the commands typed.
 func (m Model) restart(fresh Model) Model {
-	fresh.Lang, fresh.Progress = m.Lang, m.Progress
+	fresh.Lang, fresh.Progress, fresh.Chunk = m.Lang, m.Progress, m.Chunk
 	fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
 	return fresh
 }
@@ -188,6 +188,9 @@ func (m *Model) observe(line string) {
 	}
 	if line != "" {
 		t.Typed = append(t.Typed, line)
+	}
+	if m.Tick != nil {
+		return // the goal is judged when the clock has stopped moving
 	}
 	st := t.step()
 	t.Met = (st.Predict == nil || t.Predicted > 0) && st.Met(m.Sim, t.Typed)

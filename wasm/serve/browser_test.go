@@ -289,6 +289,7 @@ func (b *browser) playNodeFailure(t *testing.T, keyboard bool) {
 	} else {
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#play`))))
 	}
+	b.idle(t) // a tick under way when paused finishes
 	assert.Equal(t, "false", eval[string](t, b, `document.getElementById('play').getAttribute('aria-pressed')`), "paused")
 	assert.Equal(t, "NotReady", b.text(t, `[data-node="hd2"] .status`))
 	pods := b.podsByNode(t)
@@ -330,6 +331,7 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#apply`)),
 		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 10s"]`)),
 	))
+	b.idle(t)
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
 	assert.Equal(t, []string{"1/1 Running", "1/1 Running", "1/1 Running"},
 		eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod[data-pod^="fluentd"] .state')).map(s => s.textContent)`))
@@ -367,6 +369,15 @@ func (b *browser) run(t *testing.T, line string) {
 	before := eval[int](t, b, `document.querySelectorAll('#terminal pre.cmd').length`)
 	b.typeCommand(t, line, kb.Enter)
 	require.Equal(t, before+1, eval[int](t, b, `document.querySelectorAll('#terminal pre.cmd').length`), "%q was not run", line)
+	b.idle(t)
+}
+
+// idle waits until the clock has stopped moving (a `sim advance` or a play tick is done a piece
+// at a time, the cluster aria-busy meanwhile) and the page shows where it stopped.
+func (b *browser) idle(t *testing.T) {
+	t.Helper()
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!document.querySelector('#nodes[aria-busy]')`, chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err, "the clock did not stop")
 }
 
 // snapshot is what a learner sees of the cluster: the clock and every pod chip's node, name and
@@ -667,6 +678,7 @@ func TestBrowserRolloutWithUndo(t *testing.T) {
 	b.run(t, "kubectl rollout undo ds/fluentd-elasticsearch -n kube-system")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch rolled back", eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre.out')).pop().textContent`))
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`))))
+	b.idle(t)
 	assert.Equal(t, []string{"hd1 rev 3", "hd2 rev 3", "hd3 rev 3"}, b.badges(t), "the old template is revision 3 now")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#undo`)), chromedp.Click(chromedp.CSS(`#undo`))))
 	assert.Equal(t, middle, b.badges(t))
@@ -676,6 +688,7 @@ func TestBrowserRolloutWithUndo(t *testing.T) {
 // lessonState is the lesson panel as a learner reads it: the step line and the goal's status.
 func (b *browser) lessonState(t *testing.T) string {
 	t.Helper()
+	b.idle(t)
 	return eval[string](t, b, `document.querySelector('#tutor .lesson-step').textContent + ' | ' + document.querySelector('#tutor .goal').textContent`)
 }
 
