@@ -46,6 +46,42 @@ type Cluster struct {
 	events    map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
 	names     eventNames                    // where to look for a free event name (see nextEventName)
 	expiredAt time.Time                     // when ExpireEvents last ran (see there); zero after a restore
+	stamps    stamps                        // when each kind was last written, for ChangedSince
+}
+
+// stamps date the cluster's writes by kind ("Machine" and "Memo" for the machines and the
+// controllers' memory) on a count that, unlike Writes, never goes back: a Restore counts as a
+// write of everything.
+type stamps struct {
+	now      uint64
+	kinds    map[string]uint64
+	restored uint64
+}
+
+func (s *stamps) touch(kind string) {
+	s.now++
+	if s.kinds == nil {
+		s.kinds = map[string]uint64{}
+	}
+	s.kinds[kind] = s.now
+}
+
+// Stamp returns the count of writes ChangedSince compares with.
+func (c *Cluster) Stamp() uint64 { return c.stamps.now }
+
+// ChangedSince reports whether any of the kinds was written after the stamp (or the cluster was
+// restored since): a controller whose last pass changed nothing need not look again until what
+// it reads changed.
+func (c *Cluster) ChangedSince(stamp uint64, kinds ...string) bool {
+	if c.stamps.restored > stamp {
+		return true
+	}
+	for _, k := range kinds {
+		if c.stamps.kinds[k] > stamp {
+			return true
+		}
+	}
+	return false
 }
 
 // Machine is what the API does not show of a node: the host and its kubelet. Faults are what
@@ -174,6 +210,8 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.events = nil // rebuilt from the restored events when next needed
 	c.names, c.expiredAt = eventNames{}, time.Time{}
 	c.writes = s.writes
+	c.stamps.now++
+	c.stamps.restored = c.stamps.now
 }
 
 // sharing says which of the cluster's maps a snapshot holds too: the cluster writes only to
@@ -192,6 +230,7 @@ func (c *Cluster) shareAll() {
 
 // own returns a kind's map for writing: the cluster's own, copied from a snapshot's if shared.
 func (c *Cluster) own(kind string) map[Key]api.Object {
+	c.stamps.touch(kind)
 	objs := c.objects[kind]
 	switch {
 	case objs == nil:
@@ -207,6 +246,7 @@ func (c *Cluster) own(kind string) map[Key]api.Object {
 }
 
 func (c *Cluster) ownMachines() map[string]Machine {
+	c.stamps.touch("Machine")
 	if c.shared.machines {
 		c.machines, c.shared.machines = maps.Clone(c.machines), false
 	}
@@ -214,6 +254,7 @@ func (c *Cluster) ownMachines() map[string]Machine {
 }
 
 func (c *Cluster) ownMemo() map[string]string {
+	c.stamps.touch("Memo")
 	if c.shared.memo {
 		c.memo, c.shared.memo = maps.Clone(c.memo), false
 	}

@@ -169,3 +169,26 @@ func TestRecordFindsAnEventWhoseHashCollides(t *testing.T) {
 	assert.Equal(t, int32(2), c.Get("Event", keyOf(backOff)).(*api.Event).Count)
 	assert.Equal(t, int32(1), c.Get("Event", keyOf(pulled)).(*api.Event).Count)
 }
+
+// TestChangedSinceDatesWritesByKind: a write dates its kind only ("Memo" and "Machine" for the
+// controllers' memory and the machines); a restore, which may bring back anything, dates all.
+func TestChangedSinceDatesWritesByKind(t *testing.T) {
+	c := New(1)
+	snap := c.Snapshot()
+	stamp := c.Stamp()
+	require.NoError(t, c.Create(pod("a")))
+	assert.True(t, c.ChangedSince(stamp, "Node", "Pod"))
+	assert.False(t, c.ChangedSince(stamp, "Node", "Memo", "Machine"))
+
+	stamp = c.Stamp()
+	c.SetMemo("k", "v")
+	assert.True(t, c.ChangedSince(stamp, "Memo"))
+	c.SetMachine("n", Machine{})
+	assert.True(t, c.ChangedSince(stamp, "Machine"))
+	assert.False(t, c.ChangedSince(stamp, "Pod"))
+
+	stamp = c.Stamp()
+	c.Restore(snap)
+	assert.True(t, c.ChangedSince(stamp, "Node"), "a restore changes everything")
+	assert.Greater(t, c.Stamp(), stamp, "the stamp never goes back")
+}

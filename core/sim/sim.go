@@ -28,8 +28,20 @@ const GCPercent = 60
 
 // Sim is one simulated cluster.
 type Sim struct {
-	C *cluster.Cluster
+	C     *cluster.Cluster
+	quiet []quiet // each controller's last pass, when it changed nothing
 }
+
+// quiet is a pass that changed nothing: the cluster's stamp and clock when it began.
+type quiet struct {
+	ok    bool
+	stamp uint64
+	now   time.Time
+}
+
+// CheckSkips runs every pass a controller would skip and panics if it changes anything (the
+// tests set it: a pass skipped wrongly means a kind missing from the controller's reads).
+var CheckSkips bool
 
 // Topology names a starting cluster.
 type Topology string
@@ -85,7 +97,7 @@ const maxRounds = 1000
 // order) and the kubelets.
 func (s *Sim) Settle() {
 	var st settling
-	for !st.next(s.C) {
+	for !st.next(s) {
 	}
 }
 
@@ -101,10 +113,22 @@ type settling struct {
 	busy              []string // the controllers that changed something this round
 }
 
-// next runs the next piece and reports whether the settling is over.
-func (st *settling) next(c *cluster.Cluster) (settled bool) {
-	ctl := controllers[st.controller]
+// next runs the next piece and reports whether the settling is over. A controller whose last
+// pass changed nothing, and none of whose reads changed since it began, is not run again: the
+// pass would change nothing again.
+func (st *settling) next(s *Sim) (settled bool) {
+	if s.quiet == nil {
+		s.quiet = make([]quiet, len(controllers))
+	}
+	c, ctl, q := s.C, controllers[st.controller], &s.quiet[st.controller]
 	if st.rest == nil {
+		if ctl.reads != nil && q.ok && !c.ChangedSince(q.stamp, ctl.reads...) && c.Now().Equal(q.now) {
+			if CheckSkips {
+				checkSkip(c, ctl)
+			}
+			return st.passed(c, false)
+		}
+		q.stamp, q.now = c.Stamp(), c.Now()
 		st.rest = ctl.begin(c)
 	}
 	changed, rest := st.rest()
@@ -112,7 +136,28 @@ func (st *settling) next(c *cluster.Cluster) (settled bool) {
 	if st.rest = rest; rest != nil {
 		return false
 	}
-	if st.changed {
+	q.ok = !st.changed
+	return st.passed(c, st.changed)
+}
+
+// checkSkip runs a pass that is being skipped and panics if it changes anything.
+func checkSkip(c *cluster.Cluster, ctl controller) {
+	before := c.Writes()
+	changed := false
+	for p := ctl.begin(c); p != nil; {
+		var ch bool
+		ch, p = p()
+		changed = changed || ch
+	}
+	if changed || c.Writes() != before {
+		panic(fmt.Sprintf("%s skipped a pass that changes the cluster: it reads more than %v", ctl.name, ctl.reads))
+	}
+}
+
+// passed ends a controller's pass in the round.
+func (st *settling) passed(c *cluster.Cluster, changed bool) (settled bool) {
+	ctl := controllers[st.controller]
+	if changed {
 		st.busy = append(st.busy, ctl.name)
 	}
 	st.changed = false
@@ -131,10 +176,13 @@ func (st *settling) next(c *cluster.Cluster) (settled bool) {
 }
 
 // controller is one control loop of the simulation. A pass syncs everything it manages once,
-// in pieces: begin starts a pass and returns its first piece.
+// in pieces: begin starts a pass and returns its first piece. reads are the kinds a pass reads
+// ("Machine" and "Memo" for the machines and the controllers' memory; it reads the clock too):
+// a controller that lists them may skip a pass (see settling.next); nil means it never does.
 type controller struct {
 	name  string
 	begin func(*cluster.Cluster) piece
+	reads []string
 }
 
 // piece is part of a controller's pass: it reports whether it changed anything, and returns the
@@ -150,31 +198,31 @@ func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster) piece {
 
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
-	{"node-lifecycle-controller", whole(nodelifecycle.Sync)},
-	{"taint-eviction-controller", whole(tainteviction.Sync)},
-	{"garbage-collector", whole(garbagecollector.Sync)},
-	{"pod-garbage-collector", whole(garbagecollector.SyncPods)},
+	{"node-lifecycle-controller", whole(nodelifecycle.Sync), nil},
+	{"taint-eviction-controller", whole(tainteviction.Sync), nil},
+	{"garbage-collector", whole(garbagecollector.Sync), []string{"Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision"}},
+	{"pod-garbage-collector", whole(garbagecollector.SyncPods), nil},
 	{"deployment-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for d := range cluster.All[*api.Deployment](c) {
 			changed = deployment.Sync(c, d) || changed
 		}
 		return changed
-	})},
+	}), []string{"Deployment", "ReplicaSet", "Pod"}},
 	{"replicaset-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for rs := range cluster.All[*api.ReplicaSet](c) {
 			changed = replicaset.Sync(c, rs) || changed
 		}
 		return changed
-	})},
+	}), []string{"ReplicaSet", "Pod"}},
 	{"daemonset-controller", func(c *cluster.Cluster) piece {
 		pass := &daemonSetPass{c: c, sets: c.DaemonSets()}
 		if len(pass.sets) > 0 {
 			pass.ds = pass.sets[0]
 		}
 		return pass.next
-	}},
+	}, nil},
 	{"default-scheduler", whole(func(c *cluster.Cluster) bool {
 		pending := scheduler.Pending(c)
 		if len(pending) == 0 {
@@ -186,8 +234,8 @@ var controllers = []controller{
 			changed = cycle.Apply(cycle.Schedule(pod)) || changed
 		}
 		return changed
-	})},
-	{"kubelet", whole(kubelet.Sync)},
+	}), nil},
+	{"kubelet", whole(kubelet.Sync), nil},
 }
 
 // daemonSetPass is the DaemonSet controller's pass, a sync of one DaemonSet per piece. A sync
@@ -274,7 +322,7 @@ func (s *Sim) Begin(d time.Duration) *Run {
 func (r *Run) Next() (done bool) {
 	c := r.s.C
 	if r.settling != nil {
-		if !r.settling.next(c) {
+		if !r.settling.next(r.s) {
 			return false
 		}
 		r.settling = nil

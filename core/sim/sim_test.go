@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -207,4 +208,32 @@ func TestControllersRecordEvents(t *testing.T) {
 	require.Len(t, events, 1)
 	assert.Equal(t, int32(2), events[0].Count)
 	assert.Equal(t, "default", events[0].Namespace, "events about cluster-scoped objects live in default")
+}
+
+// TestAQuietControllerSkipsPassesUntilWhatItReadsChanges: a controller whose pass changed
+// nothing is not run again while nothing it reads changed at the same instant (labelling a
+// node leaves the Deployment controller alone); a pod written, or the clock moved, runs it again.
+// (CheckSkips, on in the tests, runs every skipped pass to prove it would change nothing.)
+func TestAQuietControllerSkipsPassesUntilWhatItReadsChanges(t *testing.T) {
+	s, err := New(1, Default)
+	require.NoError(t, err)
+	i := slices.IndexFunc(controllers, func(c controller) bool { return c.name == "deployment-controller" })
+	require.True(t, s.quiet[i].ok, "a settled cluster's Deployment controller changed nothing")
+	began := s.quiet[i].stamp
+
+	node := api.DeepCopy(s.C.Node("hd2"))
+	node.Labels["disk"] = "ssd"
+	require.NoError(t, s.C.Update(node))
+	s.Settle()
+	assert.Equal(t, began, s.quiet[i].stamp, "skipped: a node is nothing it reads")
+
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+	pod.Name, pod.Namespace = "lone", "default"
+	pod.Spec.Containers = []api.Container{{Name: "c", Image: "busybox"}}
+	require.NoError(t, s.C.Create(pod))
+	s.Settle()
+	assert.Greater(t, s.quiet[i].stamp, began, "run again: it reads pods")
+
+	s.Advance(time.Second)
+	assert.Equal(t, s.C.Now(), s.quiet[i].now, "run again: the clock moved")
 }
