@@ -198,10 +198,10 @@ func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster) piece {
 
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
-	{"node-lifecycle-controller", whole(nodelifecycle.Sync), nil},
-	{"taint-eviction-controller", whole(tainteviction.Sync), nil},
+	{"node-lifecycle-controller", whole(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
+	{"taint-eviction-controller", whole(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
 	{"garbage-collector", whole(garbagecollector.Sync), []string{"Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision"}},
-	{"pod-garbage-collector", whole(garbagecollector.SyncPods), nil},
+	{"pod-garbage-collector", whole(garbagecollector.SyncPods), []string{"Node", "Pod", "Memo"}},
 	{"deployment-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for d := range cluster.All[*api.Deployment](c) {
@@ -222,7 +222,7 @@ var controllers = []controller{
 			pass.ds = pass.sets[0]
 		}
 		return pass.next
-	}, nil},
+	}, []string{"DaemonSet", "Node", "Pod", "ControllerRevision", "Memo"}},
 	{"default-scheduler", whole(func(c *cluster.Cluster) bool {
 		pending := scheduler.Pending(c)
 		if len(pending) == 0 {
@@ -234,8 +234,8 @@ var controllers = []controller{
 			changed = cycle.Apply(cycle.Schedule(pod)) || changed
 		}
 		return changed
-	}), nil},
-	{"kubelet", whole(kubelet.Sync), nil},
+	}), []string{"Pod", "Node", "ReplicaSet", "PriorityClass", "Namespace", "Memo"}},
+	{"kubelet", whole(kubelet.Sync), []string{"Node", "Pod", "Machine", "Memo"}},
 }
 
 // daemonSetPass is the DaemonSet controller's pass, a sync of one DaemonSet per piece. A sync
