@@ -102,6 +102,7 @@ type Cycle struct {
 	nominated []*api.Pod
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
+	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -223,8 +224,8 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 	}
 	scores := scoreNodes(pod, feasible, usage, cy.alloc, cy.spreadOf(pod))
 	best, bestScore, ties := "", int64(-1), 0
-	for _, n := range feasible {
-		switch s := scores[n.Name]; {
+	for i, n := range feasible {
+		switch s := scores[i]; {
 		case s > bestScore:
 			best, bestScore, ties = n.Name, s, 1
 		case s == bestScore:
@@ -268,7 +269,12 @@ func numFeasibleNodesToFind(all int) int {
 // so DaemonLab keeps name order there.
 func (cy *Cycle) findFeasible(pod *api.Pod, want requests, usage map[string]requests) (feasible []*api.Node, verdicts []verdict, processed int) {
 	nodes := cy.nodes
-	verdicts = make([]verdict, len(nodes))
+	// The verdicts are read only when no node passes, and then every node has one: the cycle's
+	// buffer is reused without clearing.
+	if len(cy.verdicts) < len(nodes) {
+		cy.verdicts = make([]verdict, len(nodes))
+	}
+	verdicts = cy.verdicts[:len(nodes)]
 	toFind := numFeasibleNodesToFind(len(nodes))
 	for ; processed < len(nodes) && len(feasible) < toFind; processed++ {
 		i := (cy.nextStart + processed) % len(nodes)

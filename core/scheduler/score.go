@@ -21,35 +21,36 @@ const maxNodeScore = 100
 //
 // Scoring counts 100m cpu and 200Mi memory for containers that request none. ImageLocality is
 // not modelled (DaemonLab has no images to be local).
-func scoreNodes(pod *api.Pod, feasible []*api.Node, usage, alloc map[string]requests, sp *spread) map[string]int64 {
-	taints, affinity, spreads := map[string]int64{}, map[string]int64{}, map[string]int64{}
-	total := map[string]int64{}
-	weight := math.Log(float64(len(feasible) + 2))
+func scoreNodes(pod *api.Pod, feasible []*api.Node, usage, alloc map[string]requests, sp *spread) []int64 {
+	n := len(feasible)
+	taints, affinity, total := make([]int64, n), make([]int64, n), make([]int64, n)
+	weight := math.Log(float64(n + 2))
 	want := scoringRequests(pod)
-	for _, n := range feasible {
-		taints[n.Name] = intolerablePreferNoSchedule(pod, n)
-		affinity[n.Name] = preferredAffinity(pod, n)
-		if sp != nil {
-			spreads[n.Name] = int64(math.Round(float64(sp.onNode[n.Name])*weight + float64(3-1)))
-		}
-		total[n.Name] = leastAllocated(want, usage[n.Name], alloc[n.Name]) + balanced(want, usage[n.Name], alloc[n.Name])
+	for i, node := range feasible {
+		taints[i] = intolerablePreferNoSchedule(pod, node)
+		affinity[i] = preferredAffinity(pod, node)
+		total[i] = leastAllocated(want, usage[node.Name], alloc[node.Name]) + balanced(want, usage[node.Name], alloc[node.Name])
 	}
 	normalize(taints, true)
 	normalize(affinity, false)
-	for _, n := range feasible {
-		total[n.Name] += 3*taints[n.Name] + 2*affinity[n.Name]
+	for i := range feasible {
+		total[i] += 3*taints[i] + 2*affinity[i]
 	}
 	if sp != nil {
+		spreads := make([]int64, n)
+		for i, node := range feasible {
+			spreads[i] = int64(math.Round(float64(sp.onNode[node.Name])*weight + float64(3-1)))
+		}
 		normalizeSpread(spreads)
-		for _, n := range feasible {
-			total[n.Name] += 2 * spreads[n.Name]
+		for i := range feasible {
+			total[i] += 2 * spreads[i]
 		}
 	}
 	return total
 }
 
 // normalize is DefaultNormalizeScore: scaled so the highest is 100; reversed, so the lowest is.
-func normalize(scores map[string]int64, reverse bool) {
+func normalize(scores []int64, reverse bool) {
 	var highest int64
 	for _, s := range scores {
 		highest = max(highest, s)
@@ -68,7 +69,7 @@ func normalize(scores map[string]int64, reverse bool) {
 }
 
 // normalizeSpread is PodTopologySpread's NormalizeScore: 100 × (max + min − score) / max.
-func normalizeSpread(scores map[string]int64) {
+func normalizeSpread(scores []int64) {
 	lowest, highest := int64(math.MaxInt64), int64(0)
 	for _, s := range scores {
 		lowest, highest = min(lowest, s), max(highest, s)
