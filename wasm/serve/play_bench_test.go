@@ -34,10 +34,10 @@ func applyInPage(b *testing.B, url, manifest, lastNode string) *browser {
 }
 
 // BenchmarkPageStep1000 measures a step of the page itself on 1,000 nodes running the agent (30
-// simulated seconds after it was applied): a command typed in the terminal (Enter), the controllers to quiescence and the render into the
-// DOM, all of which run in the key's event handler (style, layout and paint come after, in the
-// same frame). It reports the mean (ms/step) and the slowest (ms-slowest) of 100 steps, after
-// 20 not measured.
+// simulated seconds after it was applied): a command typed in the terminal (Enter), the
+// controllers to quiescence and the render into the DOM, all of which run in the key's event
+// handler (style, layout and paint come after, in the same frame). It reports the mean
+// (ms/step) and the slowest (ms-slowest) of 100 steps, after 20 not measured.
 func BenchmarkPageStep1000(b *testing.B) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		b.Skipf("no Chromium at %s; `make bench` installs it", chromiumPath)
