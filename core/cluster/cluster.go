@@ -138,9 +138,9 @@ func (c *Cluster) ForgetMemo(key string) {
 	}
 }
 
-// MemoAt is Memo of the key its parts make when joined, without building the key on the heap:
+// memoAt is Memo of the key its parts make when joined, without building the key on the heap:
 // controllers look a key up for every pod or node on every pass.
-func (c *Cluster) MemoAt(parts ...string) (string, bool) {
+func (c *Cluster) memoAt(parts ...string) (string, bool) {
 	var buf [128]byte
 	key := buf[:0]
 	for _, p := range parts {
@@ -150,9 +150,9 @@ func (c *Cluster) MemoAt(parts ...string) (string, bool) {
 	return v, ok
 }
 
-// MemoTimeAt is MemoTime of the key its parts make (see MemoAt).
+// MemoTimeAt is MemoTime of the key its parts make, joined (see memoAt).
 func (c *Cluster) MemoTimeAt(parts ...string) (time.Time, bool) {
-	v, ok := c.MemoAt(parts...)
+	v, ok := c.memoAt(parts...)
 	if !ok {
 		return time.Time{}, false
 	}

@@ -77,15 +77,20 @@ func underPressure(m cluster.Machine) bool {
 	return !m.KubeletDown && slices.Contains(m.Faults, FaultMemoryPressure)
 }
 
-// pressureKey is where the last instant a node's kubelet saw memory pressure is remembered.
-func pressureKey(node string) string { return "kubelet/" + node + pressureSuffix }
+// pressureKey is where the last instant a node's kubelet saw memory pressure is remembered;
+// pressureSeen reads it back without building the key.
+func pressureKey(node string) string { return pressurePrefix + node + pressureSuffix }
 
-const pressureSuffix = "/memory-pressure-seen"
+func pressureSeen(c *cluster.Cluster, node string) (time.Time, bool) {
+	return c.MemoTimeAt(pressurePrefix, node, pressureSuffix)
+}
+
+const pressurePrefix, pressureSuffix = "kubelet/", "/memory-pressure-seen"
 
 // memoryPressure reports the MemoryPressure condition the kubelet reports: True while the
 // threshold is met and for PressureTransitionPeriod after it was last seen met.
 func memoryPressure(c *cluster.Cluster, node string) bool {
-	seen, ok := c.MemoTimeAt("kubelet/", node, pressureSuffix)
+	seen, ok := pressureSeen(c, node)
 	return ok && c.Now().Before(seen.Add(PressureTransitionPeriod))
 }
 
@@ -99,7 +104,7 @@ func evictionTimer(c *cluster.Cluster, node string, m cluster.Machine) (time.Tim
 	if underPressure(m) {
 		return lastLoop(c.Now()).Add(EvictionPeriod), true
 	}
-	if seen, ok := c.MemoTimeAt("kubelet/", node, pressureSuffix); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
+	if seen, ok := pressureSeen(c, node); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
 		return seen.Add(PressureTransitionPeriod), true
 	}
 	return time.Time{}, false
@@ -114,7 +119,7 @@ func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	if !underPressure(m) || !now.Equal(lastLoop(now)) {
 		return false
 	}
-	if seen, ok := c.MemoTimeAt("kubelet/", n.Name, pressureSuffix); ok && seen.Equal(now) {
+	if seen, ok := pressureSeen(c, n.Name); ok && seen.Equal(now) {
 		return false // this loop already ran
 	}
 	c.SetMemoTime(pressureKey(n.Name), now)

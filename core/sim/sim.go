@@ -56,7 +56,7 @@ const (
 
 // New returns a settled cluster of the given topology, its randomness drawn from seed.
 func New(seed uint64, topology Topology) (*Sim, error) {
-	s := &Sim{C: cluster.New(seed)}
+	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers))}
 	for _, ns := range []string{"default", "kube-node-lease", "kube-public", "kube-system"} {
 		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 		n.Name = ns
@@ -117,9 +117,6 @@ type settling struct {
 // pass changed nothing, and none of whose reads changed since it began, is not run again: the
 // pass would change nothing again.
 func (st *settling) next(s *Sim) (settled bool) {
-	if s.quiet == nil {
-		s.quiet = make([]quiet, len(controllers))
-	}
 	c, ctl, q := s.C, controllers[st.controller], &s.quiet[st.controller]
 	if st.rest == nil {
 		if ctl.reads != nil && q.ok && !c.ChangedSince(q.stamp, ctl.reads...) && c.Now().Equal(q.now) {

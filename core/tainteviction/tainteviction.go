@@ -69,8 +69,13 @@ func noExecuteTaints(n *api.Node) []api.Taint {
 	return out
 }
 
-// memoKey is where a pod's countdown is remembered: memoPrefix + "namespace/name".
+// memoKey is where a pod's countdown is remembered: memoPrefix + "namespace/name";
+// countdownSince reads it back without building the key.
 func memoKey(p *api.Pod) string { return memoPrefix + p.Namespace + "/" + p.Name }
+
+func countdownSince(c *cluster.Cluster, p *api.Pod) (time.Time, bool) {
+	return c.MemoTimeAt(memoPrefix, p.Namespace, "/", p.Name)
+}
 
 const memoPrefix = "tainteviction/"
 
@@ -93,7 +98,7 @@ func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	if wait == forever {
 		return time.Time{}, false
 	}
-	since, ok := c.MemoTimeAt(memoPrefix, p.Namespace, "/", p.Name)
+	since, ok := countdownSince(c, p)
 	if !ok {
 		since = c.Now()
 	}
@@ -126,7 +131,7 @@ func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)
-		_, counting := c.MemoAt(memoPrefix, p.Namespace, "/", p.Name)
+		_, counting := countdownSince(c, p)
 		switch {
 		case scheduled && !at.After(c.Now()):
 			evict(c, p)
