@@ -33,6 +33,17 @@ const chromiumPath = "/usr/bin/chromium"
 // servePage builds main.wasm into a fresh copy of site/ and serves it.
 func servePage(t *testing.T) string {
 	t.Helper()
+	dir := copySite(t)
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "main.wasm"), "..")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "building main.wasm: %s", out)
+	return serveDir(t, dir)
+}
+
+// copySite copies the page's files but main.wasm from site/ into a fresh directory.
+func copySite(t *testing.T) string {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("DAEMONLAB_BROWSER_TESTS") == "required" {
 			t.Fatalf("Chromium is required for the browser tests and is missing at %s", chromiumPath)
@@ -48,10 +59,10 @@ func servePage(t *testing.T) string {
 	execJS, err := os.ReadFile(filepath.Join(goRoot(t), "lib", "wasm", "wasm_exec.js"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644))
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "main.wasm"), "..")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "building main.wasm: %s", out)
+	return dir
+}
+
+func serveDir(t *testing.T, dir string) string {
 	srv := httptest.NewServer(Handler(dir))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
@@ -518,6 +529,18 @@ func TestBrowserFitsAPhone(t *testing.T) {
 	b.playNodeFailure(t, false)
 	b.screenshot(t, "phone")
 	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserSaysWhenTheSimulatorCannotLoad: the module is fetched and compiled while the page
+// loads (site/main.js); when that fails, here on a main.wasm that is not WebAssembly, the page
+// says so in its banner instead of staying blank.
+func TestBrowserSaysWhenTheSimulatorCannotLoad(t *testing.T) {
+	dir := copySite(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.wasm"), []byte("not WebAssembly"), 0o644))
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Navigate(serveDir(t, dir)), chromedp.WaitVisible(chromedp.CSS(`#banner`))))
+	assert.Contains(t, b.text(t, "#banner"), "DaemonLab could not load its simulator:")
+	assert.Empty(t, b.consoleErrors(), "the failure is reported once, in the banner")
 }
 
 // TestBrowserSurvivesAPanic: a panic inside Go (forced here by making a DOM method that Go calls
