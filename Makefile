@@ -8,8 +8,18 @@ FUZZTIME ?= 10m
 
 .PHONY: build serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
 
-site/main.wasm: go.mod go.sum $(shell find core wasm lessons -type f)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+# Packages off the simulation's hot path (parsing YAML and JSON, printing, the DOM wrappers,
+# lessons) are compiled without inlining: main.wasm is about 170 KB smaller in brotli, and the
+# benchmarks under Node show no difference (make bench). The simulation itself, the runtime and
+# the rest of the standard library keep it. The tests under Node run the same code.
+NOINLINE  := github.com/goccy/... go.yaml.in/... honnef.co/... github.com/mitchellh/... fmt \
+             math/big regexp/... encoding/json compress/flate text/tabwriter \
+             daemonlab/core/kubectl daemonlab/core/explain daemonlab/core/lesson daemonlab/core/shell \
+             daemonlab/core/jsonpath daemonlab/core/patch
+WASMFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
+
+site/main.wasm: go.mod go.sum Makefile $(shell find core wasm lessons -type f)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" $(WASMFLAGS) -o $@ ./wasm
 
 site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
 	cp "$(WASMEXEC)/wasm_exec.js" $@
@@ -33,7 +43,7 @@ test-native:
 	$(GO) test -skip Browser ./...
 
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" ./core/... ./lessons/... ./wasm
+	GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" ./core/... ./lessons/... ./wasm
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
 chromium:
@@ -79,8 +89,8 @@ bench: build chromium
 	@$(GO) test -run XXX -bench '$(BENCH_ALL)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/native.txt
 	@$(GO) test -run XXX -bench Memory -benchtime 1x -benchmem ./core/sim | tee -a .bench/native.txt | grep Benchmark
 	@echo "== WebAssembly under Node"
-	@GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/wasm.txt
-	@GOOS=js GOARCH=wasm $(GO) test -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench Memory -benchtime 1x -benchmem ./core/sim | tee -a .bench/wasm.txt | grep Benchmark
+	@GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/wasm.txt
+	@GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench Memory -benchtime 1x -benchmem ./core/sim | tee -a .bench/wasm.txt | grep Benchmark
 	@echo "== WebAssembly / native"
 	@awk '/^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); if (FILENAME ~ /native/) n[name] = $$3; else w[name] = $$3 } \
 	  END { for (k in w) if (k in n) printf "%-45s %6.2fx\n", k, w[k] / n[k] }' .bench/native.txt .bench/wasm.txt | sort
