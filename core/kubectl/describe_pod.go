@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"net"
 	"net/url"
 	"slices"
 	"sort"
@@ -275,7 +274,7 @@ func describeProbe(p *api.Probe) string {
 	case p.HTTPGet != nil:
 		u := &url.URL{Scheme: strings.ToLower(p.HTTPGet.Scheme), Host: p.HTTPGet.Host, Path: p.HTTPGet.Path}
 		if port := p.HTTPGet.Port.String(); port != "" {
-			u.Host = net.JoinHostPort(p.HTTPGet.Host, port)
+			u.Host = joinHostPort(p.HTTPGet.Host, port)
 		}
 		return fmt.Sprintf("http-get %s %s", u.String(), attrs)
 	case p.TCPSocket != nil:
@@ -284,6 +283,15 @@ func describeProbe(p *api.Probe) string {
 		return fmt.Sprintf("grpc <pod>:%d %s %s", p.GRPC.Port, deref(p.GRPC.Service), attrs)
 	}
 	return "unknown " + attrs
+}
+
+// joinHostPort is net.JoinHostPort (which would bring the whole net package into the page):
+// host:port, with an IPv6 host (one with a colon) in brackets.
+func joinHostPort(host, port string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]:" + port
+	}
+	return host + ":" + port
 }
 
 func envFrom(w describeWriter, sources []api.EnvFromSource) {
