@@ -12,7 +12,7 @@ FUZZTIME ?= 10m
 # lessons) are compiled without inlining: main.wasm is about 170 KB smaller in brotli, and the
 # benchmarks under Node show no difference (make bench). The simulation itself, the runtime and
 # the rest of the standard library keep it. The tests under Node run the same code.
-NOINLINE  := github.com/goccy/... go.yaml.in/... honnef.co/... github.com/mitchellh/... fmt \
+NOINLINE  := github.com/goccy/... honnef.co/... github.com/mitchellh/... fmt \
              math/big regexp/... encoding/json compress/flate text/tabwriter \
              daemonlab/core/kubectl daemonlab/core/explain daemonlab/core/lesson daemonlab/core/shell \
              daemonlab/core/jsonpath daemonlab/core/patch
@@ -54,7 +54,7 @@ chromium:
 test-browser: chromium build
 	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
 
-FUZZPKGS := ./core/api ./core/jsonpath ./core/shell ./core/patch ./core/lesson ./core/scenario ./wasm
+FUZZPKGS := ./core/api ./core/jsonpath ./core/kubectl ./core/shell ./core/patch ./core/lesson ./core/scenario ./wasm
 # `make test` runs each target for a count of inputs, not a time: with Go 1.26 a time-boxed run
 # can fail with "context deadline exceeded" as its time runs out (golang/go#75804, fixed in 1.27).
 FUZZBRIEF ?= 5000x

@@ -39,9 +39,9 @@ func Export(c *cluster.Cluster) string {
 			if owned || kind == "Namespace" && slices.Contains(kubeadmNamespaces, meta.Name) {
 				continue
 			}
-			var b strings.Builder
-			printStructured(&b, manifest(obj, kindOf(kind)), "yaml")
-			docs = append(docs, b.String())
+			// Unlike kubectl, which refuses to print a control character it cannot read back
+			// (yamlReadable), the export writes it escaped: the learner's work is not lost.
+			docs = append(docs, string(jsonToYAML(indentedJSON(manifest(obj, kindOf(kind))))))
 		}
 	}
 	return strings.Join(docs, "---\n")

@@ -75,7 +75,9 @@ func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(
 	var b strings.Builder
 	switch output {
 	case "yaml":
-		printStructured(&b, structured(obj, kind), output)
+		if err := printStructured(&b, structured(obj, kind), output); err != nil {
+			return Result{Err: err.Error(), Code: 1}
+		}
 	case "json":
 		// A typed client's object prints in its fields' order, not sorted as a get's.
 		data, err := json.MarshalIndent(obj, "", "    ")

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	yaml "go.yaml.in/yaml/v2"
-
 	"daemonlab/core/api"
 	"daemonlab/core/jsonpath"
 )
@@ -18,8 +16,8 @@ import (
 //
 //  1. keys come out sorted at every level (apiVersion, kind, metadata, spec, status);
 //  2. -o json indents by four spaces and escapes <, > and & as Go's encoder does;
-//  3. -o yaml converts that JSON with the YAML v2 emitter of sigs.k8s.io/yaml (quoting of
-//     "true" and "1", literal blocks for multi-line strings, lines folded at 80 columns);
+//  3. -o yaml converts that JSON as sigs.k8s.io/yaml does, with YAML v2 (jsonToYAML: quoting
+//     of "true" and "1", literal blocks for multi-line strings, lines folded at 80 columns);
 //  4. a request for one named object prints the object; any other request prints a List
 //     (apiVersion v1, items, kind List, metadata.resourceVersion ""), even with one item.
 
@@ -179,8 +177,7 @@ func asList(v any) []any {
 func printGeneric(b *strings.Builder, v map[string]any, o outputFormat) error {
 	switch o.name {
 	case "yaml", "json":
-		printStructured(b, v, o.name)
-		return nil
+		return printStructured(b, v, o.name)
 	case "custom-columns":
 		return printColumns(b, unstructured(v), o.columns)
 	}
@@ -221,27 +218,28 @@ func unstructured(v any) any {
 	return v
 }
 
-// printStructured writes v in format "yaml" or "json".
-func printStructured(b *strings.Builder, v any, format string) {
+// printStructured writes v in format "yaml" or "json". YAML comes with kubectl's error when
+// text in v holds a character YAML's reader refuses (see yamlReadable).
+func printStructured(b *strings.Builder, v any, format string) error {
+	data := indentedJSON(v)
+	if format == "json" {
+		b.Write(data)
+		return nil
+	}
+	if err := yamlReadable(data); err != nil {
+		return err
+	}
+	b.Write(jsonToYAML(data))
+	return nil
+}
+
+// indentedJSON is v as kubectl's JSON printer writes it.
+func indentedJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "    ")
 	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("kubectl: cannot encode output: %v", err))
+		panic(fmt.Sprintf("kubectl: cannot encode output: %v", err)) // built from the API types
 	}
-	if format == "json" {
-		b.Write(buf.Bytes())
-		return
-	}
-	// sigs.k8s.io/yaml.JSONToYAML: YAML v2 reads the JSON (picking int or float for
-	// numbers) and writes it back as block YAML.
-	var tree any
-	if err := yaml.Unmarshal(buf.Bytes(), &tree); err != nil {
-		panic(fmt.Sprintf("kubectl: cannot convert output to YAML: %v", err))
-	}
-	out, err := yaml.Marshal(tree)
-	if err != nil {
-		panic(fmt.Sprintf("kubectl: cannot convert output to YAML: %v", err))
-	}
-	b.Write(out)
+	return buf.Bytes()
 }

@@ -73,7 +73,9 @@ func patchCommand(s *sim.Sim, args []string, _ string) Result {
 		}
 		switch f.Get("output") {
 		case "yaml", "json":
-			printStructured(&out, structured(next, t.kind), f.Get("output"))
+			if err := printStructured(&out, structured(next, t.kind), f.Get("output")); err != nil {
+				return Result{Out: out.String(), Err: err.Error(), Code: 1}
+			}
 		case "name":
 			fmt.Fprintf(&out, "%s/%s\n", resourceName(t.kind), t.name)
 		default:
