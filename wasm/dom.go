@@ -20,13 +20,13 @@ import (
 // page owns the DOM: the elements it renders into and the model behind them.
 type page struct {
 	win                                            dom.Window
-	doc                                            dom.Document
-	clock, nodes, pending, output, problems        dom.Element
-	banner, notice, noticeText, terminal, steps    dom.Element
-	details, detailsTitle, detailsWhy, detailsSecs dom.Element
-	events, tableToggle, tutor                     dom.Element
-	play, undo, redo, reset, addNode               dom.Element
-	timeButtons                                    []dom.Element
+	doc                                            js.Value // the document
+	clock, nodes, pending, output, problems        element
+	banner, notice, noticeText, terminal, steps    element
+	details, detailsTitle, detailsWhy, detailsSecs element
+	events, tableToggle, tutor                     element
+	play, undo, redo, reset, addNode               element
+	timeButtons                                    []element
 	editor                                         *dom.HTMLTextAreaElement
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
 	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
@@ -50,32 +50,37 @@ func mount(m Model) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
 	m.Chunk = true // the clock moves a piece at a time (see work)
-	p := &page{win: win, doc: win.Document(), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}, shownDiagnostics: "[]"}
-	for id, dst := range map[string]*dom.Element{
+	p := &page{win: win, doc: js.Global().Get("document"), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}, shownDiagnostics: "[]"}
+	for id, dst := range map[string]*element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
 	} {
-		if *dst = p.doc.GetElementByID(id); *dst == nil {
+		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
 		}
 	}
-	var ok [9]bool
-	p.editor, ok[0] = p.doc.GetElementByID("editor").(*dom.HTMLTextAreaElement)
-	p.prompt, ok[1] = p.doc.GetElementByID("prompt").(*dom.HTMLInputElement)
-	p.scrubber, ok[2] = p.doc.GetElementByID("scrubber").(*dom.HTMLInputElement)
-	p.shareURL, ok[3] = p.doc.GetElementByID("share-url").(*dom.HTMLInputElement)
-	p.speed, ok[4] = p.doc.GetElementByID("speed").(*dom.HTMLSelectElement)
-	p.lang, ok[5] = p.doc.GetElementByID("lang").(*dom.HTMLSelectElement)
-	p.eventType, ok[6] = p.doc.GetElementByID("event-type").(*dom.HTMLSelectElement)
-	p.eventObject, ok[7] = p.doc.GetElementByID("event-object").(*dom.HTMLInputElement)
-	p.lessonPicker, ok[8] = p.doc.GetElementByID("lesson-picker").(*dom.HTMLSelectElement)
-	for _, found := range ok {
-		if !found {
-			return nil, fmt.Errorf("the page lacks one of #editor, #prompt, #scrubber, #share-url, #speed, #lang, #event-type, #event-object")
+	var missing []string
+	control := func(id, tag string) element {
+		e := p.control(id, tag)
+		if e == nil {
+			missing = append(missing, "#"+id)
 		}
+		return e
+	}
+	p.editor = &dom.HTMLTextAreaElement{BasicHTMLElement: control("editor", "TEXTAREA")}
+	p.prompt = &dom.HTMLInputElement{BasicHTMLElement: control("prompt", "INPUT")}
+	p.scrubber = &dom.HTMLInputElement{BasicHTMLElement: control("scrubber", "INPUT")}
+	p.shareURL = &dom.HTMLInputElement{BasicHTMLElement: control("share-url", "INPUT")}
+	p.eventObject = &dom.HTMLInputElement{BasicHTMLElement: control("event-object", "INPUT")}
+	p.speed = &dom.HTMLSelectElement{BasicHTMLElement: control("speed", "SELECT")}
+	p.lang = &dom.HTMLSelectElement{BasicHTMLElement: control("lang", "SELECT")}
+	p.eventType = &dom.HTMLSelectElement{BasicHTMLElement: control("event-type", "SELECT")}
+	p.lessonPicker = &dom.HTMLSelectElement{BasicHTMLElement: control("lesson-picker", "SELECT")}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the page lacks the form controls %s", strings.Join(missing, ", "))
 	}
 	p.setEditor(m.Editor)
 	p.scrollTerminal = js.FuncOf(func(js.Value, []js.Value) any {
@@ -83,19 +88,18 @@ func mount(m Model) (*page, error) {
 		t.Set("scrollTop", t.Get("scrollHeight"))
 		return nil
 	})
-	p.editor.AddEventListener("input", false, p.guard(func(dom.Event) {
+	p.listen(p.editor.Underlying(), "input", func(js.Value) {
 		p.model.Editor = p.editor.Value()
 		p.save()
-	}))
-	p.editor.AddEventListener("keydown", false, p.guard(func(e dom.Event) {
-		k, ok := e.(*dom.KeyboardEvent)
-		if ok && k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
-			e.PreventDefault()
+	})
+	p.listen(p.editor.Underlying(), "keydown", func(e js.Value) {
+		if k := keyboard(e); k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
+			k.PreventDefault()
 			p.dispatch(ApplyMsg{Text: p.editor.Value()})
 		}
-	}))
-	p.onClick(p.doc.GetElementByID("apply"), func() any { return ApplyMsg{Text: p.editor.Value()} })
-	p.prompt.AddEventListener("keydown", false, p.guard(p.promptKey))
+	})
+	p.onClick(p.byID("apply"), func() any { return ApplyMsg{Text: p.editor.Value()} })
+	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
 
 	p.onClick(p.play, func() any { return PlayMsg{On: !p.model.Playing} })
 	for i, s := range Speeds {
@@ -103,11 +107,11 @@ func mount(m Model) (*page, error) {
 		o.SetAttribute("value", strconv.Itoa(i))
 		p.speed.AppendChild(o)
 	}
-	p.speed.AddEventListener("change", false, p.guard(func(dom.Event) {
+	p.listen(p.speed.Underlying(), "change", func(js.Value) {
 		i, _ := strconv.Atoi(p.speed.Value())
 		p.dispatch(SpeedMsg{Index: i})
-	}))
-	buttons := p.doc.GetElementByID("time-buttons")
+	})
+	buttons := p.byID("time-buttons")
 	for i := range timeActions(m.Lang) {
 		b := p.el("button", "", "")
 		b.SetAttribute("type", "button")
@@ -117,54 +121,54 @@ func mount(m Model) (*page, error) {
 	}
 	p.onClick(p.undo, func() any { return UndoMsg{} })
 	p.onClick(p.redo, func() any { return RedoMsg{} })
-	p.scrubber.AddEventListener("input", false, p.guard(func(dom.Event) {
+	p.listen(p.scrubber.Underlying(), "input", func(js.Value) {
 		p.dispatch(SeekMsg{Pos: int(p.scrubber.ValueAsNumber())})
-	}))
+	})
 	p.onClick(p.addNode, func() any { return RunMsg{Line: addNode(p.model.Lang, p.model.Sim.C).Command} })
 
-	p.onClick(p.doc.GetElementByID("share"), func() any { return NoticeMsg{Key: "share.done"} })
-	p.onClick(p.doc.GetElementByID("dismiss"), func() any { return NoticeMsg{} })
-	p.doc.GetElementByID("export").AddEventListener("click", false, p.guard(func(dom.Event) { p.export() }))
-	p.onClick(p.doc.GetElementByID("close-details"), func() any { return SelectMsg{} })
+	p.onClick(p.byID("share"), func() any { return NoticeMsg{Key: "share.done"} })
+	p.onClick(p.byID("dismiss"), func() any { return NoticeMsg{} })
+	p.listen(p.byID("export").Underlying(), "click", func(js.Value) { p.export() })
+	p.onClick(p.byID("close-details"), func() any { return SelectMsg{} })
 	p.onClick(p.tableToggle, func() any { return TableMsg{On: !p.model.Table} })
-	filter := p.guard(func(dom.Event) {
+	filter := func(js.Value) {
 		p.dispatch(EventsMsg{Filter: EventFilter{Type: p.eventType.Value(), Object: p.eventObject.Value()}})
-	})
-	p.eventType.AddEventListener("change", false, filter)
-	p.eventObject.AddEventListener("input", false, filter)
-	p.reset.AddEventListener("click", false, p.guard(func(dom.Event) {
+	}
+	p.listen(p.eventType.Underlying(), "change", filter)
+	p.listen(p.eventObject.Underlying(), "input", filter)
+	p.listen(p.reset.Underlying(), "click", func(js.Value) {
 		if !p.resetArmed {
 			p.resetArmed = true
 			p.render()
 			return
 		}
 		p.dispatch(ResetMsg{})
-	}))
-	lessonFile := p.doc.GetElementByID("lesson-file")
-	lessonFile.AddEventListener("change", false, p.guard(func(dom.Event) {
-		p.openLessonFiles(lessonFile.Underlying().Get("files"))
-		lessonFile.Underlying().Set("value", "")
-	}))
-	p.doc.GetElementByID("progress-save").AddEventListener("click", false, p.guard(func(dom.Event) {
+	})
+	lessonFile := p.byID("lesson-file").Underlying()
+	p.listen(lessonFile, "change", func(js.Value) {
+		p.openLessonFiles(lessonFile.Get("files"))
+		lessonFile.Set("value", "")
+	})
+	p.listen(p.byID("progress-save").Underlying(), "click", func(js.Value) {
 		data, _ := json.Marshal(p.model.Progress) // a map of ints always marshals
 		p.download("daemonlab-progress.json", "application/json", string(data))
-	}))
-	progressFile := p.doc.GetElementByID("progress-file")
-	progressFile.AddEventListener("change", false, p.guard(func(dom.Event) {
-		if files := progressFile.Underlying().Get("files"); files.Length() == 1 {
+	})
+	progressFile := p.byID("progress-file").Underlying()
+	p.listen(progressFile, "change", func(js.Value) {
+		if files := progressFile.Get("files"); files.Length() == 1 {
 			p.readFiles(files, func(texts map[string]string) {
 				for _, text := range texts {
 					p.dispatch(ProgressMsg{Data: text})
 				}
 			})
 		}
-		progressFile.Underlying().Set("value", "")
-	}))
+		progressFile.Set("value", "")
+	})
 	// The buttons a render draws are not given listeners of their own: one listener takes every
 	// click on the page to the message of the button's data-key (a render of 5,000 nodes would
 	// otherwise make, and keep, 5,000 functions).
-	p.doc.AddEventListener("click", false, p.guard(func(e dom.Event) {
-		if b := e.Target().Underlying().Call("closest", "[data-key]"); b.Truthy() {
+	p.listen(p.doc, "click", func(e js.Value) {
+		if b := e.Get("target").Call("closest", "[data-key]"); b.Truthy() {
 			key := b.Call("getAttribute", "data-key").String()
 			if msg := p.clicks[key]; msg != nil {
 				p.dispatch(msg())
@@ -172,28 +176,28 @@ func mount(m Model) (*page, error) {
 				p.dispatch(SelectMsg{Ref: ref})
 			}
 		}
-	}))
-	p.doc.AddEventListener("dragover", false, p.guard(func(e dom.Event) { e.PreventDefault() }))
-	p.doc.AddEventListener("drop", false, p.guard(func(e dom.Event) {
-		if files := e.Underlying().Get("dataTransfer").Get("files"); files.Length() > 0 {
-			e.PreventDefault()
+	})
+	p.listen(p.doc, "dragover", func(e js.Value) { e.Call("preventDefault") })
+	p.listen(p.doc, "drop", func(e js.Value) {
+		if files := e.Get("dataTransfer").Get("files"); files.Length() > 0 {
+			e.Call("preventDefault")
 			p.openLessonFiles(files)
 		}
-	}))
-	p.lessonPicker.AddEventListener("change", false, p.guard(func(dom.Event) {
+	})
+	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) {
 		p.dispatch(LessonMsg{ID: p.lessonPicker.Value()})
-	}))
-	p.lang.AddEventListener("change", false, p.guard(func(dom.Event) {
+	})
+	p.listen(p.lang.Underlying(), "change", func(js.Value) {
 		storageSet(langKey, p.lang.Value())
 		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
-	}))
-	p.win.AddEventListener("pagehide", false, p.guard(func(dom.Event) { p.saveNow() }))
-	p.doc.AddEventListener("visibilitychange", false, p.guard(func(dom.Event) {
-		if p.doc.Underlying().Get("visibilityState").String() == "hidden" {
+	})
+	p.listen(js.Global(), "pagehide", func(js.Value) { p.saveNow() })
+	p.listen(p.doc, "visibilitychange", func(js.Value) {
+		if p.doc.Get("visibilityState").String() == "hidden" {
 			p.saveNow()
 		}
-	}))
-	p.win.AddEventListener("hashchange", false, p.guard(func(dom.Event) { p.openLink() }))
+	})
+	p.listen(js.Global(), "hashchange", func(js.Value) { p.openLink() })
 	// Play ticks are chained, not on an interval: while the clock is moving (a Tick under way)
 	// no tick begins, and the next is due a whole TickInterval after it stops, so however long a
 	// tick of a large cluster takes, simulated time runs slower than the speed says rather than
@@ -311,17 +315,14 @@ func (p *page) download(name, mediaType, text string) {
 }
 
 // onClick makes a click on e dispatch the message msg returns.
-func (p *page) onClick(e dom.Element, msg func() any) {
-	e.AddEventListener("click", false, p.guard(func(dom.Event) { p.dispatch(msg()) }))
+func (p *page) onClick(e element, msg func() any) {
+	p.listen(e.Underlying(), "click", func(js.Value) { p.dispatch(msg()) })
 }
 
 // promptKey is the terminal's keyboard: Enter runs the line, ↑/↓ walk the history, Tab
 // completes, Ctrl+L clears.
-func (p *page) promptKey(e dom.Event) {
-	k, ok := e.(*dom.KeyboardEvent)
-	if !ok {
-		return
-	}
+func (p *page) promptKey(e js.Value) {
+	k := keyboard(e)
 	var msg any
 	switch {
 	case k.Key() == "Enter":
@@ -337,17 +338,9 @@ func (p *page) promptKey(e dom.Event) {
 	default:
 		return
 	}
-	e.PreventDefault()
+	k.PreventDefault()
 	p.dispatch(msg)
 	p.prompt.SetValue(p.model.Terminal.Input)
-}
-
-// guard wraps an event listener so that a panic inside it is reported on the page instead of
-// ending the Go program (after a panic in a js.FuncOf callback the page would be dead).
-func (p *page) guard(f func(dom.Event)) func(dom.Event) {
-	return func(e dom.Event) {
-		Recover(func() { f(e) }, p.showPanic)
-	}
 }
 
 func (p *page) showPanic(r any) {
@@ -442,7 +435,7 @@ func (p *page) saveNow() {
 }
 
 // setClass adds or removes one class.
-func setClass(e dom.Element, class string, on bool) {
+func setClass(e element, class string, on bool) {
 	if on {
 		e.Class().Add(class)
 	} else {
@@ -450,8 +443,8 @@ func setClass(e dom.Element, class string, on bool) {
 	}
 }
 
-func (p *page) el(tag, class, text string) dom.Element {
-	e := p.doc.CreateElement(tag)
+func (p *page) el(tag, class, text string) element {
+	e := asElement(p.doc.Call("createElement", tag))
 	if class != "" {
 		e.SetAttribute("class", class)
 	}
@@ -462,7 +455,7 @@ func (p *page) el(tag, class, text string) dom.Element {
 }
 
 // setDisabled enables or disables a control.
-func setDisabled(e dom.Element, disabled bool) {
+func setDisabled(e element, disabled bool) {
 	if disabled {
 		e.SetAttribute("disabled", "")
 	} else {
@@ -473,15 +466,15 @@ func setDisabled(e dom.Element, disabled bool) {
 // translate puts the page's static text into lang: every element's data-i18n text and
 // data-i18n-aria label.
 func (p *page) translate(lang Lang) {
-	p.doc.DocumentElement().SetAttribute("lang", string(lang))
-	p.doc.Underlying().Set("title", T(lang, "title"))
-	for _, e := range p.doc.QuerySelectorAll("[data-i18n]") {
+	p.doc.Get("documentElement").Call("setAttribute", "lang", string(lang))
+	p.doc.Set("title", T(lang, "title"))
+	for _, e := range all(p.doc, "[data-i18n]") {
 		e.SetTextContent(T(lang, e.GetAttribute("data-i18n")))
 	}
-	for _, e := range p.doc.QuerySelectorAll("[data-i18n-aria]") {
+	for _, e := range all(p.doc, "[data-i18n-aria]") {
 		e.SetAttribute("aria-label", T(lang, e.GetAttribute("data-i18n-aria")))
 	}
-	for _, e := range p.doc.QuerySelectorAll("[data-i18n-title]") {
+	for _, e := range all(p.doc, "[data-i18n-title]") {
 		e.SetAttribute("title", T(lang, e.GetAttribute("data-i18n-title")))
 	}
 	p.lang.SetValue(string(lang))
@@ -495,10 +488,8 @@ func (p *page) render() {
 		p.translate(v.Lang)
 	}
 	focused := ""
-	if doc, ok := p.doc.(dom.HTMLDocument); ok {
-		if a := doc.ActiveElement(); a != nil {
-			focused = a.GetAttribute("data-key")
-		}
+	if a := asElement(p.doc.Get("activeElement")); a != nil {
+		focused = a.GetAttribute("data-key")
 	}
 
 	p.clock.SetTextContent(v.Clock)
@@ -534,7 +525,7 @@ func (p *page) render() {
 		p.pending.AppendChild(p.el("li", "more", T(v.Lang, "more", v.MorePending)))
 	}
 	p.events.SetTextContent("$ " + v.Events.Command + "\n" + v.Events.Text)
-	setClass(p.pending.ParentElement(), "hidden", len(v.Pending) == 0)
+	setClass(asElement(p.pending.Underlying().Get("parentElement")), "hidden", len(v.Pending) == 0)
 	p.output.SetTextContent(v.Output)
 	setClass(p.output, "error", v.Failed)
 	setClass(p.output, "hidden", v.Output == "")
@@ -547,11 +538,11 @@ func (p *page) render() {
 	if focused != "" {
 		// The element focused before may have been redrawn: focus the one drawn in its place.
 		selector := `[data-key="` + js.Global().Get("CSS").Call("escape", focused).String() + `"]`
-		if e := p.doc.Underlying().Call("querySelector", selector); e.Truthy() {
+		if e := p.doc.Call("querySelector", selector); e.Truthy() {
 			e.Call("focus")
 		}
 	}
-	p.doc.DocumentElement().SetAttribute("data-ready", "true")
+	p.doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
 }
 
 // renderNotice shows the notice, with the share link when one was just made.
@@ -559,7 +550,7 @@ func (p *page) renderNotice(v View) {
 	setClass(p.notice, "hidden", v.Notice == "")
 	p.noticeText.SetTextContent(v.Notice)
 	sharing := p.model.Notice == "share.done"
-	setClass(p.shareURL, "hidden", !sharing)
+	setClass(p.shareURL.BasicHTMLElement, "hidden", !sharing)
 	if sharing {
 		loc := p.win.Location()
 		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + ShareFragment(p.model))
@@ -570,7 +561,7 @@ func (p *page) renderNotice(v View) {
 // renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
 // cluster, or a table.
 func (p *page) renderNodes(v View) {
-	for _, menu := range p.nodes.QuerySelectorAll(".node-menu") {
+	for _, menu := range all(p.nodes.Underlying(), ".node-menu") {
 		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
 	}
 	p.tableToggle.SetTextContent(T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
@@ -594,7 +585,7 @@ func (p *page) renderNodes(v View) {
 // cell is a node's cell in the compact grid, as drawn: its node's status and pods, in a
 // language.
 type cell struct {
-	el     dom.Element
+	el     element
 	name   string
 	status string
 	pods   int
@@ -633,7 +624,7 @@ func (p *page) renderGrid(v View) {
 }
 
 // nodeTable is the cluster as a table: a node per row with its status, roles, taints and pods.
-func (p *page) nodeTable(v View) dom.Element {
+func (p *page) nodeTable(v View) element {
 	table := p.el("table", "cluster-table", "")
 	head := p.el("tr", "", "")
 	for _, col := range []string{"col.node", "col.status", "col.roles", "col.taints", "col.pods"} {
@@ -688,7 +679,7 @@ func (p *page) renderDetails(d *Details) {
 	}
 	p.detailsTitle.SetTextContent(title)
 	p.detailsWhy.SetTextContent("")
-	setClass(p.detailsWhy.PreviousElementSibling(), "hidden", len(d.Why) == 0)
+	setClass(asElement(p.detailsWhy.Underlying().Get("previousElementSibling")), "hidden", len(d.Why) == 0)
 	for _, w := range d.Why {
 		p.detailsWhy.AppendChild(p.el("li", "", w))
 	}
@@ -743,7 +734,7 @@ func (p *page) renderTerminal(v View) {
 	js.Global().Call("requestAnimationFrame", p.scrollTerminal)
 }
 
-func (p *page) nodeCard(n NodeView) dom.Element {
+func (p *page) nodeCard(n NodeView) element {
 	card := p.el("section", "node", "")
 	card.SetAttribute("data-node", n.Name)
 	card.SetAttribute("aria-label", n.Name)
@@ -785,7 +776,7 @@ func (p *page) nodeCard(n NodeView) dom.Element {
 
 // chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the
 // page's language for screen readers and tooltips.
-func (p *page) chips(kind string, items []string) dom.Element {
+func (p *page) chips(kind string, items []string) element {
 	list := p.el("ul", kind+"s", "")
 	for _, item := range items {
 		chip := p.el("li", kind, item)
@@ -797,7 +788,7 @@ func (p *page) chips(kind string, items []string) dom.Element {
 
 // nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the
 // terminal. It stays open across renders until closed (render reads which are open).
-func (p *page) nodeMenu(n NodeView) dom.Element {
+func (p *page) nodeMenu(n NodeView) element {
 	menu := p.el("details", "node-menu", "")
 	menu.SetAttribute("data-menu", n.Name)
 	if p.openMenus[n.Name] {
@@ -812,7 +803,7 @@ func (p *page) nodeMenu(n NodeView) dom.Element {
 }
 
 // actionButtons are a node's fault menu: a button per action, running its command.
-func (p *page) actionButtons(actions []Action) dom.Element {
+func (p *page) actionButtons(actions []Action) element {
 	items := p.el("div", "node-actions", "")
 	for _, a := range actions {
 		command := a.Command
@@ -827,7 +818,7 @@ func (p *page) actionButtons(actions []Action) dom.Element {
 // button is a button that dispatches msg's message when clicked (an open button's key says its
 // message, see openKey: msg is nil); key names it, for the page's click listener and for
 // keeping focus across renders.
-func (p *page) button(class, text, key string, msg func() any) dom.Element {
+func (p *page) button(class, text, key string, msg func() any) element {
 	b := p.el("button", class, text)
 	b.SetAttribute("type", "button")
 	b.SetAttribute("data-key", key)
@@ -838,13 +829,13 @@ func (p *page) button(class, text, key string, msg func() any) dom.Element {
 }
 
 // openButton is a button that opens the details panel on ref.
-func (p *page) openButton(class, text string, ref Ref) dom.Element {
+func (p *page) openButton(class, text string, ref Ref) element {
 	b := p.button(class, text, openKey(ref), nil)
 	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
 	return b
 }
 
-func (p *page) podChip(pod PodView) dom.Element {
+func (p *page) podChip(pod PodView) element {
 	class := "pod " + strings.ToLower(pod.Status)
 	if pod.Colour >= 0 {
 		class += fmt.Sprintf(" owner-%d", pod.Colour)
@@ -855,7 +846,7 @@ func (p *page) podChip(pod PodView) dom.Element {
 	chip.AppendChild(p.el("span", "state", pod.Ready+" "+pod.Status))
 	meta := p.el("span", "meta", pod.Namespace)
 	if kind, name, ok := strings.Cut(pod.Owner, "/"); ok {
-		meta.AppendChild(p.doc.CreateTextNode(" · "))
+		meta.Underlying().Call("append", " · ")
 		meta.AppendChild(p.openButton("owner", pod.Owner, Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
 	}
 	chip.AppendChild(meta)

@@ -5,18 +5,17 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"syscall/js"
 
 	"daemonlab/core/sim"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
 	if err := start(); err != nil {
-		if app := dom.GetWindow().Document().GetElementByID("banner"); app != nil {
-			app.SetTextContent("DaemonLab could not start: " + err.Error())
-			app.Class().Remove("hidden")
+		if banner := asElement(js.Global().Get("document").Call("getElementById", "banner")); banner != nil {
+			banner.SetTextContent("DaemonLab could not start: " + err.Error())
+			banner.Class().Remove("hidden")
 		}
 		println("DaemonLab could not start:", err.Error())
 		return

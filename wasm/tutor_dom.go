@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 // pickerState is what the lesson picker shows: the lessons with their progress, in a language,
@@ -90,7 +88,7 @@ func (p *page) renderLessons(v View) {
 
 // prediction is a step's question: a button per choice until one is chosen, then the choices
 // marked right and wrong, and the explanation.
-func (p *page) prediction(l Lang, t *TutorView) dom.Element {
+func (p *page) prediction(l Lang, t *TutorView) element {
 	box := p.el("fieldset", "predict", "")
 	box.AppendChild(p.el("legend", "", T(l, "lesson.predict")))
 	for i, c := range t.Choices {
@@ -125,7 +123,7 @@ func (p *page) prediction(l Lang, t *TutorView) dom.Element {
 
 // prose is an element with a lesson's text, `code` spans as <code>: built node by node, never
 // from markup, so a lesson file cannot inject HTML.
-func (p *page) prose(tag, class, text string) dom.Element {
+func (p *page) prose(tag, class, text string) element {
 	e := p.el(tag, class, "")
 	for i, part := range strings.Split(strings.TrimSpace(text), "`") {
 		if part == "" {
@@ -134,7 +132,7 @@ func (p *page) prose(tag, class, text string) dom.Element {
 		if i%2 == 1 {
 			e.AppendChild(p.el("code", "", part))
 		} else {
-			e.AppendChild(p.doc.CreateTextNode(part))
+			e.Underlying().Call("append", part)
 		}
 	}
 	return e

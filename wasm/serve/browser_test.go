@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -34,11 +35,17 @@ const chromiumPath = "/usr/bin/chromium"
 func servePage(t *testing.T) string {
 	t.Helper()
 	dir := copySite(t)
+	buildWasm(t, dir)
+	return serveDir(t, dir)
+}
+
+// buildWasm builds the page's main.wasm into dir.
+func buildWasm(t *testing.T, dir string) {
+	t.Helper()
 	build := exec.Command("go", "build", "-o", filepath.Join(dir, "main.wasm"), "..")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "building main.wasm: %s", out)
-	return serveDir(t, dir)
 }
 
 // copySite copies the page's files but main.wasm from site/ into a fresh directory.
@@ -541,6 +548,22 @@ func TestBrowserSaysWhenTheSimulatorCannotLoad(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Navigate(serveDir(t, dir)), chromedp.WaitVisible(chromedp.CSS(`#banner`))))
 	assert.Contains(t, b.text(t, "#banner"), "DaemonLab could not load its simulator:")
 	assert.Empty(t, b.consoleErrors(), "the failure is reported once, in the banner")
+}
+
+// TestBrowserSaysWhatThePageLacks: a page whose HTML lacks an element the Go side drives (here
+// the terminal's prompt is a textarea, not an input) says so in the banner instead of failing
+// on the first keystroke.
+func TestBrowserSaysWhatThePageLacks(t *testing.T) {
+	dir := copySite(t)
+	buildWasm(t, dir)
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	require.NoError(t, err)
+	broken := regexp.MustCompile(`<input id="prompt"[^>]*>`).ReplaceAllString(string(html), `<textarea id="prompt"></textarea>`)
+	require.NotEqual(t, string(html), broken, "index.html has an input#prompt")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(broken), 0o644))
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Navigate(serveDir(t, dir)), chromedp.WaitVisible(chromedp.CSS(`#banner`))))
+	assert.Equal(t, "DaemonLab could not start: the page lacks the form controls #prompt", b.text(t, "#banner"))
 }
 
 // TestBrowserSurvivesAPanic: a panic inside Go (forced here by making a DOM method that Go calls
