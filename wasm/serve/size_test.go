@@ -41,17 +41,26 @@ for (const f of process.argv.slice(1)) console.log(z.brotliCompressSync(fs.readF
 }
 
 // TestBrowserPageTransferHoldsItsSize guards the page's compressed transfer (wasm, JavaScript,
-// CSS and HTML, brotli) against growing. The performance budget is 1.3 MB and is NOT met: the
-// Go runtime, honnef.co/go/js/dom and the YAML libraries make main.wasm about 2.1 MB brotli
-// (see the README's performance section). Until it is, this holds the size where it is, so
-// that nothing makes it worse unnoticed.
+// CSS and HTML, brotli) and main.wasm's raw size, which the browser downloads and compiles before
+// the page can start, against growing. The performance budget is 1.3 MB and is NOT met: the Go
+// runtime, reflection (encoding/json, fmt, the YAML parser), regexp and the simulator's own code
+// make main.wasm about 1.77 MB brotli (see the README's performance section). Until the budget
+// is met, this holds both sizes where they are, so that nothing makes them worse unnoticed: for
+// instance a call that brings honnef.co/go/js/dom's type-by-constructor wrappers back adds
+// 2 MB raw but only 72 KB brotli.
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
-	const ceiling = 2_300_000 // bytes; the budget is 1_300_000
+	const (
+		ceiling    = 1_950_000  // bytes, brotli; the budget is 1_300_000
+		rawCeiling = 10_500_000 // bytes, main.wasm uncompressed
+	)
 	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
 	total := 0
 	for _, n := range sizes {
 		total += n
 	}
-	t.Logf("page transfer: %d bytes brotli (main.wasm %d, editor.js %d)", total, sizes["main.wasm"], sizes["editor.js"])
+	info, err := os.Stat(filepath.Join("..", "..", "site", "main.wasm"))
+	require.NoError(t, err)
+	t.Logf("page transfer: %d bytes brotli (main.wasm %d, editor.js %d); main.wasm %d bytes raw", total, sizes["main.wasm"], sizes["editor.js"], info.Size())
 	assert.LessOrEqual(t, total, ceiling)
+	assert.LessOrEqual(t, info.Size(), int64(rawCeiling))
 }
