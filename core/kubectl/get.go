@@ -86,6 +86,7 @@ var getFlags = []FlagSpec{
 	{Name: "allow-missing-template-keys", Boolean: true},
 	{Name: "watch", Shorthand: 'w', Boolean: true},
 	{Name: "watch-only", Boolean: true},
+	{Name: "no-headers", Boolean: true},
 }
 
 // get runs `kubectl get TYPE[,TYPE…] [NAME…]` and `kubectl get TYPE/NAME…`.
@@ -158,11 +159,11 @@ func get(s *sim.Sim, args []string) Result {
 			for _, o := range objs {
 				fmt.Fprintf(&b, "%s/%s\n", resourceName(r.kind), o.GetObjectMeta().Name)
 			}
-		case found:
+		case found && !out.noHeaders: // a blank line before each further table's header
 			b.WriteString("\n")
 			fallthrough
 		default:
-			writeTable(&b, r.rows(objs, opts, s.C.Now()))
+			writeTable(&b, shownRows(r.rows(objs, opts, s.C.Now()), out.noHeaders))
 		}
 		found = true
 	}

@@ -56,6 +56,7 @@ type outputFormat struct {
 	raw          string // the jsonpath template or column spec as typed
 	allowMissing bool
 	columns      []customColumn
+	noHeaders    bool // --no-headers: tables and custom columns without their header line
 }
 
 // customColumn is one column of -o custom-columns=HEADER:PATH,…
@@ -76,7 +77,7 @@ func (o outputFormat) generic() bool {
 
 // parseOutput reads -o, --template and --allow-missing-template-keys as kubectl's print flags do.
 func parseOutput(f Flags) (outputFormat, error) {
-	o := outputFormat{name: f.Get("output"), allowMissing: f.Get("allow-missing-template-keys") != "false"}
+	o := outputFormat{name: f.Get("output"), allowMissing: f.Get("allow-missing-template-keys") != "false", noHeaders: f.IsTrue("no-headers")}
 	for _, format := range []string{"jsonpath", "jsonpath-as-json", "jsonpath-file", "custom-columns", "custom-columns-file", "go-template", "go-template-file"} {
 		if strings.HasPrefix(o.name, format+"=") {
 			o.name, o.raw = format, strings.TrimPrefix(o.name, format+"=")
@@ -134,17 +135,19 @@ func (o *outputFormat) parseColumns() error {
 
 // printColumns is the custom-columns printer: the headers, then a row per object, each cell the
 // path's values joined by commas ("<none>" for none), aligned as kubectl's tables are.
-func printColumns(b *strings.Builder, v any, columns []customColumn) error {
+func printColumns(b *strings.Builder, v any, columns []customColumn, noHeaders bool) error {
 	objs := []any{v}
 	if m, ok := v.(map[string]any); ok && m["kind"] == "List" {
 		objs = asList(m["items"])
 	}
 	w := tabwriter.NewWriter(b, 6, 4, 3, ' ', 0)
-	headers := make([]string, len(columns))
-	for i, c := range columns {
-		headers[i] = c.header
+	if !noHeaders {
+		headers := make([]string, len(columns))
+		for i, c := range columns {
+			headers[i] = c.header
+		}
+		fmt.Fprintln(w, strings.Join(headers, "\t"))
 	}
-	fmt.Fprintln(w, strings.Join(headers, "\t"))
 	for _, obj := range objs {
 		cells := make([]string, len(columns))
 		for i, c := range columns {
@@ -179,7 +182,7 @@ func printGeneric(b *strings.Builder, v map[string]any, o outputFormat) error {
 	case "yaml", "json":
 		return printStructured(b, v, o.name)
 	case "custom-columns":
-		return printColumns(b, unstructured(v), o.columns)
+		return printColumns(b, unstructured(v), o.columns, o.noHeaders)
 	}
 	// kubectl hands jsonpath unstructured content: integers are int64, other numbers float64.
 	data := unstructured(v)

@@ -72,6 +72,15 @@ func tableRows[T api.Object](objs []T, cols []column[T], opts tableOptions, now 
 	return rows
 }
 
+// shownRows is a table's rows as printed: without the header with --no-headers, which also
+// leaves it out of the columns' widths.
+func shownRows(rows [][]string, noHeaders bool) [][]string {
+	if noHeaders {
+		return rows[1:]
+	}
+	return rows
+}
+
 // writeTable aligns rows as kubectl's tabwriter does: minimum width 6, tab width 4, padding 3
 // (printers.GetNewTabWriter).
 func writeTable(b *strings.Builder, rows [][]string) {

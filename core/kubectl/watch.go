@@ -12,7 +12,7 @@ import (
 //
 //  1. The objects are printed as a table (unless --watch-only), then, as simulated time passes,
 //     a row for every object that is added, changed or deleted (a deleted one as it was last
-//     seen), without the header again.
+//     seen), without the header again (nor at all with --no-headers).
 //  2. Rows keep the columns' widths, widening them for a longer cell, as kubectl's tabwriter
 //     with RememberWidths does.
 //  3. A real watch runs until Ctrl+C; DaemonLab's stops once nothing more is due in the cluster,
@@ -43,14 +43,16 @@ func watch(s *sim.Sim, f Flags, q query, rs []resource, out outputFormat) Result
 		}
 		rows := r.rows(objs, opts, s.C.Now())
 		if initial {
-			seen = rows
-			writeTable(&b, rows)
+			seen = shownRows(rows, out.noHeaders)
+			writeTable(&b, seen)
 			return
 		}
 		for _, row := range rows[1:] {
 			if seen == nil {
-				seen = rows[:1]
-				b.WriteString(lastLine(seen[:1]))
+				seen = shownRows(rows[:1], out.noHeaders)
+				if len(seen) > 0 {
+					b.WriteString(lastLine(seen))
+				}
 			}
 			seen = append(seen, row)
 			b.WriteString(lastLine(seen))
