@@ -91,6 +91,9 @@ type Machine struct {
 	RenewFrom   time.Time // when the running kubelet started renewing its lease (join or restart)
 	DownAt      time.Time // when the kubelet stopped
 	Faults      []string  // reported conditions: not-ready, memory-pressure, …
+	// SawUnschedulable is the node's spec.unschedulable as the running kubelet last saw it
+	// (false when it starts): it records an event when that changes.
+	SawUnschedulable bool
 }
 
 // Machine returns the machine behind a node, and whether there is one. The copy is the

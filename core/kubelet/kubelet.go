@@ -173,13 +173,17 @@ func running(c *cluster.Cluster, node string) bool {
 }
 
 // NextTimer returns the earliest instant a running kubelet has something to do: a pod to start,
-// a deleted pod to remove, an eviction loop under memory pressure.
+// a deleted pod to remove, an eviction loop under memory pressure, a cordon or uncordon to
+// report.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for n := range c.AllNodes() {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
 			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
+				next, found = t, true
+			}
+			if t := statusTick(m, c.Now()); n.Spec.Unschedulable != m.SawUnschedulable && (!found || t.Before(next)) {
 				next, found = t, true
 			}
 		}
@@ -205,7 +209,8 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 
 // Sync does what the running kubelets would at the current instant:
 //
-//  1. Each posts its node's conditions when they differ from what its machine reports.
+//  1. Each posts its node's conditions when they differ from what its machine reports, and
+//     records it when its node became unschedulable or schedulable again (noteSchedulable).
 //  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
 //     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
 //  3. A pod whose start-up time has come is Running: containers running and ready, conditions
@@ -225,6 +230,7 @@ func Sync(c *cluster.Cluster) bool {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
 			changed = evictForMemory(c, n, m) || changed
 			changed = postStatus(c, c.Node(n.Name), m) || changed
+			changed = noteSchedulable(c, c.Node(n.Name), m) || changed
 		}
 	}
 	ips := &podIPs{}

@@ -149,6 +149,34 @@ func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	return true
 }
 
+// noteSchedulable records, as the kubelet does when it next sets its node's status, that the
+// node's spec.unschedulable changed since it last looked: a cordon is "Node hd2 status is now:
+// NodeNotSchedulable", an uncordon "…: NodeSchedulable" (kubelet_node_status.go,
+// recordNodeSchedulableEvent). The kubelet sets its node's status every 10s from its start
+// (nodeStatusUpdateFrequency; DaemonLab keeps it in step with the lease renewals, without
+// jitter), so the event comes up to 10s after the change. A kubelet starts out having seen a
+// schedulable node: one restarted on a cordoned node records NodeNotSchedulable again.
+func noteSchedulable(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
+	if n.Spec.Unschedulable == m.SawUnschedulable || !statusTick(m, c.Now()).Equal(c.Now()) {
+		return false
+	}
+	m.SawUnschedulable = n.Spec.Unschedulable
+	c.SetMachine(n.Name, m)
+	e := map[bool]string{true: "NodeNotSchedulable", false: "NodeSchedulable"}[n.Spec.Unschedulable]
+	c.Record(n, cluster.EventNormal, e, "Node "+n.Name+" status is now: "+e, "kubelet", n.Name)
+	return true
+}
+
+// statusTick is when a running kubelet next sets its node's status: now, or the next tick of
+// its 10s rhythm.
+func statusTick(m cluster.Machine, now time.Time) time.Time {
+	last := LastRenew(m, now)
+	if last.Before(now) {
+		return last.Add(RenewInterval)
+	}
+	return last
+}
+
 // differs reports whether some wanted condition is missing or has another status or reason.
 func differs(have []api.NodeCondition, want []condition) bool {
 	for _, w := range want {

@@ -200,7 +200,7 @@ func simRecover(s *sim.Sim, args []string) Result {
 	}
 	for _, kind := range cleared {
 		if kind == kubelet.FaultKubeletDown {
-			m.KubeletDown, m.RenewFrom = false, s.C.Now()
+			m.KubeletDown, m.RenewFrom, m.SawUnschedulable = false, s.C.Now(), false // a new kubelet
 			continue
 		}
 		m.Faults = slices.DeleteFunc(m.Faults, func(f string) bool { return f == kind })
