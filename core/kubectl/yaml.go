@@ -25,7 +25,7 @@ import (
 //     is not indented past its key; empty ones are written {} and [].
 //  4. A key longer than 128 bytes, or spanning lines, is written as an explicit "? key".
 //  5. A string is plain unless it would read back as something else (null, "", true, yes, on,
-//     y, 1, 0x1F, 1_000, 1.5, .inf, 2006-01-02, 1:30 base 60, <<): then it is double-quoted.
+//     y, 1, 0x1F, 1_000, 1.5, .inf, 2006-01-02, 1:30 base 60): then it is double-quoted.
 //     A string with a newline asks for a literal block (|, |-, |+, with an indentation
 //     indicator when it starts with a space or a break).
 //  6. The emitter then overrules the style the value asked for: plain becomes single-quoted
