@@ -80,14 +80,21 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 	var out strings.Builder
 	var errs []string
 	var problems []Problem
+	var indices *kubelet.Indices // the nodes' indices, read at the first new node
 	for _, m := range manifests {
-		a, msg, probs := prepare(s.C, m, source, namespace, mode.create)
+		if _, isNode := m.Object.(*api.Node); isNode && indices == nil {
+			indices = kubelet.NewIndices(s.C)
+		}
+		a, msg, probs := prepare(s.C, m, source, namespace, mode.create, indices)
 		if msg != "" {
 			errs = append(errs, msg)
 			problems = append(problems, probs...)
 			continue
 		}
 		commit(s.C, a)
+		if node, isNode := a.obj.(*api.Node); isNode {
+			indices.Use(node.Spec.PodCIDR)
+		}
 		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(a.manifest.Kind), a.obj.GetObjectMeta().Name, a.verb)
 	}
 	if mode.atomic && len(errs) > 0 {
@@ -137,7 +144,7 @@ func clientError(err error, source string) Result {
 // namespace, defaulting, validation and, for an existing object, the update rules (or, for
 // create, AlreadyExists). It returns kubectl's error text and the problems behind it when the
 // server would refuse the object.
-func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool) (action, string, []Problem) {
+func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool, indices *kubelet.Indices) (action, string, []Problem) {
 	obj := m.Object
 	meta := obj.GetObjectMeta()
 	if m.Kind.Namespaced && meta.Namespace == "" {
@@ -170,7 +177,7 @@ func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, creat
 		obj, meta = merged, merged.GetObjectMeta()
 	}
 	if node, ok := obj.(*api.Node); ok && existing == nil {
-		registerNode(c, node)
+		registerNode(c, node, indices.Free())
 	}
 	api.Default(obj)
 	errs := api.Validate(obj)
@@ -237,11 +244,11 @@ func threeWayApply(m api.Manifest, existing api.Object, namespace, source string
 	return nil, fmt.Sprintf("Error from server (BadRequest): error when applying patch to %q: %v", source, err)
 }
 
-// registerNode gives a Node applied without a status what its kubelet would report on joining:
-// the kubelet labels, a free pod CIDR, capacity and Ready conditions (DESIGN: every node joins
-// Ready).
-func registerNode(c *cluster.Cluster, n *api.Node) {
-	joined := kubelet.NewNode(n.Name, kubelet.FreeIndex(c), kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
+// registerNode gives a Node applied without a status what its kubelet would report on joining
+// as the index-th node: the kubelet labels, a free pod CIDR, capacity and Ready conditions
+// (DESIGN: every node joins Ready).
+func registerNode(c *cluster.Cluster, n *api.Node, index int) {
+	joined := kubelet.NewNode(n.Name, index, kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
 	if n.Spec.PodCIDR == "" {
 		n.Spec.PodCIDR, n.Spec.PodCIDRs = joined.Spec.PodCIDR, joined.Spec.PodCIDRs
 	}

@@ -64,19 +64,42 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 }
 
 // FreeIndex returns the smallest node index whose pod CIDR (10.244.<index>.0/24) no node uses,
-// so that a joining node never shares a CIDR with a node that stayed after others left. With n
-// nodes one of the indices 0…n is free, so only those are looked at.
+// so that a joining node never shares a CIDR with a node that stayed after others left.
 func FreeIndex(c *cluster.Cluster) int {
-	nodes := c.Nodes()
-	used := make([]bool, len(nodes)+1)
-	for _, n := range nodes {
-		rest, prefixed := strings.CutPrefix(n.Spec.PodCIDR, "10.244.")
-		third, suffixed := strings.CutSuffix(rest, ".0/24")
-		if i, err := strconv.Atoi(third); prefixed && suffixed && err == nil && strconv.Itoa(i) == third && i >= 0 && i < len(used) {
-			used[i] = true
-		}
+	return NewIndices(c).Free()
+}
+
+// Indices are the node indices whose pod CIDRs the nodes use, read once: FreeIndex for many
+// nodes joining in turn (a manifest of 5,000 nodes), each noted with Use as it joins.
+type Indices struct {
+	used map[int]bool
+	free int // no index below it is free
+}
+
+// NewIndices reads the indices the cluster's nodes use.
+func NewIndices(c *cluster.Cluster) *Indices {
+	x := &Indices{used: map[int]bool{}}
+	for n := range c.AllNodes() {
+		x.Use(n.Spec.PodCIDR)
 	}
-	return slices.Index(used, false)
+	return x
+}
+
+// Use notes a joined node's pod CIDR; one not of the form 10.244.<index>.0/24 takes no index.
+func (x *Indices) Use(cidr string) {
+	rest, prefixed := strings.CutPrefix(cidr, "10.244.")
+	third, suffixed := strings.CutSuffix(rest, ".0/24")
+	if i, err := strconv.Atoi(third); prefixed && suffixed && err == nil && strconv.Itoa(i) == third && i >= 0 {
+		x.used[i] = true
+	}
+}
+
+// Free returns the smallest index no node uses.
+func (x *Indices) Free() int {
+	for x.used[x.free] {
+		x.free++
+	}
+	return x.free
 }
 
 // podCIDR is the pod CIDR of the node with that index.
