@@ -34,7 +34,8 @@ type NodeOptions struct {
 //
 //  1. Labels kubernetes.io/hostname, kubernetes.io/os=linux, kubernetes.io/arch=amd64 and their
 //     beta twins, then opts.Labels.
-//  2. Pod CIDR 10.244.<index>.0/24.
+//  2. The index-th /24 from 10.244.0.0 as its pod CIDR (podCIDR), and the index-th address from
+//     192.168.10.11 as its InternalIP.
 //  3. Capacity and allocatable 4 CPU, 8Gi memory, 110 pods unless opts say otherwise.
 //  4. Conditions MemoryPressure, DiskPressure and PIDPressure False and Ready True, with the
 //     kubelet's reasons and messages, heartbeats at now.
@@ -63,7 +64,7 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 	return n
 }
 
-// FreeIndex returns the smallest node index whose pod CIDR (10.244.<index>.0/24) no node uses,
+// FreeIndex returns the smallest node index whose pod CIDR (podCIDR) no node uses,
 // so that a joining node never shares a CIDR with a node that stayed after others left.
 func FreeIndex(c *cluster.Cluster) int {
 	return NewIndices(c).Free()
@@ -85,12 +86,18 @@ func NewIndices(c *cluster.Cluster) *Indices {
 	return x
 }
 
-// Use notes a joined node's pod CIDR; one not of the form 10.244.<index>.0/24 takes no index.
+// Use notes a joined node's pod CIDR; one podCIDR does not hand out takes no index.
 func (x *Indices) Use(cidr string) {
-	rest, prefixed := strings.CutPrefix(cidr, "10.244.")
-	third, suffixed := strings.CutSuffix(rest, ".0/24")
-	if i, err := strconv.Atoi(third); prefixed && suffixed && err == nil && strconv.Itoa(i) == third && i >= 0 {
-		x.used[i] = true
+	rest, prefixed := strings.CutPrefix(cidr, "10.")
+	octets, suffixed := strings.CutSuffix(rest, ".0/24")
+	second, third, dotted := strings.Cut(octets, ".")
+	if !prefixed || !suffixed || !dotted {
+		return
+	}
+	a, errA := strconv.Atoi(second)
+	b, errB := strconv.Atoi(third)
+	if errA == nil && errB == nil && strconv.Itoa(a) == second && strconv.Itoa(b) == third && a >= 0 && a < 256 && b >= 0 && b < 256 {
+		x.used[(a*256+b-podSubnetsFrom+podSubnets)%podSubnets] = true
 	}
 }
 
@@ -102,8 +109,27 @@ func (x *Indices) Free() int {
 	return x.free
 }
 
+// Node addresses: pod CIDRs are the /24s of a 10.0.0.0/8 cluster CIDR, handed out from
+// 10.244.0.0/24 (kubeadm's and flannel's usual 10.244.0.0/16, for the first 256 nodes) upwards
+// and round to 10.0.0.0 after 10.255.255.0; InternalIPs count up from 192.168.10.11 in
+// 192.168.0.0/16. Every address is a valid one for the first 62,965 nodes.
+const (
+	podSubnets      = 1 << 16    // the /24s in 10.0.0.0/8
+	podSubnetsFrom  = 244 << 8   // 10.244.0.0/24's place among them
+	internalIPsFrom = 10<<8 + 11 // 192.168.10.11's place in 192.168.0.0/16
+)
+
 // podCIDR is the pod CIDR of the node with that index.
-func podCIDR(index int) string { return fmt.Sprintf("10.244.%d.0/24", index) }
+func podCIDR(index int) string {
+	k := (podSubnetsFrom + index) % podSubnets
+	return fmt.Sprintf("10.%d.%d.0/24", k>>8, k&0xff)
+}
+
+// internalIP is the InternalIP of the node with that index.
+func internalIP(index int) string {
+	k := (internalIPsFrom + index) % (1 << 16)
+	return fmt.Sprintf("192.168.%d.%d", k>>8, k&0xff)
+}
 
 // NodeStatus is the status a healthy kubelet reports.
 func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time) api.NodeStatus {
@@ -124,7 +150,7 @@ func NodeStatus(name string, index int, capacity api.ResourceList, now time.Time
 			cond(api.NodePIDPressure, api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 			cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
 		},
-		Addresses:       []api.NodeAddress{{Type: "InternalIP", Address: fmt.Sprintf("192.168.10.%d", 11+index)}, {Type: "Hostname", Address: name}},
+		Addresses:       []api.NodeAddress{{Type: "InternalIP", Address: internalIP(index)}, {Type: "Hostname", Address: name}},
 		DaemonEndpoints: api.NodeDaemonEndpoints{KubeletEndpoint: api.DaemonEndpoint{Port: 10250}},
 		NodeInfo: api.NodeSystemInfo{
 			MachineID: machineID(name, "machine-id"), SystemUUID: uuidOf(machineID(name, "system-uuid")), BootID: uuidOf(machineID(name, "boot-id")),
