@@ -202,10 +202,9 @@ func yamlNumber(s string) (string, bool) {
 	return "", false
 }
 
+// emptyCollection writes {} or [] (in flow style, as YAML v2 writes an empty collection).
 func (e *yamlEmitter) emptyCollection(open, close string) {
 	e.indicator(open, true, true, false)
-	e.pushIndent(true, false)
-	e.popIndent()
 	e.indicator(close, false, false, false)
 }
 
