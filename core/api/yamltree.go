@@ -389,53 +389,24 @@ func (c *converter) convertTagged(n *ast.TagNode, depth int) (*value, error) {
 	return v, nil
 }
 
-var (
-	yamlInt   = regexp.MustCompile(`^[-+]?(0|[1-9][0-9_]*)$`)
-	yamlOct   = regexp.MustCompile(`^[-+]?0[0-7_]+$`)
-	yamlHex   = regexp.MustCompile(`^[-+]?0x[0-9a-fA-F_]+$`)
-	yamlBin   = regexp.MustCompile(`^[-+]?0b[01_]+$`)
-	yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$`)
-)
-
-// resolvePlain types an unquoted scalar by YAML 1.1 rules, as go-yaml v2 (kubectl) does:
-//
-//  1. "", ~, null, Null, NULL are null.
-//  2. y, yes, on, true and n, no, off, false (in lower, Title and UPPER case) are booleans.
-//  3. Decimal, 0-prefixed octal, 0x hexadecimal and 0b binary integers are integers.
-//  4. Decimals with a point or exponent, .inf and .nan are floats.
-//  5. Anything else is a string.
+// resolvePlain types an unquoted scalar as YAML v2 reads it (ResolvePlain), and as
+// sigs.k8s.io/yaml then writes it in JSON: a timestamp stays text, an int is its decimal, a float
+// the number encoding/json writes (1e3 is 1000), an infinity or NaN its Go name (+Inf), which no
+// JSON holds.
 func resolvePlain(s string, pos value) *value {
 	v := pos
 	v.kind, v.str = kindString, s
-	switch s {
-	case "", "~", "null", "Null", "NULL":
+	switch r := ResolvePlain(s); r.Kind {
+	case ScalarNull:
 		v.kind = kindNull
-		return &v
-	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
-		v.kind, v.b = kindBool, true
-		return &v
-	case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
-		v.kind, v.b = kindBool, false
-		return &v
-	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
-		v.kind = kindFloat
-		return &v
-	}
-	plain := strings.ReplaceAll(s, "_", "")
-	switch {
-	case yamlInt.MatchString(s):
-		if n, err := strconv.ParseInt(plain, 10, 64); err == nil {
-			v.kind, v.str = kindInt, strconv.FormatInt(n, 10)
-		} else if f, err := strconv.ParseFloat(plain, 64); err == nil && !math.IsInf(f, 0) {
-			v.kind, v.str = kindFloat, plain
-		}
-	case yamlHex.MatchString(s), yamlBin.MatchString(s), yamlOct.MatchString(s):
-		if n, err := strconv.ParseInt(plain, 0, 64); err == nil {
-			v.kind, v.str = kindInt, strconv.FormatInt(n, 10)
-		}
-	case yamlFloat.MatchString(s):
-		if f, err := strconv.ParseFloat(plain, 64); err == nil && !math.IsInf(f, 0) {
-			v.kind, v.str = kindFloat, plain
+	case ScalarBool:
+		v.kind, v.b = kindBool, r.Bool
+	case ScalarInt:
+		v.kind, v.str = kindInt, r.IntText()
+	case ScalarFloat:
+		v.kind, v.str = kindFloat, strconv.FormatFloat(r.Float, 'g', -1, 64)
+		if out, err := json.Marshal(r.Float); err == nil {
+			v.str = string(out)
 		}
 	}
 	return &v
@@ -464,7 +435,7 @@ func (v *value) toJSON() (any, error) {
 	case kindBool:
 		return v.b, nil
 	case kindInt, kindFloat:
-		if _, err := strconv.ParseFloat(v.str, 64); err != nil {
+		if f, _ := strconv.ParseFloat(v.str, 64); math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("json: unsupported value: %s", v.str)
 		}
 		return json.Number(v.str), nil

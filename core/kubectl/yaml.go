@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"daemonlab/core/api"
 )
 
 // jsonToYAML converts a JSON object to YAML byte for byte as kubectl's -o yaml does
@@ -173,33 +174,19 @@ func (e *yamlEmitter) node(v any, mapping bool) {
 		}
 		e.str(v, false)
 	case json.Number:
-		if text, ok := yamlNumber(string(v)); ok {
-			e.scalar(text, yamlPlain, false)
-		} else {
+		switch n, ok := api.ParseYAMLNumber(string(v)); {
+		case !ok: // beyond a float: YAML v2 reads the text
 			e.str(string(v), false)
+		case n.Kind == api.ScalarInt:
+			e.scalar(n.IntText(), yamlPlain, false)
+		default:
+			e.scalar(strconv.FormatFloat(n.Float, 'g', -1, 64), yamlPlain, false)
 		}
 	case bool:
 		e.scalar(strconv.FormatBool(v), yamlPlain, false)
 	default: // nil
 		e.scalar("null", yamlPlain, false)
 	}
-}
-
-// yamlNumber is how YAML v2 writes back a JSON number it read (rule 1); false when it reads the
-// number as a string.
-func yamlNumber(s string) (string, bool) {
-	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
-		return strconv.FormatInt(i, 10), true
-	}
-	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
-		return strconv.FormatUint(u, 10), true
-	}
-	if yamlStyleFloat(s) {
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return strconv.FormatFloat(f, 'g', -1, 64), true
-		}
-	}
-	return "", false
 }
 
 // emptyCollection writes {} or [] (in flow style, as YAML v2 writes an empty collection).
@@ -214,8 +201,8 @@ func (e *yamlEmitter) str(s string, simpleKey bool) {
 	switch {
 	case strings.Contains(s, "\n"):
 		style = yamlLiteral
-	case readsAsString(s):
-		style = yamlPlain
+	case api.ResolvePlain(s).Kind == api.ScalarString && !api.IsBase60Float(s):
+		style = yamlPlain // it reads back as the same string
 	}
 	e.scalar(s, style, simpleKey)
 }
@@ -561,39 +548,6 @@ func isPrintableAt(s string, i int) bool {
 	return r == '\n' || r >= 0x20 && r <= 0x7E || r >= 0xA0 && r <= 0xFFFD && r != 0xFEFF
 }
 
-// readsAsString reports whether s, written plain, reads back as the same string (rule 5).
-func readsAsString(s string) bool {
-	switch s {
-	case "", "~", "null", "Null", "NULL",
-		"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
-		"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
-		".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
-		return false
-	}
-	switch c := s[0]; {
-	case c == '.':
-		_, err := strconv.ParseFloat(s, 64)
-		return err != nil
-	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		if isTimestamp(s) || isBase60Float(s) {
-			return false
-		}
-		plain := strings.ReplaceAll(s, "_", "")
-		if _, ok := yamlNumber(plain); ok {
-			return false
-		}
-		if bin, ok := strings.CutPrefix(plain, "0b"); ok {
-			_, err := strconv.ParseUint(bin, 2, 64)
-			return err != nil
-		}
-		if bin, ok := strings.CutPrefix(plain, "-0b"); ok {
-			_, err := strconv.ParseInt("-"+bin, 2, 64)
-			return err != nil
-		}
-	}
-	return true
-}
-
 // yamlFold is a string value with NELs as YAML v2 reads it back from JSON (yamlReadable): a
 // line break and the spaces around it become one space, or as many newlines as further breaks
 // follow it.
@@ -621,98 +575,6 @@ func yamlFold(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// yamlTimestamps are the layouts YAML v2 reads a timestamp in.
-var yamlTimestamps = []string{
-	"2006-1-2T15:4:5.999999999Z07:00",
-	"2006-1-2t15:4:5.999999999Z07:00",
-	"2006-1-2 15:4:5.999999999",
-	"2006-1-2",
-}
-
-// isTimestamp: four digits and a dash, then one of yamlTimestamps.
-func isTimestamp(s string) bool {
-	if len(s) < 5 || strings.IndexFunc(s[:4], func(r rune) bool { return r < '0' || r > '9' }) >= 0 || s[4] != '-' {
-		return false
-	}
-	for _, layout := range yamlTimestamps {
-		if _, err := time.Parse(layout, s); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// yamlStyleFloat matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$.
-func yamlStyleFloat(s string) bool {
-	s = strings.TrimLeft(s[:min(len(s), 1)], "+-") + s[min(len(s), 1):]
-	if rest, ok := strings.CutPrefix(s, "."); ok {
-		s = rest
-		if n := digits(s); n == 0 {
-			return false
-		} else {
-			s = s[n:]
-		}
-	} else {
-		n := digits(s)
-		if n == 0 {
-			return false
-		}
-		s = s[n:]
-		if rest, ok := strings.CutPrefix(s, "."); ok {
-			s = rest[digits(rest):]
-		}
-	}
-	if s == "" {
-		return true
-	}
-	if s[0] != 'e' && s[0] != 'E' {
-		return false
-	}
-	s = s[1:]
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
-	n := digits(s)
-	return n > 0 && n == len(s)
-}
-
-// isBase60Float matches YAML 1.1's sexagesimal floats, ^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$,
-// which YAML v2 quotes though it no longer reads them.
-func isBase60Float(s string) bool {
-	if !strings.Contains(s, ":") {
-		return false
-	}
-	if s[0] == '+' || s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || s[0] < '0' || s[0] > '9' {
-		return false
-	}
-	s = strings.TrimLeft(s, "0123456789_")
-	groups := 0
-	for strings.HasPrefix(s, ":") {
-		n := digits(s[1:])
-		if n == 0 || n > 2 || n == 2 && s[1] > '5' {
-			return false
-		}
-		s = s[1+n:]
-		groups++
-	}
-	if rest, ok := strings.CutPrefix(s, "."); ok {
-		s = strings.TrimLeft(rest, "0123456789_")
-	}
-	return groups > 0 && s == ""
-}
-
-// digits is the length of s's leading run of ASCII digits.
-func digits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
 }
 
 // compareYAMLKeys orders keys as YAML v2 does (rule 2).
