@@ -59,6 +59,14 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + t.UTC().Format(time.RFC3339) + `"`), nil
 }
 
+// readBack returns what t's JSON reads back as: t in whole seconds, in UTC.
+func (t Time) readBack() Time {
+	if t.IsZero() {
+		return Time{}
+	}
+	return Time{t.UTC().Truncate(time.Second)}
+}
+
 // UnmarshalJSON reads RFC 3339 or null.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, []byte("null")) {

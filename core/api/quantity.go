@@ -417,6 +417,20 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 	return []byte(strconv.Quote(q.String())), nil
 }
 
+// readBack returns what q's JSON reads back as: q parsed from its text. A quantity that keeps its
+// text as typed came from parsing that text (rule 5) and is that already; its digits are shared,
+// which is safe as no method changes a Quantity.
+func (q Quantity) readBack() Quantity {
+	if q.s != "" {
+		return q
+	}
+	parsed, err := ParseQuantity(q.Canonical())
+	if err != nil {
+		panic("quantity: its canonical form does not parse: " + err.Error())
+	}
+	return parsed
+}
+
 // UnmarshalJSON reads a JSON string or number; like apimachinery it trims surrounding
 // whitespace and reads null as 0.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
