@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,22 +63,41 @@ const recordReady = `new MutationObserver((_, o) => {
 // serveHello builds the hello-world page, stripped as `make build` strips main.wasm, and serves it.
 func serveHello(tb testing.TB) string {
 	tb.Helper()
-	dir, src := tb.TempDir(), tb.TempDir()
+	src := tb.TempDir()
 	require.NoError(tb, os.WriteFile(filepath.Join(src, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644))
 	require.NoError(tb, os.WriteFile(filepath.Join(src, "main.go"), []byte(helloMain), 0o644))
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), ".")
-	build.Dir = src
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+	url, _ := serveProgram(tb, src, ".", "GOFLAGS=-mod=mod")
+	return url
+}
+
+// serveFloor builds the floor page (testdata/floor: the libraries the core cannot do without,
+// used as little as possible) as `make build` builds main.wasm, with the gcflags make passes in
+// DAEMONLAB_WASMFLAGS, and serves it. It returns the page's address and main.wasm's path.
+func serveFloor(tb testing.TB) (url, wasm string) {
+	tb.Helper()
+	return serveProgram(tb, ".", "./testdata/floor", "", strings.Fields(os.Getenv("DAEMONLAB_WASMFLAGS"))...)
+}
+
+// serveProgram builds the Go program pkg in dir for js/wasm, stripped as `make build` strips
+// main.wasm, and serves it as a page that runs it as soon as it loads. It returns the page's
+// address and main.wasm's path.
+func serveProgram(tb testing.TB, dir, pkg, env string, flags ...string) (url, wasm string) {
+	tb.Helper()
+	site := tb.TempDir()
+	args := append(append([]string{"build", "-trimpath", "-ldflags=-s -w"}, flags...), "-o", filepath.Join(site, "main.wasm"), pkg)
+	build := exec.Command("go", args...)
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", env)
 	out, err := build.CombinedOutput()
-	require.NoError(tb, err, "building the hello-world page: %s", out)
+	require.NoError(tb, err, "building %s: %s", pkg, out)
 	data, err := os.ReadFile(filepath.Join(goRoot(tb), "lib", "wasm", "wasm_exec.js"))
 	require.NoError(tb, err)
 	for name, text := range map[string]string{"index.html": helloHTML, "hello.js": helloJS, "wasm_exec.js": string(data)} {
-		require.NoError(tb, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+		require.NoError(tb, os.WriteFile(filepath.Join(site, name), []byte(text), 0o644))
 	}
-	srv := httptest.NewServer(Handler(dir))
+	srv := httptest.NewServer(Handler(site))
 	tb.Cleanup(srv.Close)
-	return srv.URL + "/"
+	return srv.URL + "/", filepath.Join(site, "main.wasm")
 }
 
 // serveBuilt serves site/ as `make build` left it: the page exactly as shipped.
@@ -130,20 +150,25 @@ func medianTTI(tb testing.TB, b *browser, n int, urls ...string) []time.Duration
 	return out
 }
 
-// BenchmarkTimeToInteractive reports the page's and the hello-world page's time to
-// interactive (medians of five loads each) and their ratio.
+// BenchmarkTimeToInteractive reports the time to interactive (medians of five loads each) of
+// the page, of the floor page and of the hello-world page, the ratios of the first two to the
+// third, and the floor's main.wasm in brotli.
 func BenchmarkTimeToInteractive(b *testing.B) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		b.Skipf("no Chromium at %s; `make bench` installs it", chromiumPath)
 	}
 	page, hello := serveBuilt(b), serveHello(b)
+	floor, floorWasm := serveFloor(b)
 	br := newBrowser(b)
 	br.measureReady(b)
 	var m []time.Duration
 	for b.Loop() {
-		m = medianTTI(b, br, 5, page, hello)
+		m = medianTTI(b, br, 5, page, floor, hello)
 	}
 	b.ReportMetric(float64(m[0].Microseconds())/1000, "ms-page")
-	b.ReportMetric(float64(m[1].Microseconds())/1000, "ms-hello")
-	b.ReportMetric(float64(m[0])/float64(m[1]), "ratio")
+	b.ReportMetric(float64(m[1].Microseconds())/1000, "ms-floor")
+	b.ReportMetric(float64(m[2].Microseconds())/1000, "ms-hello")
+	b.ReportMetric(float64(m[0])/float64(m[2]), "ratio")
+	b.ReportMetric(float64(m[1])/float64(m[2]), "floor-ratio")
+	b.ReportMetric(float64(brotliSize(b, floorWasm)), "floor-wasm-br-bytes")
 }
