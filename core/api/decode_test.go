@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -176,4 +177,22 @@ func TestSeedManifestsLoadUnchanged(t *testing.T) {
 			}
 		}
 	}
+}
+
+// blockScalarHeaders are lines on both sides of isBlockScalarHeader's rule.
+var blockScalarHeaders = []string{
+	"|", ">", "|-", ">+2", "|2-", "key: |", "key:|", "key: >-", "- |", "-|", "a |", "a\t>",
+	"", "a", "a|", "key: a|", "|a", "key: |x", "key: >|", "'|'", "key: |#", "2|", "+>", "|||",
+}
+
+// FuzzBlockScalarHeaderIsTheRegexp: isBlockScalarHeader says what the regular expression
+// (^|[:\-]\s*|\s)[|>][0-9+\-]*$ it replaced says, without running one for every line read.
+func FuzzBlockScalarHeaderIsTheRegexp(f *testing.F) {
+	for _, s := range blockScalarHeaders {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`(^|[:\-]\s*|\s)[|>][0-9+\-]*$`)
+	f.Fuzz(func(t *testing.T, line string) {
+		assert.Equal(t, re.MatchString(line), isBlockScalarHeader(line), "%q", line)
+	})
 }

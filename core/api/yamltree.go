@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -197,14 +196,24 @@ func checkNesting(data []byte) error {
 		if depth := flow + len(indents) + inline; depth > MaxDepth {
 			return &SyntaxError{Line: n + 1, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
 		}
-		if t := strings.TrimSpace(stripComment(trimmed)); quote == 0 && blockScalarHeader.MatchString(t) {
+		if t := strings.TrimSpace(stripComment(trimmed)); quote == 0 && isBlockScalarHeader(t) {
 			blockScalarIndent = indent
 		}
 	}
 	return nil
 }
 
-var blockScalarHeader = regexp.MustCompile(`(^|[:\-]\s*|\s)[|>][0-9+\-]*$`)
+// isBlockScalarHeader reports whether line ends in a block scalar's header: an indicator | or >
+// with its indentation and chomping indicators (digits, + and -), alone on the line or after
+// white space, a key's ':' or an entry's '-'.
+func isBlockScalarHeader(line string) bool {
+	rest := strings.TrimRight(line, "0123456789+-")
+	if rest == "" || rest[len(rest)-1] != '|' && rest[len(rest)-1] != '>' {
+		return false
+	}
+	before := rest[:len(rest)-1]
+	return before == "" || strings.ContainsRune(" \t\n\f\r:-", rune(before[len(before)-1]))
+}
 
 func stripComment(s string) string {
 	if i := strings.Index(s, " #"); i >= 0 {
