@@ -261,6 +261,7 @@ func (p *page) showDiagnostics(problems []kubectl.Problem) {
 	data, _ := json.Marshal(out) // ints and strings always marshal
 	if string(data) != p.shownDiagnostics {
 		p.shownDiagnostics = string(data)
+		p.editor.SetAttribute("data-problems", p.shownDiagnostics) // for an editor that loads later
 		p.signalEditor("daemonlab-problems", p.shownDiagnostics)
 	}
 }

@@ -5,8 +5,12 @@
 //   1. every edit here is copied into the textarea, followed by an "input" event;
 //   2. Go replaces the text by setting the textarea and sending it "daemonlab-set";
 //   3. Go sends "daemonlab-problems" with the apply's problems as JSON ([{line, column, message}]),
-//      shown as diagnostics at their line;
+//      shown as diagnostics at their line, and keeps the last in the textarea's data-problems;
 //   4. Ctrl/Cmd+Enter presses the Apply button.
+//
+// main.js loads this bundle once the page is ready: until then the plain textarea is the editor.
+// So the editor starts from the textarea as it finds it: its text, the problems shown, and the
+// focus and selection when the learner is already in it.
 //
 // The editor lives in a shadow root: there CodeMirror's styles go into a constructed style sheet,
 // which the page's Content-Security-Policy (style-src 'self') allows, where a <style> element
@@ -50,8 +54,15 @@ const view = new EditorView({
     }),
   ],
 });
+const focused = document.activeElement === textarea;
+const { selectionStart, selectionEnd } = textarea;
 textarea.after(host);
 textarea.hidden = true;
+if (focused) {
+  const end = view.state.doc.length;
+  view.dispatch({ selection: { anchor: Math.min(selectionStart, end), head: Math.min(selectionEnd, end) } });
+  view.focus();
+}
 
 textarea.addEventListener("daemonlab-set", () => {
   if (textarea.value !== view.state.doc.toString()) {
@@ -59,12 +70,18 @@ textarea.addEventListener("daemonlab-set", () => {
   }
 });
 
-textarea.addEventListener("daemonlab-problems", (event) => {
+// showProblems marks the problems (JSON, as Go sends them) at their lines.
+function showProblems(json) {
   const doc = view.state.doc;
-  const diagnostics = JSON.parse(event.detail).map((p) => {
+  const diagnostics = JSON.parse(json).map((p) => {
     const line = doc.line(Math.min(Math.max(p.line || 1, 1), doc.lines));
     const from = p.column > 0 ? Math.min(line.from + p.column - 1, line.to) : line.from;
     return { from, to: line.to, severity: "error", message: p.message };
   });
   view.dispatch(setDiagnostics(view.state, diagnostics));
-});
+}
+
+textarea.addEventListener("daemonlab-problems", (event) => showProblems(event.detail));
+if (textarea.dataset.problems) {
+  showProblems(textarea.dataset.problems);
+}

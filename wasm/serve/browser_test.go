@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -144,12 +145,14 @@ func openPlayground(t *testing.T) (*browser, string) {
 	return b, url
 }
 
-// openPage loads the page and waits until the Go side has rendered it.
+// openPage loads the page and waits until the Go side has rendered it and the code editor,
+// which loads after that, has taken the textarea's place.
 func (b *browser) openPage(t *testing.T, url string) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.Navigate(url),
 		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
+		chromedp.WaitReady(chromedp.CSS(`#code-editor`)),
 	))
 }
 
@@ -608,6 +611,49 @@ func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
 	lineTop := eval[float64](t, b, fmt.Sprintf(`%s.querySelectorAll('.cm-line')[%d].getBoundingClientRect().top`, cm, line-1))
 	assert.InDelta(t, lineTop, marked, 4, "the marker is on line %d", line)
 	assert.Equal(t, before, b.podsByNode(t))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserThePageWorksBeforeTheCodeEditorLoads: the code editor (editor.js) loads only once
+// the page is ready; until it does, the plain textarea is the editor, and the editor that
+// arrives starts from it as the learner left it: the text typed, the problems of the last apply
+// marked, the focus and the caret where they were. Here editor.js is served a second late.
+func TestBrowserThePageWorksBeforeTheCodeEditorLoads(t *testing.T) {
+	dir := copySite(t)
+	buildWasm(t, dir)
+	files := Handler(dir)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/editor.js" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
+	))
+	assert.False(t, eval[bool](t, b, `!!document.getElementById('code-editor')`), "the code editor has not loaded yet")
+	require.True(t, eval[bool](t, b, `(() => { const e = document.getElementById('editor');
+		e.value = e.value.replace('effect: NoSchedule', 'effect: NoScheduled'); e.dispatchEvent(new Event('input')); return true; })()`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`)), chromedp.WaitVisible(chromedp.CSS(`#output.error`))))
+	assert.Contains(t, b.text(t, "#output"), `Unsupported value: "NoScheduled"`, "the textarea applies on its own")
+	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.focus();
+		const at = e.value.indexOf('NoScheduled'); e.setSelectionRange(at, at); return true; })()`)
+	close(release)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitReady(chromedp.CSS(`#code-editor`))))
+	const cm = `document.getElementById('code-editor').shadowRoot`
+	assert.True(t, eval[bool](t, b, `document.getElementById('editor').hidden`))
+	assert.Contains(t, eval[string](t, b, cm+`.querySelector('.cm-content').textContent`), "effect: NoScheduled", "the editor starts from the text typed")
+	assert.Equal(t, 1, eval[int](t, b, cm+`.querySelectorAll('.cm-lint-marker-error').length`), "the last apply's problem is marked")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent("X")))
+	assert.True(t, eval[bool](t, b, `document.getElementById('editor').value.includes('effect: XNoScheduled')`), "the focus and the caret moved into the editor")
 	assert.Empty(t, b.consoleErrors())
 }
 
