@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,9 +40,12 @@ type Model struct {
 	Table     bool           // the cluster as a table rather than cards
 	Tutor     *Tutor         // the lesson being taken; nil in the sandbox
 	Progress  map[string]int // steps completed, by lesson ID (kept apart from the session)
-	// LessonsLater leaves the lesson picker empty: the page opens without parsing the lessons
-	// (most of its start-up) and lists them just after its first paint (ShowLessonsMsg).
-	LessonsLater bool
+	// LessonsLater has the lesson picker list only the first LessonsListed lessons: the page
+	// opens listing none (reading the lessons would be most of its start-up) and after its first
+	// paint reads them a lesson at a time, a task each, so that it answers input meanwhile
+	// (ShowLessonsMsg); it clears LessonsLater once they are all listed.
+	LessonsLater  bool
+	LessonsListed int
 	// Chunk has the clock moved a piece at a time: a play tick, or `sim advance` typed or from
 	// the timeline's buttons, becomes a Tick under way that WorkMsg carries on, so that the page
 	// paints and handles input while a large cluster moves. The page sets it; without it (the
@@ -204,7 +208,7 @@ type EventsMsg struct{ Filter EventFilter }
 // cards.
 type TableMsg struct{ On bool }
 
-// ShowLessonsMsg lists the lessons in the picker (see Model.LessonsLater).
+// ShowLessonsMsg lists one more lesson in the picker (see Model.LessonsLater).
 type ShowLessonsMsg struct{}
 
 // NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
@@ -336,7 +340,10 @@ func update(m Model, msg any) Model {
 			m.Lang = msg.Lang
 		}
 	case ShowLessonsMsg:
-		m.LessonsLater = false
+		if m.LessonsLater {
+			m.LessonsListed++
+			m.LessonsLater = m.LessonsListed < lessonCount()
+		}
 	case NoticeMsg:
 		m.Notice, m.NoticeArg = msg.Key, ""
 	case SelectMsg:
@@ -625,9 +632,11 @@ func Render(m Model) View {
 		v.Details = details(l, m.Sim, sel)
 	}
 	v.Events = events(m.Sim, m.Events)
-	if !m.LessonsLater {
-		v.Lessons = lessonItems(l, m.Progress)
+	listed := math.MaxInt
+	if m.LessonsLater {
+		listed = m.LessonsListed
 	}
+	v.Lessons = lessonItems(l, m.Progress, listed)
 	v.Tutor = tutorView(l, m.Tutor)
 	return v
 }

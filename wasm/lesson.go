@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"strings"
 
 	"daemonlab/core/lesson"
@@ -35,19 +36,48 @@ type (
 	NextStepMsg struct{}
 )
 
-// builtInLessons are the lessons the page ships, parsed once.
-var builtInLessons []*lesson.Lesson
+// builtIn holds the lessons the page ships as far as they have been read (each is read once): the
+// page reads them a lesson at a time after its first paint (see Model.LessonsLater); whatever
+// needs them all reads the rest at once.
+var builtIn struct {
+	read   []*lesson.Lesson
+	reader *lesson.Reader
+	err    error
+}
+
+// readLessons reads built-in lessons until n are read or none are left, and returns those read.
+func readLessons(n int) ([]*lesson.Lesson, error) {
+	openLessons()
+	for builtIn.err == nil && len(builtIn.read) < n && builtIn.reader.Left() > 0 {
+		l, err := builtIn.reader.Next()
+		if err != nil {
+			builtIn.err = err
+			break
+		}
+		builtIn.read = append(builtIn.read, l)
+	}
+	return builtIn.read[:min(n, len(builtIn.read))], builtIn.err
+}
+
+// openLessons lists the built-in lessons' directories, once.
+func openLessons() {
+	if builtIn.reader == nil && builtIn.err == nil {
+		builtIn.reader, builtIn.err = lesson.NewReader(lessons.Files, lessons.BuiltIn)
+	}
+}
+
+// lessonCount is the number of built-in lessons, read or not.
+func lessonCount() int {
+	openLessons()
+	if builtIn.err != nil {
+		return len(builtIn.read)
+	}
+	return len(builtIn.read) + builtIn.reader.Left()
+}
 
 // allLessons returns the built-in lessons (lessons_test guarantees they parse).
 func allLessons() ([]*lesson.Lesson, error) {
-	if builtInLessons == nil {
-		all, err := lesson.Load(lessons.Files, lessons.BuiltIn)
-		if err != nil {
-			return nil, err
-		}
-		builtInLessons = all
-	}
-	return builtInLessons, nil
+	return readLessons(math.MaxInt)
 }
 
 // findLesson returns the lesson with an ID, or by its number ("7" for 07-node-failure).
@@ -225,11 +255,11 @@ type TutorView struct {
 	NextSolution     string // the command "Show solution" runs next, "" when none is left
 }
 
-// lessonItems lists the lessons with the learner's progress.
-func lessonItems(l Lang, progress map[string]int) []LessonItem {
-	all, _ := allLessons()
+// lessonItems lists the first n lessons with the learner's progress.
+func lessonItems(l Lang, progress map[string]int, n int) []LessonItem {
+	listed, _ := readLessons(n)
 	var out []LessonItem
-	for _, ls := range all {
+	for _, ls := range listed {
 		out = append(out, LessonItem{ID: ls.ID, Title: ls.Text[string(l)].Title, Done: progress[ls.ID], Steps: len(ls.Steps)})
 	}
 	return out

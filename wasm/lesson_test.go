@@ -73,13 +73,22 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 	assert.Len(t, Render(m).Nodes[1].Pods, 2, "the sandbox's start state again")
 }
 
-// TestLessonsAreListedAfterTheFirstPaint: the page opens with an empty lesson picker (parsing
-// fifteen lessons is most of its start-up) and lists them on ShowLessonsMsg.
+// TestLessonsAreListedAfterTheFirstPaint: the page opens with an empty lesson picker (reading
+// fifteen lessons would be most of its start-up) and lists one more lesson for each
+// ShowLessonsMsg, in order, until all are listed.
 func TestLessonsAreListedAfterTheFirstPaint(t *testing.T) {
 	m, err := NewModel()
 	require.NoError(t, err)
 	m.LessonsLater = true
 	assert.Empty(t, Render(m).Lessons)
+	all := Render(Model{Sim: m.Sim, Lang: English}).Lessons
+	require.Len(t, all, 15)
+	for n := 1; n <= 15; n++ {
+		require.True(t, m.LessonsLater, "lesson %d is still to list", n)
+		m = Update(m, ShowLessonsMsg{})
+		assert.Equal(t, all[:n], Render(m).Lessons)
+	}
+	assert.False(t, m.LessonsLater, "all are listed")
 	m = Update(m, ShowLessonsMsg{})
 	assert.Len(t, Render(m).Lessons, 15)
 }

@@ -38,7 +38,20 @@ func start() (err error) {
 			return
 		}
 		p.render()
-		p.win.SetTimeout(func() { Recover(func() { p.dispatch(ShowLessonsMsg{}) }, p.showPanic) }, 0)
+		p.listLessons()
 	}, func(r any) { err = fmt.Errorf("internal error: %v", r) })
 	return err
+}
+
+// listLessons lists the lessons in the picker after the page's first paint, a lesson a task (see
+// Model.LessonsLater).
+func (p *page) listLessons() {
+	p.win.SetTimeout(func() {
+		Recover(func() {
+			p.dispatch(ShowLessonsMsg{})
+			if p.model.LessonsLater {
+				p.listLessons()
+			}
+		}, p.showPanic)
+	}, 0)
 }

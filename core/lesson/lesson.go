@@ -80,26 +80,61 @@ var idPattern = regexp.MustCompile(`^[0-9]{2}-[a-z0-9-]+$`)
 // "07-node-failure", holding lesson.yaml, en.yaml and zh-CN.yaml — in order. builtIn are the
 // manifests a lesson's start may apply by name.
 func Load(fsys fs.FS, builtIn map[string]string) ([]*Lesson, error) {
-	dirs, err := fs.ReadDir(fsys, ".")
+	r, err := NewReader(fsys, builtIn)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Lesson
-	for _, d := range dirs {
-		if !d.IsDir() || !idPattern.MatchString(d.Name()) {
-			continue
-		}
-		read := func(name string) []byte {
-			data, _ := fs.ReadFile(fsys, path.Join(d.Name(), name)) // a missing file fails to parse
-			return data
-		}
-		l, err := Parse(d.Name(), read("lesson.yaml"), map[string][]byte{"en": read("en.yaml"), "zh-CN": read("zh-CN.yaml")}, builtIn)
+	for r.Left() > 0 {
+		l, err := r.Next()
 		if err != nil {
-			return nil, fmt.Errorf("lesson %s: %w", d.Name(), err)
+			return nil, err
 		}
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// Reader reads the lessons of a file system one at a time, as Load does at once, so that a page
+// can list them a piece at a time.
+type Reader struct {
+	fsys    fs.FS
+	builtIn map[string]string
+	dirs    []string // the lessons' directories not read yet, in order
+}
+
+// NewReader lists the lesson directories of fsys.
+func NewReader(fsys fs.FS, builtIn map[string]string) (*Reader, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{fsys: fsys, builtIn: builtIn}
+	for _, d := range entries {
+		if d.IsDir() && idPattern.MatchString(d.Name()) {
+			r.dirs = append(r.dirs, d.Name())
+		}
+	}
+	return r, nil
+}
+
+// Left is the number of lessons left to read.
+func (r *Reader) Left() int { return len(r.dirs) }
+
+// Next reads the next lesson; a lesson that does not parse stops the reader.
+func (r *Reader) Next() (*Lesson, error) {
+	dir := r.dirs[0]
+	read := func(name string) []byte {
+		data, _ := fs.ReadFile(r.fsys, path.Join(dir, name)) // a missing file fails to parse
+		return data
+	}
+	l, err := Parse(dir, read("lesson.yaml"), map[string][]byte{"en": read("en.yaml"), "zh-CN": read("zh-CN.yaml")}, r.builtIn)
+	if err != nil {
+		r.dirs = nil
+		return nil, fmt.Errorf("lesson %s: %w", dir, err)
+	}
+	r.dirs = r.dirs[1:]
+	return l, nil
 }
 
 // Parse reads a lesson strictly — the lesson file and one prose file per language — and checks

@@ -3,6 +3,7 @@ package lesson
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,34 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, lesson, text string) {
 		Parse("01-x", []byte(lesson), map[string][]byte{"en": []byte(text), "zh-CN": []byte(text)}, nil) //nolint:errcheck // only must not panic
 	})
+}
+
+// TestReaderReadsALessonAtATime: a Reader reads the lesson directories (named NN-slug; other
+// files and directories are not lessons) in order, one per Next, and stops at the first that
+// does not parse, naming it; Load reads them all at once the same way.
+func TestReaderReadsALessonAtATime(t *testing.T) {
+	lesson := func(text string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(text)} }
+	fsys := fstest.MapFS{
+		"01-first/lesson.yaml": lesson(validLesson), "01-first/en.yaml": lesson(validText), "01-first/zh-CN.yaml": lesson(validText),
+		"02-second/lesson.yaml": lesson(validLesson), "02-second/en.yaml": lesson(validText), "02-second/zh-CN.yaml": lesson(validText),
+		"03-broken/lesson.yaml": lesson("steps: ["), "notes/lesson.yaml": lesson(validLesson), "README.md": lesson("#"),
+	}
+	r, err := NewReader(fsys, nil)
+	require.NoError(t, err)
+	require.Equal(t, 3, r.Left())
+	for _, id := range []string{"01-first", "02-second"} {
+		l, err := r.Next()
+		require.NoError(t, err)
+		assert.Equal(t, id, l.ID)
+	}
+	assert.Equal(t, 1, r.Left())
+	_, err = r.Next()
+	assert.ErrorContains(t, err, "lesson 03-broken: lesson.yaml")
+	assert.Zero(t, r.Left(), "a lesson that does not parse stops the reader")
+	_, err = Load(fsys, nil)
+	assert.ErrorContains(t, err, "lesson 03-broken: lesson.yaml")
+	delete(fsys, "03-broken/lesson.yaml")
+	all, err := Load(fsys, nil)
+	require.NoError(t, err)
+	assert.Len(t, all, 2)
 }
