@@ -50,6 +50,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"missing kind", "apiVersion: v1\nmetadata: {name: x}\n", `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`, 1},
 		{"syntax error", "a: 1\nb: [1,2\n", "yaml: line 2: sequence end token ']' not found", 2},
 		{"bad indentation", "a:\n  b: c\n d: e\n", "yaml: line 3: value is not allowed in this context", 3},
+		// sigs.k8s.io/yaml converts the document to JSON first, which fails on the number whatever
+		// the field, before a later document's syntax error and before a field's type is checked.
+		{"infinity", dsHead + "  minReadySeconds: .inf\n---\na: [\n", "json: unsupported value: +Inf", 7},
+		{"the first infinity JSON writes", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {z: .nan, a: -.Inf}\n", "json: unsupported value: -Inf", 5},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,7 +70,10 @@ func problemLine(err error) int {
 	var se *SyntaxError
 	var nk *NoKindMatchError
 	var mk *MissingKindError
+	var uv *UnsupportedValueError
 	switch {
+	case errors.As(err, &uv):
+		return uv.Line
 	case errors.As(err, &de):
 		return de.Problems[0].Line
 	case errors.As(err, &se):

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -60,4 +61,22 @@ func assertReadAsKubectl(t *testing.T, s string) bool {
 	}
 	got, err := json.Marshal(v)
 	return assert.NoError(t, err, "%q", s) && assert.JSONEq(t, string(want), string(got), "%q", s) && assert.Equal(t, string(want), string(got), "%q", s)
+}
+
+// TestNonFiniteNumbersFailTheDocumentAsKubectlReadsIt: an infinity or NaN anywhere in a document
+// fails kubectl's conversion to JSON (sigs.k8s.io/yaml.Unmarshal, as kubectl's stream decoder
+// calls it), naming the first that encoding/json would write: map keys in sorted order.
+func TestNonFiniteNumbersFailTheDocumentAsKubectlReadsIt(t *testing.T) {
+	for _, doc := range []string{
+		"a: .inf", "a: [1, -.inf]", "b: .nan\na: .inf", "a: {z: .nan, y: -.Inf}", "z: [.NaN]\nm: {k: +.inf}",
+		"a: !!float .inf", "a: &x .inf\nb: *x", "a: {<<: {b: .nan}}",
+	} {
+		var raw json.RawMessage
+		want := sigsyaml.Unmarshal([]byte(doc), &raw)
+		require.Error(t, want, "%q", doc)
+		_, err := YAMLToJSON([]byte(doc))
+		if assert.Error(t, err, "%q", doc) {
+			assert.Equal(t, want.Error(), "error converting YAML to JSON: "+err.Error(), "%q", doc)
+		}
+	}
 }

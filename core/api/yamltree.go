@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,16 @@ func (e *SyntaxError) Error() string {
 	return "yaml: " + e.Msg
 }
 
+// UnsupportedValueError is a number no JSON holds, an infinity or NaN (as .inf and .nan read):
+// kubectl converts each document to JSON before anything else, and the conversion fails on it,
+// whatever field holds it.
+type UnsupportedValueError struct {
+	Line, Column int
+	Value        string // +Inf, -Inf or NaN, as encoding/json names it
+}
+
+func (e *UnsupportedValueError) Error() string { return "json: unsupported value: " + e.Value }
+
 // parseDocuments parses a multi-document YAML stream into trees, one per non-empty document.
 //
 // Guards, in order:
@@ -113,6 +124,8 @@ func (e *SyntaxError) Error() string {
 //  2. A scan before the parser bounds flow and block nesting by MaxDepth (go-yaml alone runs out
 //     of memory on 100,000 nested '[').
 //  3. Alias expansion is counted and stops at MaxNodes values (a "billion laughs" bomb).
+//
+// A document that holds an infinity or NaN is an UnsupportedValueError, in the stream's order.
 func parseDocuments(data []byte) ([]*value, error) {
 	if len(data) > MaxManifestBytes {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("the manifest is %d bytes; DaemonLab reads at most %d (1 MiB)", len(data), MaxManifestBytes)}
@@ -138,6 +151,9 @@ func parseDocuments(data []byte) ([]*value, error) {
 			v, err := c.convert(doc.Body, 0)
 			if err != nil {
 				return nil, err
+			}
+			if bad := v.unsupported(); bad != nil {
+				return nil, &UnsupportedValueError{Line: bad.line, Column: bad.col, Value: bad.str}
 			}
 			if v.kind != kindNull {
 				docs = append(docs, v)
@@ -433,43 +449,61 @@ func YAMLToJSON(data []byte) (any, error) {
 	case 0:
 		return nil, nil
 	case 1:
-		return docs[0].toJSON()
+		return docs[0].toJSON(), nil
 	}
 	return nil, &SyntaxError{Msg: fmt.Sprintf("want one document, found %d", len(docs))}
 }
 
-// toJSON converts a tree to JSON values; infinities and NaN have no JSON form.
-func (v *value) toJSON() (any, error) {
+// unsupported returns the first number in v that JSON cannot hold, in the order encoding/json
+// writes v (a map's keys sorted), or nil.
+func (v *value) unsupported() *value {
+	switch v.kind {
+	case kindFloat:
+		if f, _ := strconv.ParseFloat(v.str, 64); math.IsInf(f, 0) || math.IsNaN(f) {
+			return v
+		}
+	case kindMap:
+		order := make([]int, len(v.keys))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(v.keys[a], v.keys[b]) })
+		for _, i := range order {
+			if bad := v.vals[i].unsupported(); bad != nil {
+				return bad
+			}
+		}
+	case kindList:
+		for _, item := range v.vals {
+			if bad := item.unsupported(); bad != nil {
+				return bad
+			}
+		}
+	}
+	return nil
+}
+
+// toJSON converts a tree to JSON values (parseDocuments has refused infinities and NaN).
+func (v *value) toJSON() any {
 	switch v.kind {
 	case kindBool:
-		return v.b, nil
+		return v.b
 	case kindInt, kindFloat:
-		if f, _ := strconv.ParseFloat(v.str, 64); math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, fmt.Errorf("json: unsupported value: %s", v.str)
-		}
-		return json.Number(v.str), nil
+		return json.Number(v.str)
 	case kindString:
-		return v.str, nil
+		return v.str
 	case kindMap:
 		m := make(map[string]any, len(v.keys))
 		for i, k := range v.keys {
-			x, err := v.vals[i].toJSON()
-			if err != nil {
-				return nil, err
-			}
-			m[k] = x
+			m[k] = v.vals[i].toJSON()
 		}
-		return m, nil
+		return m
 	case kindList:
 		l := make([]any, len(v.vals))
 		for i, item := range v.vals {
-			x, err := item.toJSON()
-			if err != nil {
-				return nil, err
-			}
-			l[i] = x
+			l[i] = item.toJSON()
 		}
-		return l, nil
+		return l
 	}
-	return nil, nil
+	return nil
 }
