@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"iter"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -632,11 +631,7 @@ func Render(m Model) View {
 		v.Details = details(l, m.Sim, sel)
 	}
 	v.Events = events(m.Sim, m.Events)
-	listed := math.MaxInt
-	if m.LessonsLater {
-		listed = m.LessonsListed
-	}
-	v.Lessons = lessonItems(l, m.Progress, listed)
+	v.Lessons = lessonList(m)
 	v.Tutor = tutorView(l, m.Tutor)
 	return v
 }

@@ -365,6 +365,13 @@ func (p *page) dispatch(msg any) (ok bool) {
 		switch msg.(type) {
 		case TickMsg, WorkMsg:
 			return
+		case ShowLessonsMsg: // only the picker changes
+			current := ""
+			if p.model.Tutor != nil {
+				current = p.model.Tutor.Lesson.ID
+			}
+			p.renderPicker(pickerState{lessonList(p.model), p.model.Lang, current})
+			return
 		}
 		p.show()
 	}, p.showPanic)

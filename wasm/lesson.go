@@ -255,12 +255,17 @@ type TutorView struct {
 	NextSolution     string // the command "Show solution" runs next, "" when none is left
 }
 
-// lessonItems lists the first n lessons with the learner's progress.
-func lessonItems(l Lang, progress map[string]int, n int) []LessonItem {
+// lessonList is what the lesson picker lists: the lessons (the first LessonsListed while
+// LessonsLater) with the learner's progress.
+func lessonList(m Model) []LessonItem {
+	n := math.MaxInt
+	if m.LessonsLater {
+		n = m.LessonsListed
+	}
 	listed, _ := readLessons(n)
 	var out []LessonItem
 	for _, ls := range listed {
-		out = append(out, LessonItem{ID: ls.ID, Title: ls.Text[string(l)].Title, Done: progress[ls.ID], Steps: len(ls.Steps)})
+		out = append(out, LessonItem{ID: ls.ID, Title: ls.Text[string(m.Lang)].Title, Done: m.Progress[ls.ID], Steps: len(ls.Steps)})
 	}
 	return out
 }

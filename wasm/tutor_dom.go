@@ -16,26 +16,32 @@ type pickerState struct {
 	current string
 }
 
-// renderLessons fills the lesson picker, when what it shows changed, and draws the lesson panel.
+// renderPicker fills the lesson picker, when what it shows changed.
+func (p *page) renderPicker(want pickerState) {
+	if shown := p.shownPicker; slices.Equal(shown.lessons, want.lessons) && shown.lang == want.lang && shown.current == want.current {
+		return
+	}
+	picker := p.lessonPicker
+	picker.SetTextContent("")
+	sandbox := p.el("option", "", T(want.lang, "lesson.sandbox"))
+	sandbox.SetAttribute("value", "")
+	picker.AppendChild(sandbox)
+	for i, l := range want.lessons {
+		o := p.el("option", "", T(want.lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
+		o.SetAttribute("value", l.ID)
+		picker.AppendChild(o)
+	}
+	picker.SetValue(want.current)
+	p.shownPicker = want
+}
+
+// renderLessons fills the lesson picker and draws the lesson panel.
 func (p *page) renderLessons(v View) {
 	current := ""
 	if v.Tutor != nil {
 		current = v.Tutor.ID
 	}
-	if shown := p.shownPicker; !slices.Equal(shown.lessons, v.Lessons) || shown.lang != v.Lang || shown.current != current {
-		picker := p.lessonPicker
-		picker.SetTextContent("")
-		sandbox := p.el("option", "", T(v.Lang, "lesson.sandbox"))
-		sandbox.SetAttribute("value", "")
-		picker.AppendChild(sandbox)
-		for i, l := range v.Lessons {
-			o := p.el("option", "", T(v.Lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
-			o.SetAttribute("value", l.ID)
-			picker.AppendChild(o)
-		}
-		picker.SetValue(current)
-		p.shownPicker = pickerState{v.Lessons, v.Lang, current}
-	}
+	p.renderPicker(pickerState{v.Lessons, v.Lang, current})
 
 	panel := p.tutor
 	panel.SetTextContent("")
