@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"daemonlab/core/kubectl"
+	"daemonlab/core/sim"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -43,6 +45,7 @@ type page struct {
 	tickDue                                        func()                // the play tick waiting for the clock to stop
 	scrollTerminal                                 js.Func               // scrolls the terminal to its end
 	shownDiagnostics                               string                // the problems the code editor shows, as JSON
+	collectDue                                     bool                  // an idle-time collection check is asked for
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -414,6 +417,7 @@ func (p *page) show() {
 	}
 	p.save()
 	p.render()
+	p.collectWhenIdle()
 }
 
 // saveDelay is how long after a change the session is saved, in milliseconds: a burst of
@@ -440,6 +444,41 @@ func (p *page) saveNow() {
 	if progress, err := json.Marshal(p.model.Progress); err == nil {
 		storageSet(progressKey, string(progress))
 	}
+	p.collectWhenIdle()
+}
+
+// idleCollectMax is the largest heap, as the last collection kept it, that collectWhenIdle
+// collects (in about 100 ms).
+const idleCollectMax = 48 << 20
+
+// collectWhenIdle has the garbage collector run while the browser is idle rather than in the
+// middle of handling a command: Go's collector runs on the page's thread, and a collection at
+// 1,000 nodes takes about 40 ms, three frames. Once the page is idle (requestIdleCallback, where
+// the browser has it) after it handled something, it collects if the heap has come half of the
+// way from what the last collection kept to the collector's next goal, so that the collection
+// the collector would start by itself, in the middle of some later command, is not due yet.
+// Above idleCollectMax kept (thousands of nodes) a collection takes longer than an idle moment
+// lasts, and the collector keeps its own schedule.
+func (p *page) collectWhenIdle() {
+	if p.collectDue || js.Global().Get("requestIdleCallback").Type() != js.TypeFunction {
+		return
+	}
+	p.collectDue = true
+	var check js.Func
+	check = js.FuncOf(func(js.Value, []js.Value) any {
+		check.Release()
+		Recover(func() {
+			p.collectDue = false
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			kept := ms.NextGC * 100 / (100 + sim.GCPercent) // the goal is what was kept, grown by GCPercent
+			if kept <= idleCollectMax && ms.HeapAlloc >= kept+(ms.NextGC-kept)/2 {
+				runtime.GC()
+			}
+		}, p.showPanic)
+		return nil
+	})
+	js.Global().Call("requestIdleCallback", check)
 }
 
 // setClass adds or removes one class.

@@ -157,9 +157,9 @@ func (b *browser) openPage(t *testing.T, url string) {
 }
 
 // eval runs a JavaScript expression in the page and returns its value.
-func eval[T any](t testing.TB, b *browser, expr string) T {
+func eval[T any](t testing.TB, b *browser, expr string, opts ...chromedp.EvaluateOption) T {
 	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr, opts...))
 	require.NoError(t, err, "evaluating %s", expr)
 	return v
 }
