@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"daemonlab/core/kubectl"
-	"daemonlab/core/sim"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -447,18 +446,10 @@ func (p *page) saveNow() {
 	p.collectWhenIdle()
 }
 
-// idleCollectMax is the largest heap, as the last collection kept it, that collectWhenIdle
-// collects (in about 100 ms).
-const idleCollectMax = 48 << 20
-
 // collectWhenIdle has the garbage collector run while the browser is idle rather than in the
 // middle of handling a command: Go's collector runs on the page's thread, and a collection at
 // 1,000 nodes takes about 40 ms, three frames. Once the page is idle (requestIdleCallback, where
-// the browser has it) after it handled something, it collects if the heap has come half of the
-// way from what the last collection kept to the collector's next goal, so that the collection
-// the collector would start by itself, in the middle of some later command, is not due yet.
-// Above idleCollectMax kept (thousands of nodes) a collection takes longer than an idle moment
-// lasts, and the collector keeps its own schedule.
+// the browser has it) after it handled something, it collects when collectNow says so.
 func (p *page) collectWhenIdle() {
 	if p.collectDue || js.Global().Get("requestIdleCallback").Type() != js.TypeFunction {
 		return
@@ -471,8 +462,7 @@ func (p *page) collectWhenIdle() {
 			p.collectDue = false
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
-			kept := ms.NextGC * 100 / (100 + sim.GCPercent) // the goal is what was kept, grown by GCPercent
-			if kept <= idleCollectMax && ms.HeapAlloc >= kept+(ms.NextGC-kept)/2 {
+			if collectNow(ms.HeapAlloc, ms.NextGC) {
 				runtime.GC()
 			}
 		}, p.showPanic)
