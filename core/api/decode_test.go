@@ -70,10 +70,10 @@ func problemLine(err error) int {
 	var se *SyntaxError
 	var nk *NoKindMatchError
 	var mk *MissingKindError
-	var uv *UnsupportedValueError
+	var ce *ConversionError
 	switch {
-	case errors.As(err, &uv):
-		return uv.Line
+	case errors.As(err, &ce):
+		return ce.Line
 	case errors.As(err, &de):
 		return de.Problems[0].Line
 	case errors.As(err, &se):

@@ -24,10 +24,21 @@ var plainScalars = []string{
 }
 
 // TestPlainScalarsReadAsKubectlReadsThem: a manifest's unquoted scalar becomes the JSON value,
-// or the error, that kubectl's reader (sigs.k8s.io/yaml.YAMLToJSON, YAML v2) makes of it.
+// or the error, that kubectl's reader (sigs.k8s.io/yaml.YAMLToJSON, YAML v2) makes of it; as a
+// map key, the JSON key or the error kubectl's makes of it (a float with float32's digits, .inf,
+// a null key or one beyond int64 refused, with the key and its value in Go syntax).
 func TestPlainScalarsReadAsKubectlReadsThem(t *testing.T) {
 	for _, s := range plainScalars {
 		assertReadAsKubectl(t, s)
+		if s != "" && s != "<<" { // no key, and the merge key
+			assertDocReadAsKubectl(t, s+": v")
+		}
+	}
+	for _, doc := range []string{
+		"3.14159265358979: v", "1e-7: v", "2.5e10: v", "~: {a: 1, b: [1, 2.5, x, true, ~]}",
+		"a: {18446744073709551615: 1.5}", "null: 1e21", "a: [{~: x}]", "x: 1\n~: .inf",
+	} {
+		assertDocReadAsKubectl(t, doc)
 	}
 }
 
@@ -48,19 +59,25 @@ func FuzzPlainScalarReadsAsKubectlReadsIt(f *testing.F) {
 	})
 }
 
+// assertReadAsKubectl checks s read as a value: the JSON, or the conversion's error, is
+// kubectl's.
 func assertReadAsKubectl(t *testing.T, s string) bool {
 	t.Helper()
-	doc := "v: " + s
+	return assertDocReadAsKubectl(t, "v: "+s)
+}
+
+func assertDocReadAsKubectl(t *testing.T, doc string) bool {
+	t.Helper()
 	want, wantErr := sigsyaml.YAMLToJSON([]byte(doc))
 	v, err := YAMLToJSON([]byte(doc))
 	if wantErr != nil {
-		return assert.Error(t, err, "%q: kubectl says %v", s, wantErr) && assert.Contains(t, wantErr.Error(), err.Error(), "%q", s)
+		return assert.Error(t, err, "%q: kubectl says %v", doc, wantErr) && assert.Contains(t, wantErr.Error(), err.Error(), "%q", doc)
 	}
-	if !assert.NoError(t, err, "%q", s) {
+	if !assert.NoError(t, err, "%q", doc) {
 		return false
 	}
 	got, err := json.Marshal(v)
-	return assert.NoError(t, err, "%q", s) && assert.JSONEq(t, string(want), string(got), "%q", s) && assert.Equal(t, string(want), string(got), "%q", s)
+	return assert.NoError(t, err, "%q", doc) && assert.JSONEq(t, string(want), string(got), "%q", doc) && assert.Equal(t, string(want), string(got), "%q", doc)
 }
 
 // TestNonFiniteNumbersFailTheDocumentAsKubectlReadsIt: an infinity or NaN anywhere in a document

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,15 +108,20 @@ func (e *SyntaxError) Error() string {
 	return "yaml: " + e.Msg
 }
 
-// UnsupportedValueError is a number no JSON holds, an infinity or NaN (as .inf and .nan read):
-// kubectl converts each document to JSON before anything else, and the conversion fails on it,
-// whatever field holds it.
-type UnsupportedValueError struct {
+// ConversionError is a document that YAML reads but that has no JSON form. kubectl converts each
+// document to JSON before anything else (sigs.k8s.io/yaml), and the conversion fails, whatever
+// field holds the culprit:
+//
+//  1. a map key that is null, or an integer beyond int64 (YAML v2 reads it as a uint64): the
+//     first in the document's order, with the key's and its value's Go syntax;
+//  2. otherwise a number that is infinite or NaN (.inf, .nan): the first that encoding/json would
+//     write (a map's keys sorted), by encoding/json's name for it (+Inf, -Inf, NaN).
+type ConversionError struct {
 	Line, Column int
-	Value        string // +Inf, -Inf or NaN, as encoding/json names it
+	Msg          string
 }
 
-func (e *UnsupportedValueError) Error() string { return "json: unsupported value: " + e.Value }
+func (e *ConversionError) Error() string { return e.Msg }
 
 // parseDocuments parses a multi-document YAML stream into trees, one per non-empty document.
 //
@@ -125,7 +131,7 @@ func (e *UnsupportedValueError) Error() string { return "json: unsupported value
 //     of memory on 100,000 nested '[').
 //  3. Alias expansion is counted and stops at MaxNodes values (a "billion laughs" bomb).
 //
-// A document that holds an infinity or NaN is an UnsupportedValueError, in the stream's order.
+// A document with no JSON form is a ConversionError, in the stream's order.
 func parseDocuments(data []byte) ([]*value, error) {
 	if len(data) > MaxManifestBytes {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("the manifest is %d bytes; DaemonLab reads at most %d (1 MiB)", len(data), MaxManifestBytes)}
@@ -152,8 +158,11 @@ func parseDocuments(data []byte) ([]*value, error) {
 			if err != nil {
 				return nil, err
 			}
+			if c.badKey != nil {
+				return nil, c.badKey
+			}
 			if bad := v.unsupported(); bad != nil {
-				return nil, &UnsupportedValueError{Line: bad.line, Column: bad.col, Value: bad.str}
+				return nil, &ConversionError{Line: bad.line, Column: bad.col, Msg: "json: unsupported value: " + bad.str}
 			}
 			if v.kind != kindNull {
 				docs = append(docs, v)
@@ -282,7 +291,8 @@ func splitDocuments(s string) []documentChunk {
 type converter struct {
 	anchors    map[string]ast.Node
 	nodes      int
-	lineOffset int // lines of the stream before this document
+	lineOffset int              // lines of the stream before this document
+	badKey     *ConversionError // the first map key JSON has no form for (ConversionError rule 1)
 }
 
 func (c *converter) convert(n ast.Node, depth int) (*value, error) {
@@ -360,7 +370,12 @@ func (c *converter) convertMap(entries []*ast.MappingValueNode, pos value, depth
 		if err != nil {
 			return nil, err
 		}
-		pos.set(k.text(), k.line, v)
+		if key, ok := k.keyText(); ok {
+			pos.set(key, k.line, v)
+		} else if c.badKey == nil {
+			c.badKey = &ConversionError{Line: k.line, Column: k.col,
+				Msg: fmt.Sprintf("unsupported map key of type: %s, key: %+#v, value: %+#v", reflect.TypeOf(k.goValue()), k.goValue(), v.goValue())}
+		}
 	}
 	for _, m := range merges { // merged keys never override keys of the mapping itself
 		sources := []*value{m}
@@ -381,15 +396,65 @@ func (c *converter) convertMap(entries []*ast.MappingValueNode, pos value, depth
 	return &pos, nil
 }
 
-// text is the JSON object key a scalar becomes.
-func (v *value) text() string {
+// keyText is the JSON object key a scalar becomes, as sigs.k8s.io/yaml makes it of YAML v2's
+// value: a float with float32's digits ('g'), .inf, -.inf or .nan; false for a null key or an
+// integer beyond int64, which JSON has no key for.
+func (v *value) keyText() (string, bool) {
 	switch v.kind {
 	case kindNull:
-		return "null"
+		return "", false
 	case kindBool:
-		return strconv.FormatBool(v.b)
+		return strconv.FormatBool(v.b), true
+	case kindInt:
+		_, err := strconv.ParseInt(v.str, 10, 64)
+		return v.str, err == nil
+	case kindFloat:
+		f, _ := strconv.ParseFloat(v.str, 64)
+		switch s := strconv.FormatFloat(f, 'g', -1, 32); s {
+		case "+Inf":
+			return ".inf", true
+		case "-Inf":
+			return "-.inf", true
+		case "NaN":
+			return ".nan", true
+		default:
+			return s, true
+		}
 	}
-	return v.str
+	return v.str, true
+}
+
+// goValue is v as YAML v2 decodes it into an interface{} (a map's keys as the JSON keys they
+// became), for messages that print it in Go syntax as kubectl's do.
+func (v *value) goValue() any {
+	switch v.kind {
+	case kindBool:
+		return v.b
+	case kindInt:
+		if i, err := strconv.ParseInt(v.str, 10, 64); err == nil {
+			return int(i)
+		}
+		u, _ := strconv.ParseUint(v.str, 10, 64)
+		return u
+	case kindFloat:
+		f, _ := strconv.ParseFloat(v.str, 64)
+		return f
+	case kindString:
+		return v.str
+	case kindMap:
+		m := make(map[any]any, len(v.keys))
+		for i, k := range v.keys {
+			m[k] = v.vals[i].goValue()
+		}
+		return m
+	case kindList:
+		l := make([]any, len(v.vals))
+		for i, item := range v.vals {
+			l[i] = item.goValue()
+		}
+		return l
+	}
+	return nil
 }
 
 func (c *converter) convertTagged(n *ast.TagNode, depth int) (*value, error) {

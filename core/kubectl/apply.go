@@ -120,16 +120,16 @@ func resourceName(k api.Kind) string {
 // clientError words an error kubectl finds before it talks to the server.
 func clientError(err error, source string) Result {
 	var se *api.SyntaxError
-	var uv *api.UnsupportedValueError
+	var ce *api.ConversionError
 	var mk *api.MissingKindError
 	var nk *api.NoKindMatchError
 	switch {
 	case errors.As(err, &se):
 		return Result{Err: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", source, se.Error()),
 			Problems: []Problem{{Line: se.Line, Column: se.Column, Message: se.Msg}}}
-	case errors.As(err, &uv):
-		return Result{Err: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", source, uv.Error()),
-			Problems: []Problem{{Line: uv.Line, Column: uv.Column, Message: uv.Error()}}}
+	case errors.As(err, &ce):
+		return Result{Err: fmt.Sprintf("error: error parsing %s: error converting YAML to JSON: %s", source, ce.Error()),
+			Problems: []Problem{{Line: ce.Line, Column: ce.Column, Message: ce.Error()}}}
 	case errors.As(err, &mk):
 		return Result{Err: fmt.Sprintf("error: unable to decode %q: %s", source, mk.Error()),
 			Problems: []Problem{{Line: mk.Line, Message: strings.ToLower(mk.Field[:1]) + mk.Field[1:] + " is not set"}}}
