@@ -19,6 +19,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -635,8 +636,13 @@ func TestBrowserThePageWorksBeforeTheCodeEditorLoads(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	b := newBrowser(t)
+	// Not chromedp.Navigate, which waits for the load event: when the page is ready before that
+	// event, the editor's script, held back, holds the event back too.
 	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+			_, err := cdp.Call(ctx, target, page.Navigate, page.NavigateParams{URL: srv.URL + "/"})
+			return err
+		}),
 		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
 	))
 	assert.False(t, eval[bool](t, b, `!!document.getElementById('code-editor')`), "the code editor has not loaded yet")
