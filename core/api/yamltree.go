@@ -427,34 +427,44 @@ func (v *value) keyText() (string, bool) {
 // goValue is v as YAML v2 decodes it into an interface{} (a map's keys as the JSON keys they
 // became), for messages that print it in Go syntax as kubectl's do.
 func (v *value) goValue() any {
-	switch v.kind {
-	case kindBool:
-		return v.b
-	case kindInt:
-		if i, err := strconv.ParseInt(v.str, 10, 64); err == nil {
-			return int(i)
+	return treeValue[map[any]any](v, func(k string) any { return k }, func(v *value) any {
+		switch v.kind {
+		case kindBool:
+			return v.b
+		case kindInt:
+			if i, err := strconv.ParseInt(v.str, 10, 64); err == nil {
+				return int(i)
+			}
+			u, _ := strconv.ParseUint(v.str, 10, 64)
+			return u
+		case kindFloat:
+			f, _ := strconv.ParseFloat(v.str, 64)
+			return f
+		case kindString:
+			return v.str
 		}
-		u, _ := strconv.ParseUint(v.str, 10, 64)
-		return u
-	case kindFloat:
-		f, _ := strconv.ParseFloat(v.str, 64)
-		return f
-	case kindString:
-		return v.str
+		return nil
+	})
+}
+
+// treeValue builds Go values of a tree: a map as an M keyed by key of its JSON keys, a list as a
+// []any, a scalar as scalar makes it.
+func treeValue[M ~map[K]any, K comparable](v *value, key func(string) K, scalar func(*value) any) any {
+	switch v.kind {
 	case kindMap:
-		m := make(map[any]any, len(v.keys))
+		m := make(M, len(v.keys))
 		for i, k := range v.keys {
-			m[k] = v.vals[i].goValue()
+			m[key(k)] = treeValue[M](v.vals[i], key, scalar)
 		}
 		return m
 	case kindList:
 		l := make([]any, len(v.vals))
 		for i, item := range v.vals {
-			l[i] = item.goValue()
+			l[i] = treeValue[M](item, key, scalar)
 		}
 		return l
 	}
-	return nil
+	return scalar(v)
 }
 
 func (c *converter) convertTagged(n *ast.TagNode, depth int) (*value, error) {
@@ -550,25 +560,15 @@ func (v *value) unsupported() *value {
 
 // toJSON converts a tree to JSON values (parseDocuments has refused infinities and NaN).
 func (v *value) toJSON() any {
-	switch v.kind {
-	case kindBool:
-		return v.b
-	case kindInt, kindFloat:
-		return json.Number(v.str)
-	case kindString:
-		return v.str
-	case kindMap:
-		m := make(map[string]any, len(v.keys))
-		for i, k := range v.keys {
-			m[k] = v.vals[i].toJSON()
+	return treeValue[map[string]any](v, func(k string) string { return k }, func(v *value) any {
+		switch v.kind {
+		case kindBool:
+			return v.b
+		case kindInt, kindFloat:
+			return json.Number(v.str)
+		case kindString:
+			return v.str
 		}
-		return m
-	case kindList:
-		l := make([]any, len(v.vals))
-		for i, item := range v.vals {
-			l[i] = item.toJSON()
-		}
-		return l
-	}
-	return nil
+		return nil
+	})
 }
