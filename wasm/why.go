@@ -8,9 +8,9 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/daemon"
-	"daemonlab/core/deployment"
-	"daemonlab/core/tainteviction"
+	"daemonlab/core/controller/daemon"
+	"daemonlab/core/controller/deployment"
+	"daemonlab/core/controller/tainteviction"
 )
 
 // The page explains what the controllers decided, in the learner's language, from the same

@@ -23,7 +23,7 @@ func Default(obj Object) {
 			if o.Labels == nil {
 				o.Labels = map[string]string{}
 			}
-			o.Labels["kubernetes.io/metadata.name"] = o.Name
+			o.Labels[LabelMetadataName] = o.Name
 		}
 		if o.Status.Phase == "" {
 			o.Status.Phase = "Active"

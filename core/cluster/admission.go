@@ -87,7 +87,7 @@ func admit(obj api.Object) error {
 //  2. For each one it does not tolerate, {key, operator: Exists, effect: NoExecute,
 //     tolerationSeconds: 300} is appended, not-ready first.
 func addDefaultTolerationSeconds(spec *api.PodSpec) {
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
+	for _, key := range []string{api.TaintNodeNotReady, api.TaintNodeUnreachable} {
 		tolerated := false
 		for _, t := range spec.Tolerations {
 			if (t.Key == key || t.Key == "") && (t.Effect == api.TaintEffectNoExecute || t.Effect == "") {

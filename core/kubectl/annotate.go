@@ -12,9 +12,6 @@ import (
 
 var annotateFlags = append([]FlagSpec{{Name: "overwrite", Boolean: true}, {Name: "namespace", Shorthand: 'n'}, {Name: "all", Boolean: true}, {Name: "list", Boolean: true}}, selectorFlags...)
 
-// changeCauseAnnotation is what rollout history shows as CHANGE-CAUSE.
-const changeCauseAnnotation = "kubernetes.io/change-cause"
-
 // annotateCommand is kubectl annotate TYPE NAME… KEY=VALUE… KEY-… (pkg/cmd/annotate):
 //
 //  1. KEY=VALUE sets, KEY- removes; one command may not both set and remove a key, and anything
@@ -57,7 +54,7 @@ func annotateCommand(s *sim.Sim, args []string, _ string) Result {
 		if !f.IsTrue("overwrite") {
 			var clashes []string
 			for _, k := range slices.Sorted(maps.Keys(add)) {
-				if v, ok := m.Annotations[k]; ok && v != add[k] && k != changeCauseAnnotation {
+				if v, ok := m.Annotations[k]; ok && v != add[k] && k != api.AnnotationChangeCause {
 					clashes = append(clashes, fmt.Sprintf("'%s' already has a value (%s)", k, v))
 				}
 			}

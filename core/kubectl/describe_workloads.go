@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
-	"daemonlab/core/deployment"
+	"daemonlab/core/controller/deployment"
 	"daemonlab/core/sim"
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"daemonlab/core/api"
 	"daemonlab/core/sim"
 )
 
@@ -153,7 +154,7 @@ func clusterInfoCommand(s *sim.Sim, args []string, _ string) Result {
 	}
 	host := "127.0.0.1"
 	for _, n := range s.C.Nodes() {
-		if _, ok := n.Labels["node-role.kubernetes.io/control-plane"]; ok && nodeAddress(n, "InternalIP") != "<none>" {
+		if _, ok := n.Labels[api.LabelNodeRoleControlPlane]; ok && nodeAddress(n, "InternalIP") != "<none>" {
 			host = nodeAddress(n, "InternalIP")
 			break
 		}

@@ -373,9 +373,9 @@ func NodeStatus(n *api.Node) string {
 func NodeRoles(n *api.Node) string {
 	set := map[string]bool{}
 	for k, v := range n.Labels {
-		if role, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && role != "" {
+		if role, ok := strings.CutPrefix(k, api.LabelNodeRolePrefix); ok && role != "" {
 			set[role] = true
-		} else if k == "kubernetes.io/role" && v != "" {
+		} else if k == api.LabelNodeRoleOld && v != "" {
 			set[v] = true
 		}
 	}

@@ -12,8 +12,8 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/daemon"
-	"daemonlab/core/deployment"
+	"daemonlab/core/controller/daemon"
+	"daemonlab/core/controller/deployment"
 	"daemonlab/core/sim"
 )
 
@@ -244,7 +244,7 @@ func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, str
 			if cr.Namespace != o.Namespace || !ok || ref.UID != o.UID || !sel.Matches(cr.Labels) {
 				continue
 			}
-			out = append(out, revision{number: cr.Revision, changeCause: cr.Annotations[changeCauseAnnotation], template: revisionTemplate(cr), revision: cr})
+			out = append(out, revision{number: cr.Revision, changeCause: cr.Annotations[api.AnnotationChangeCause], template: revisionTemplate(cr), revision: cr})
 		}
 	case *api.Deployment:
 		newRS, old := deployment.ReplicaSets(c, o)
@@ -256,7 +256,7 @@ func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, str
 			if err != nil {
 				continue
 			}
-			out = append(out, revision{number: n, changeCause: rs.Annotations[changeCauseAnnotation], template: rs.Spec.Template})
+			out = append(out, revision{number: n, changeCause: rs.Annotations[api.AnnotationChangeCause], template: rs.Spec.Template})
 		}
 	default:
 		return nil, fmt.Sprintf("error: no history viewer has been implemented for %q", groupKind(kind))

@@ -245,7 +245,7 @@ func pressureConditions(c *cluster.Cluster, node string) []string {
 	return out
 }
 
-var memoryPressureTaint = api.Taint{Key: "node.kubernetes.io/memory-pressure", Effect: api.TaintEffectNoSchedule}
+var memoryPressureTaint = api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}
 
 // refused reports whether the eviction manager's Admit refuses the pod:
 //

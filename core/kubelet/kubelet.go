@@ -41,11 +41,11 @@ type NodeOptions struct {
 //     kubelet's reasons and messages, heartbeats at now.
 func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node {
 	labels := map[string]string{
-		"beta.kubernetes.io/arch": "amd64",
-		"beta.kubernetes.io/os":   "linux",
-		"kubernetes.io/arch":      "amd64",
-		"kubernetes.io/hostname":  name,
-		"kubernetes.io/os":        "linux",
+		api.LabelArchBeta:   "amd64",
+		api.LabelOSBeta:     "linux",
+		api.LabelArchStable: "amd64",
+		api.LabelHostname:   name,
+		api.LabelOSStable:   "linux",
 	}
 	for k, v := range opts.Labels {
 		labels[k] = v

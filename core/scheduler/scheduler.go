@@ -310,7 +310,7 @@ func pinnedNodes(pod *api.Pod) map[string]bool {
 	return names
 }
 
-var unschedulableToleration = api.Taint{Key: "node.kubernetes.io/unschedulable", Effect: api.TaintEffectNoSchedule}
+var unschedulableToleration = api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
 
 // filter runs the default filters on one node, in order, stopping at the first that fails:
 //

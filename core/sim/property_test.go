@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
-	"daemonlab/core/daemon"
+	"daemonlab/core/controller/daemon"
+	"daemonlab/core/controller/tainteviction"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
-	"daemonlab/core/tainteviction"
 )
 
 // The property test drives the simulation with random command sequences from fixed seeds and

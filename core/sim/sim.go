@@ -10,14 +10,14 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/daemon"
-	"daemonlab/core/deployment"
-	"daemonlab/core/garbagecollector"
+	"daemonlab/core/controller/daemon"
+	"daemonlab/core/controller/deployment"
+	"daemonlab/core/controller/garbagecollector"
+	"daemonlab/core/controller/nodelifecycle"
+	"daemonlab/core/controller/replicaset"
+	"daemonlab/core/controller/tainteviction"
 	"daemonlab/core/kubelet"
-	"daemonlab/core/nodelifecycle"
-	"daemonlab/core/replicaset"
 	"daemonlab/core/scheduler"
-	"daemonlab/core/tainteviction"
 )
 
 // GCPercent is the Go garbage collector's target for a simulation in a browser tab (the page
@@ -68,8 +68,8 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 	case Empty:
 	case Default:
 		controlPlane := kubelet.NodeOptions{
-			Labels: map[string]string{"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""},
-			Taints: []api.Taint{{Key: "node-role.kubernetes.io/control-plane", Effect: api.TaintEffectNoSchedule}},
+			Labels: map[string]string{api.LabelNodeRoleControlPlane: "", api.LabelNodeExcludeBalancers: ""},
+			Taints: []api.Taint{{Key: api.LabelNodeRoleControlPlane, Effect: api.TaintEffectNoSchedule}},
 		}
 		for i, name := range []string{"hd1", "hd2", "hd3"} {
 			opts := kubelet.NodeOptions{}

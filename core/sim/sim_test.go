@@ -11,7 +11,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/daemon"
+	"daemonlab/core/controller/daemon"
 	"daemonlab/core/kubelet"
 )
 

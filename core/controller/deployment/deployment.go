@@ -13,8 +13,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controllerref"
-	"daemonlab/core/daemon"
+	"daemonlab/core/controller"
 )
 
 const component = "deployment-controller"
@@ -69,10 +68,10 @@ func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 }
 
 // replicaSets returns the ReplicaSets d controls, oldest first, after claiming them
-// (ClaimReplicaSets, controllerref.Claim): an orphan in d's namespace whose labels d's selector
+// (ClaimReplicaSets, controller.Claim): an orphan in d's namespace whose labels d's selector
 // matches is adopted; one d controls whose labels no longer match is released.
 func (s *syncer) replicaSets() []*api.ReplicaSet {
-	claims := controllerref.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.All[*api.ReplicaSet](s.c))
+	claims := controller.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.All[*api.ReplicaSet](s.c))
 	claims.Apply(s.c)
 	out := claims.Owned
 	sortByCreation(out)
@@ -177,7 +176,7 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.ReplicaSet {
 	d := s.d
 	tmpl := api.DeepCopy(d.Spec.Template)
-	hash := daemon.TemplateHash(&tmpl, d.Status.CollisionCount)
+	hash := controller.ComputeHash(&tmpl, d.Status.CollisionCount)
 	labels := map[string]string{}
 	for k, v := range tmpl.Labels {
 		labels[k] = v

@@ -1,6 +1,6 @@
-// Package controllerref is how a controller decides which objects are its own, as upstream's
+// Package controller holds what the controllers share, as upstream's pkg/controller does: how a controller decides which objects are its own, as upstream's
 // pkg/controller/controller_ref_manager.go: by its controller reference and its selector.
-package controllerref
+package controller
 
 import (
 	"iter"

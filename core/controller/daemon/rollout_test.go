@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
-	"daemonlab/core/daemon"
+	"daemonlab/core/controller/daemon"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )

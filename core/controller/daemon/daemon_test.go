@@ -54,13 +54,13 @@ func TestNodeShouldRunDaemonPod(t *testing.T) {
 		{"tolerated NoSchedule", newNode("n", nil, api.Taint{Key: "dedicated", Value: "user1", Effect: "NoSchedule"}), func(ds *api.DaemonSet) {
 			ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Value: "user1", Effect: "NoSchedule"}}
 		}, true, true},
-		{"not-ready NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: TaintNodeNotReady, Effect: "NoExecute"}), nil, true, true},
-		{"unreachable NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: TaintNodeUnreachable, Effect: "NoExecute"}), nil, true, true},
-		{"not-ready NoSchedule is not", newNode("n", nil, api.Taint{Key: TaintNodeNotReady, Effect: "NoSchedule"}), nil, false, true},
+		{"not-ready NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: api.TaintNodeNotReady, Effect: "NoExecute"}), nil, true, true},
+		{"unreachable NoExecute is tolerated by default", newNode("n", nil, api.Taint{Key: api.TaintNodeUnreachable, Effect: "NoExecute"}), nil, true, true},
+		{"not-ready NoSchedule is not", newNode("n", nil, api.Taint{Key: api.TaintNodeNotReady, Effect: "NoSchedule"}), nil, false, true},
 		{"pressure taints are tolerated", newNode("n", nil,
-			api.Taint{Key: TaintNodeDiskPressure, Effect: "NoSchedule"}, api.Taint{Key: TaintNodeMemoryPressure, Effect: "NoSchedule"}, api.Taint{Key: TaintNodePIDPressure, Effect: "NoSchedule"}), nil, true, true},
-		{"network-unavailable needs hostNetwork", newNode("n", nil, api.Taint{Key: TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), nil, false, true},
-		{"network-unavailable with hostNetwork", newNode("n", nil, api.Taint{Key: TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.HostNetwork = true }, true, true},
+			api.Taint{Key: api.TaintNodeDiskPressure, Effect: "NoSchedule"}, api.Taint{Key: api.TaintNodeMemoryPressure, Effect: "NoSchedule"}, api.Taint{Key: api.TaintNodePIDPressure, Effect: "NoSchedule"}), nil, true, true},
+		{"network-unavailable needs hostNetwork", newNode("n", nil, api.Taint{Key: api.TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), nil, false, true},
+		{"network-unavailable with hostNetwork", newNode("n", nil, api.Taint{Key: api.TaintNodeNetworkUnavailable, Effect: "NoSchedule"}), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.HostNetwork = true }, true, true},
 		{"control plane without toleration", newNode("n", nil, api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: "NoSchedule"}), nil, false, true},
 		{"the old k8s-master key tolerates nothing", newNode("n", nil, api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: "NoSchedule"}), func(ds *api.DaemonSet) {
 			ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "node-role.kubernetes.io/k8s-master", Effect: "NoSchedule"}}
@@ -119,7 +119,7 @@ func TestAddOrUpdateDaemonPodTolerations(t *testing.T) {
 	seconds := int64(300)
 	spec := &api.PodSpec{Tolerations: []api.Toleration{
 		{Key: "node-role.kubernetes.io/control-plane", Operator: "Exists", Effect: "NoSchedule"},
-		{Key: TaintNodeNotReady, Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &seconds},
+		{Key: api.TaintNodeNotReady, Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &seconds},
 	}}
 	AddOrUpdateDaemonPodTolerations(spec)
 	var got []string
@@ -137,7 +137,7 @@ func TestAddOrUpdateDaemonPodTolerations(t *testing.T) {
 	}, got)
 	hostNet := &api.PodSpec{HostNetwork: true}
 	AddOrUpdateDaemonPodTolerations(hostNet)
-	assert.Equal(t, TaintNodeNetworkUnavailable, hostNet.Tolerations[len(hostNet.Tolerations)-1].Key)
+	assert.Equal(t, api.TaintNodeNetworkUnavailable, hostNet.Tolerations[len(hostNet.Tolerations)-1].Key)
 }
 
 // TestReplaceNodeAffinityPinsTheNode pins reference §3: one term with one matchFields

@@ -7,14 +7,14 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controllerref"
+	"daemonlab/core/controller"
 )
 
 // History is what constructHistory does to a DaemonSet's ControllerRevisions: each revision
 // snapshots a pod template, so that the controller can tell current pods from old ones and a
 // rollback can bring a template back.
 type History struct {
-	Claims    controllerref.Claims[*api.ControllerRevision]
+	Claims    controller.Claims[*api.ControllerRevision]
 	Update    []*api.ControllerRevision // labelled with their hash, or renumbered as current
 	Create    *api.ControllerRevision   // the snapshot of a template no revision holds yet
 	Delete    []*api.ControllerRevision // duplicates of the current one
@@ -29,7 +29,7 @@ type History struct {
 //  2. A revision without the controller-revision-hash label gets its name as the label.
 //  3. Revisions whose data is the DaemonSet's template patch are current; the others are old.
 //  4. With no current revision, a new one named <ds>-<hash> is created with revision
-//     max(old)+1, the hash being TemplateHash with the status's collisionCount; if that name is
+//     max(old)+1, the hash being controller.ComputeHash with the status's collisionCount; if that name is
 //     taken by another template, the hash collided and collisionCount goes up instead. Of
 //     several current ones the highest revision stays; a current revision below max(old)+1 is
 //     renumbered (a rollback to an old template).
@@ -58,7 +58,7 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 	}
 	next := maxRevision(old) + 1
 	if len(current) == 0 {
-		hash := TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
+		hash := controller.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount)
 		name := ds.Name + "-" + hash
 		if taken, ok := c.Get("ControllerRevision", cluster.Key{Namespace: ds.Namespace, Name: name}).(*api.ControllerRevision); ok {
 			h.Collision = string(taken.Data) != string(patch)
@@ -80,8 +80,8 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 	return h
 }
 
-func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controllerref.Claims[*api.ControllerRevision] {
-	return controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, cluster.All[*api.ControllerRevision](c))
+func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controller.Claims[*api.ControllerRevision] {
+	return controller.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, cluster.All[*api.ControllerRevision](c))
 }
 
 // PlanCleanup is cleanupHistory: the old revisions beyond revisionHistoryLimit (10) go, lowest

@@ -2,14 +2,12 @@ package daemon
 
 import (
 	"cmp"
-	"encoding/json"
-	"hash/fnv"
 	"slices"
 	"strconv"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controllerref"
+	"daemonlab/core/controller"
 )
 
 // Labels the controller puts on its pods (§4).
@@ -28,7 +26,7 @@ const burstReplicas = 250
 type Plan struct {
 	DaemonSet    *api.DaemonSet
 	Hash         string // the current revision's hash, for the new pods' labels
-	Claims       controllerref.Claims[*api.Pod]
+	Claims       controller.Claims[*api.Pod]
 	NodesNeeding []string   // in node-name order
 	PodsToDelete []*api.Pod // failed and succeeded ones included, in the order found
 	Failed       []*api.Pod // failed pods to delete, each a step of its node's back-off
@@ -137,7 +135,7 @@ func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 
 // Manage decides what manage does for ds without changing the cluster:
 //
-//  1. ds claims the pods of its namespace (controllerref.Claim): orphans its selector matches
+//  1. ds claims the pods of its namespace (controller.Claim): orphans its selector matches
 //     are adopted, pods it controls that its selector no longer matches are released.
 //  2. Its pods are mapped to their target nodes (nodeName, or the node-affinity pin); finished
 //     pods being deleted are ignored.
@@ -157,7 +155,7 @@ func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 
 // planManage is Manage, also returning the pods it claimed by node.
 func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[string][]*api.Pod) {
-	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controllerref.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.AllPods())}
+	plan := Plan{DaemonSet: ds, Hash: hash, Claims: controller.Claim(ds, "apps/v1", "DaemonSet", ds.Spec.Selector, c.AllPods())}
 	byNode := mapByNode(plan.Claims.Owned)
 	pred := newPredicates(ds)
 	withPods := 0 // how many of byNode's nodes exist
@@ -384,32 +382,4 @@ func status(c *cluster.Cluster, ds *api.DaemonSet, hash string, byNode map[strin
 // its template generation does (IsPodUpdated).
 func isPodUpdated(p *api.Pod, hash string, generation int64) bool {
 	return p.Labels[ControllerRevisionHashLabel] == hash || p.Labels[PodTemplateGenerationLabel] == strconv.FormatInt(generation, 10)
-}
-
-// TemplateHash names a pod template the way controller.ComputeHash does: an FNV-32a hash, with
-// the collision count mixed in, written in decimal and passed through rand.SafeEncodeString.
-// Upstream hashes a Go-syntax dump of its own types; DaemonLab hashes the template's JSON, so
-// the hashes have the same shape (8-10 characters of 4-9, b, c, d, f) but not the same value.
-func TemplateHash(t *api.PodTemplateSpec, collisionCount *int32) string {
-	h := fnv.New32a()
-	b, _ := json.Marshal(t)
-	h.Write(b)
-	if collisionCount != nil {
-		var buf [4]byte
-		for i := range buf {
-			buf[i] = byte(uint32(*collisionCount) >> (8 * i))
-		}
-		h.Write(buf[:])
-	}
-	return safeEncode(strconv.FormatUint(uint64(h.Sum32()), 10))
-}
-
-// safeEncode maps every byte to apimachinery's alphanums, as rand.SafeEncodeString.
-func safeEncode(s string) string {
-	const alphanums = "bcdfghjklmnpqrstvwxz2456789"
-	b := []byte(s)
-	for i, c := range b {
-		b[i] = alphanums[int(c)%len(alphanums)]
-	}
-	return string(b)
 }

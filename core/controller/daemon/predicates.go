@@ -91,17 +91,6 @@ func (p predicates) decide(node *api.Node) Decision {
 	return Decision{ShouldRun: true, ShouldContinueRunning: true, Rule: RuleTolerated}
 }
 
-// The taint keys the node lifecycle controller and the kubelet put on troubled nodes.
-const (
-	TaintNodeNotReady           = "node.kubernetes.io/not-ready"
-	TaintNodeUnreachable        = "node.kubernetes.io/unreachable"
-	TaintNodeDiskPressure       = "node.kubernetes.io/disk-pressure"
-	TaintNodeMemoryPressure     = "node.kubernetes.io/memory-pressure"
-	TaintNodePIDPressure        = "node.kubernetes.io/pid-pressure"
-	TaintNodeUnschedulable      = "node.kubernetes.io/unschedulable"
-	TaintNodeNetworkUnavailable = "node.kubernetes.io/network-unavailable"
-)
-
 // AddOrUpdateDaemonPodTolerations adds the tolerations every daemon pod gets (§2), in this order,
 // all with operator Exists and no tolerationSeconds, so the NoExecute ones last forever:
 //
@@ -118,15 +107,15 @@ func AddOrUpdateDaemonPodTolerations(spec *api.PodSpec) {
 		return api.Toleration{Key: key, Operator: api.TolerationOpExists, Effect: effect}
 	}
 	defaults := []api.Toleration{
-		exists(TaintNodeNotReady, api.TaintEffectNoExecute),
-		exists(TaintNodeUnreachable, api.TaintEffectNoExecute),
-		exists(TaintNodeDiskPressure, api.TaintEffectNoSchedule),
-		exists(TaintNodeMemoryPressure, api.TaintEffectNoSchedule),
-		exists(TaintNodePIDPressure, api.TaintEffectNoSchedule),
-		exists(TaintNodeUnschedulable, api.TaintEffectNoSchedule),
+		exists(api.TaintNodeNotReady, api.TaintEffectNoExecute),
+		exists(api.TaintNodeUnreachable, api.TaintEffectNoExecute),
+		exists(api.TaintNodeDiskPressure, api.TaintEffectNoSchedule),
+		exists(api.TaintNodeMemoryPressure, api.TaintEffectNoSchedule),
+		exists(api.TaintNodePIDPressure, api.TaintEffectNoSchedule),
+		exists(api.TaintNodeUnschedulable, api.TaintEffectNoSchedule),
 	}
 	if spec.HostNetwork {
-		defaults = append(defaults, exists(TaintNodeNetworkUnavailable, api.TaintEffectNoSchedule))
+		defaults = append(defaults, exists(api.TaintNodeNetworkUnavailable, api.TaintEffectNoSchedule))
 	}
 	for _, d := range defaults {
 		addOrUpdateToleration(spec, d)

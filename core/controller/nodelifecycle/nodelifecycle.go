@@ -22,17 +22,6 @@ const (
 	component        = "node-controller"
 )
 
-// The taints the controller owns.
-const (
-	TaintNotReady           = "node.kubernetes.io/not-ready"
-	TaintUnreachable        = "node.kubernetes.io/unreachable"
-	TaintUnschedulable      = "node.kubernetes.io/unschedulable"
-	TaintMemoryPressure     = "node.kubernetes.io/memory-pressure"
-	TaintDiskPressure       = "node.kubernetes.io/disk-pressure"
-	TaintPIDPressure        = "node.kubernetes.io/pid-pressure"
-	TaintNetworkUnavailable = "node.kubernetes.io/network-unavailable"
-)
-
 // lastTick returns the latest monitor pass at or before now (passes run every MonitorPeriod from
 // the start of the simulation).
 func lastTick(now time.Time) time.Time {
@@ -188,33 +177,33 @@ func noScheduleTaints(n *api.Node) []string {
 	for _, cond := range n.Status.Conditions {
 		switch {
 		case cond.Type == api.NodeReady && cond.Status == api.ConditionFalse:
-			keys = append(keys, TaintNotReady)
+			keys = append(keys, api.TaintNodeNotReady)
 		case cond.Type == api.NodeReady && cond.Status == api.ConditionUnknown:
-			keys = append(keys, TaintUnreachable)
+			keys = append(keys, api.TaintNodeUnreachable)
 		case cond.Type == api.NodeMemoryPressure && cond.Status == api.ConditionTrue:
-			keys = append(keys, TaintMemoryPressure)
+			keys = append(keys, api.TaintNodeMemoryPressure)
 		case cond.Type == api.NodeDiskPressure && cond.Status == api.ConditionTrue:
-			keys = append(keys, TaintDiskPressure)
+			keys = append(keys, api.TaintNodeDiskPressure)
 		case cond.Type == api.NodePIDPressure && cond.Status == api.ConditionTrue:
-			keys = append(keys, TaintPIDPressure)
+			keys = append(keys, api.TaintNodePIDPressure)
 		case cond.Type == api.NodeNetworkUnavailable && cond.Status == api.ConditionTrue:
-			keys = append(keys, TaintNetworkUnavailable)
+			keys = append(keys, api.TaintNodeNetworkUnavailable)
 		}
 	}
 	if n.Spec.Unschedulable {
-		keys = append(keys, TaintUnschedulable)
+		keys = append(keys, api.TaintNodeUnschedulable)
 	}
 	return keys
 }
 
-var noScheduleKeys = []string{TaintNotReady, TaintUnreachable, TaintUnschedulable, TaintMemoryPressure, TaintDiskPressure, TaintPIDPressure, TaintNetworkUnavailable}
+var noScheduleKeys = []string{api.TaintNodeNotReady, api.TaintNodeUnreachable, api.TaintNodeUnschedulable, api.TaintNodeMemoryPressure, api.TaintNodeDiskPressure, api.TaintNodePIDPressure, api.TaintNodeNetworkUnavailable}
 
 func isNoScheduleHealthTaint(t api.Taint) bool {
 	return t.Effect == api.TaintEffectNoSchedule && slices.Contains(noScheduleKeys, t.Key)
 }
 
 func isNoExecuteHealthTaint(t api.Taint) bool {
-	return t.Effect == api.TaintEffectNoExecute && (t.Key == TaintNotReady || t.Key == TaintUnreachable)
+	return t.Effect == api.TaintEffectNoExecute && (t.Key == api.TaintNodeNotReady || t.Key == api.TaintNodeUnreachable)
 }
 
 func hasNoExecuteHealthTaint(n *api.Node) bool {
@@ -226,7 +215,7 @@ func hasNoExecuteHealthTaint(n *api.Node) bool {
 // (SwapNodeControllerTaint).
 func setTaints(c *cluster.Cluster, n *api.Node, keys []string, owned func(api.Taint) bool) bool {
 	effect := api.TaintEffectNoSchedule
-	if owned(api.Taint{Key: TaintNotReady, Effect: api.TaintEffectNoExecute}) {
+	if owned(api.Taint{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute}) {
 		effect = api.TaintEffectNoExecute
 	}
 	var taints []api.Taint
@@ -300,9 +289,9 @@ func zoneStates(nodes []*api.Node) (map[string]zoneState, map[string]int) {
 func wantNoExecute(n *api.Node) string {
 	switch r, _ := readyCondition(n); r.Status {
 	case api.ConditionFalse:
-		return TaintNotReady
+		return api.TaintNodeNotReady
 	case api.ConditionUnknown:
-		return TaintUnreachable
+		return api.TaintNodeUnreachable
 	}
 	return ""
 }

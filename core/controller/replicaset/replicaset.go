@@ -11,7 +11,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controllerref"
+	"daemonlab/core/controller"
 )
 
 const component = "replicaset-controller"
@@ -66,7 +66,7 @@ func ownedPods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {
 	return out
 }
 
-// claimPods is ClaimPods over the active pods of rs's namespace (controllerref.Claim): an
+// claimPods is ClaimPods over the active pods of rs's namespace (controller.Claim): an
 // orphan whose labels rs's selector matches is adopted; a pod rs controls whose labels no longer
 // match is released. It returns whether anything changed.
 func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
@@ -77,7 +77,7 @@ func claimPods(c *cluster.Cluster, rs *api.ReplicaSet) bool {
 			}
 		}
 	}
-	return controllerref.Claim(rs, "apps/v1", "ReplicaSet", rs.Spec.Selector, active).Apply(c)
+	return controller.Claim(rs, "apps/v1", "ReplicaSet", rs.Spec.Selector, active).Apply(c)
 }
 
 func activePods(c *cluster.Cluster, rs *api.ReplicaSet) []*api.Pod {

@@ -12,6 +12,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controller"
 )
 
 // The fixtures of upstream's pkg/controller/daemon tests (reference §11): a DaemonSet "foo"
@@ -76,7 +77,7 @@ func (f *fixture) ds() *api.DaemonSet { return f.c.DaemonSets()[0] }
 // hash is the hash of the DaemonSet's current template, as upstream's newPod computes it.
 func (f *fixture) hash() string {
 	ds := f.ds()
-	return TemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
+	return controller.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount)
 }
 
 // addNodes is addNodes: n nodes named node-<start>… with the labels and taints.
@@ -552,10 +553,10 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 		{"TestNoExecuteTaintedDoesEvicitRunningIntolerantPod", []api.Taint{noExecuteTaint}, nil, true, [3]int{0, 1, 0}, ""},
 		{"TestTaintedNodeDaemonDoesNotLaunchIntolerantPod", []api.Taint{noScheduleTaint}, nil, false, [3]int{0, 0, 0}, ""},
 		{"TestTaintedNodeDaemonLaunchesToleratePod", []api.Taint{noScheduleTaint}, withToleration(api.Toleration{Key: "dedicated", Operator: "Equal", Value: "user1", Effect: api.TaintEffectNoSchedule}), false, [3]int{1, 0, 0}, ""},
-		{"TestNotReadyNodeDaemonLaunchesPod", []api.Taint{{Key: TaintNodeNotReady, Effect: api.TaintEffectNoExecute}}, nil, false, [3]int{1, 0, 0}, api.ConditionFalse},
-		{"TestUnreachableNodeDaemonLaunchesPod", []api.Taint{{Key: TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}}, nil, false, [3]int{1, 0, 0}, api.ConditionUnknown},
+		{"TestNotReadyNodeDaemonLaunchesPod", []api.Taint{{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute}}, nil, false, [3]int{1, 0, 0}, api.ConditionFalse},
+		{"TestUnreachableNodeDaemonLaunchesPod", []api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}}, nil, false, [3]int{1, 0, 0}, api.ConditionUnknown},
 		{"TestNodeDaemonLaunchesToleratePod", nil, withToleration(api.Toleration{Key: "dedicated", Operator: "Equal", Value: "user1", Effect: api.TaintEffectNoSchedule}), false, [3]int{1, 0, 0}, ""},
-		{"TestTaintPressureNodeDaemonLaunchesPod", []api.Taint{{Key: TaintNodeDiskPressure, Effect: api.TaintEffectNoSchedule}, {Key: TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}, {Key: TaintNodePIDPressure, Effect: api.TaintEffectNoSchedule}}, nil, false, [3]int{1, 0, 0}, ""},
+		{"TestTaintPressureNodeDaemonLaunchesPod", []api.Taint{{Key: api.TaintNodeDiskPressure, Effect: api.TaintEffectNoSchedule}, {Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}, {Key: api.TaintNodePIDPressure, Effect: api.TaintEffectNoSchedule}}, nil, false, [3]int{1, 0, 0}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
@@ -790,7 +791,7 @@ func TestUpstreamUpdateCases(t *testing.T) {
 		f.expect([3]int{100, 0, 0})
 		oldHash := f.hash()
 		f.update(image("foo2/bar2"))
-		newHash := TemplateHash(&f.ds().Spec.Template, nil)
+		newHash := controller.ComputeHash(&f.ds().Spec.Template, nil)
 		// 88 new pods unavailable, 2 old unavailable, 10 old available.
 		i := 0
 		for _, p := range f.c.Pods() {

@@ -1,0 +1,52 @@
+package api
+
+// The taint keys Kubernetes itself puts on nodes, as k8s.io/api's core/v1/well_known_taints.go
+// names them. The node lifecycle controller writes the condition taints
+// (nodeConditionToTaintKeyStatusMap in pkg/controller/nodelifecycle/node_lifecycle_controller.go)
+// and the unschedulable one from spec.unschedulable; DaemonSet pods tolerate most of them
+// (AddOrUpdateDaemonPodTolerations in pkg/controller/daemon/util/daemonset_util.go).
+const (
+	// TaintNodeNotReady: the node's Ready condition is False.
+	TaintNodeNotReady = "node.kubernetes.io/not-ready"
+	// TaintNodeUnreachable: the node controller cannot hear from the node (Ready is Unknown).
+	TaintNodeUnreachable = "node.kubernetes.io/unreachable"
+	// TaintNodeUnschedulable: the node is cordoned (spec.unschedulable).
+	TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
+	// TaintNodeMemoryPressure: the MemoryPressure condition is True.
+	TaintNodeMemoryPressure = "node.kubernetes.io/memory-pressure"
+	// TaintNodeDiskPressure: the DiskPressure condition is True.
+	TaintNodeDiskPressure = "node.kubernetes.io/disk-pressure"
+	// TaintNodePIDPressure: the PIDPressure condition is True.
+	TaintNodePIDPressure = "node.kubernetes.io/pid-pressure"
+	// TaintNodeNetworkUnavailable: the NetworkUnavailable condition is True.
+	TaintNodeNetworkUnavailable = "node.kubernetes.io/network-unavailable"
+)
+
+// The label keys Kubernetes sets, as k8s.io/api's core/v1/well_known_labels.go and
+// pkg/apis/core/v1/helper name them.
+const (
+	// LabelHostname is the node's name, set by the kubelet.
+	LabelHostname = "kubernetes.io/hostname"
+	// LabelOSStable and LabelArchStable are the node's operating system and architecture, set
+	// by the kubelet; the beta labels carry the same values.
+	LabelOSStable   = "kubernetes.io/os"
+	LabelArchStable = "kubernetes.io/arch"
+	LabelOSBeta     = "beta.kubernetes.io/os"
+	LabelArchBeta   = "beta.kubernetes.io/arch"
+	// LabelNodeRolePrefix starts the role labels kubectl get nodes shows under ROLES
+	// (node-role.kubernetes.io/control-plane: "").
+	LabelNodeRolePrefix = "node-role.kubernetes.io/"
+	// LabelNodeRoleControlPlane marks a kubeadm control-plane node; kubeadm taints it with the
+	// same key (NoSchedule).
+	LabelNodeRoleControlPlane = LabelNodeRolePrefix + "control-plane"
+	// LabelNodeRoleOld is the role label kubectl still reads (kubernetes.io/role=master).
+	LabelNodeRoleOld = "kubernetes.io/role"
+	// LabelNodeExcludeBalancers keeps a node out of external load balancers (kubeadm sets it on
+	// control-plane nodes).
+	LabelNodeExcludeBalancers = "node.kubernetes.io/exclude-from-external-load-balancers"
+	// LabelMetadataName is every namespace's own name (the NamespaceDefaultLabelName feature).
+	LabelMetadataName = "kubernetes.io/metadata.name"
+)
+
+// AnnotationChangeCause is what kubectl rollout history shows as a revision's CHANGE-CAUSE.
+const AnnotationChangeCause = "kubernetes.io/change-cause"
