@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
-	"daemonlab/core/kubectl"
 	"daemonlab/core/lesson"
 	"daemonlab/core/scenario"
 	"daemonlab/core/shell"
@@ -24,7 +23,7 @@ import (
 func TestStartStateRunsOneFluentdPodPerNode(t *testing.T) {
 	s, err := sim.New(1, sim.Default)
 	require.NoError(t, err)
-	r := kubectl.ApplyAll(s, []byte(Start), "STDIN", "default")
+	r := shell.ApplyAll(s, Start)
 	require.Empty(t, r.Err)
 	s.Advance(30 * time.Second)
 	byNode := map[string][]string{}

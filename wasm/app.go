@@ -129,7 +129,7 @@ func NewModel() (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	r := kubectl.ApplyAll(s, []byte(lessons.Start), "STDIN", "default")
+	r := shell.ApplyAll(s, lessons.Start)
 	if r.Err != "" {
 		return Model{}, fmt.Errorf("the start manifest does not apply: %s", r.Err)
 	}

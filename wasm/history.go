@@ -23,7 +23,7 @@ func (st Step) runs() int { return max(st.Times, 1) }
 // do runs the step once against s.
 func (st Step) do(s *sim.Sim) kubectl.Result {
 	if st.Run == "" {
-		return kubectl.ApplyAll(s, []byte(st.Apply), "STDIN", "default")
+		return shell.ApplyAll(s, st.Apply)
 	}
 	return shell.Run(s, st.Run, "")
 }

@@ -96,6 +96,23 @@ type Machine struct {
 	SawUnschedulable bool
 }
 
+// RenewInterval is how often a running kubelet renews its node lease (nodeLeaseDurationSeconds
+// 40 × nodeLeaseRenewIntervalFraction 0.25).
+const RenewInterval = 10 * time.Second
+
+// LastRenew returns when the node's kubelet last renewed its lease: the last tick of its 10s
+// rhythm, counted from when it started, that is not after now (or after it stopped).
+func (m Machine) LastRenew(now time.Time) time.Time {
+	end := now
+	if m.KubeletDown {
+		end = m.DownAt
+	}
+	if end.Before(m.RenewFrom) {
+		return m.RenewFrom
+	}
+	return m.RenewFrom.Add(end.Sub(m.RenewFrom) / RenewInterval * RenewInterval)
+}
+
 // Machine returns the machine behind a node, and whether there is one. The copy is the
 // caller's: changing it changes nothing until SetMachine.
 func (c *Cluster) Machine(node string) (Machine, bool) {
@@ -109,6 +126,11 @@ func (c *Cluster) SetMachine(node string, m Machine) {
 	m.Faults = slices.Clone(m.Faults)
 	c.ownMachines()[node] = m
 	c.writes++
+}
+
+// MachineNames returns the names of the nodes that have a machine behind them, sorted.
+func (c *Cluster) MachineNames() []string {
+	return slices.Sorted(maps.Keys(c.machines))
 }
 
 // RemoveMachine forgets the machine behind a deleted node.
@@ -318,7 +340,8 @@ func (c *Cluster) newUID() string {
 
 func kindOf(obj api.Object) string { return fmt.Sprintf("%T", obj)[5:] } // "*api.Pod" → "Pod"
 
-func keyOf(obj api.Object) Key {
+// KeyOf returns an object's key: its namespace ("" for cluster-scoped kinds) and name.
+func KeyOf(obj api.Object) Key {
 	m := obj.GetObjectMeta()
 	return Key{m.Namespace, m.Name}
 }
@@ -328,64 +351,39 @@ func (c *Cluster) Get(kind string, k Key) api.Object {
 	return c.objects[kind][k]
 }
 
-// Create stores a new object as the API server does on create:
-//
-//  1. generateName gets five random characters appended when name is empty.
-//  2. The object may not exist yet.
-//  3. It gets a uid, a resourceVersion, the current time as creationTimestamp and, for
-//     workloads, generation 1.
-//  4. It is defaulted and, for pods, admitted (see admit) — or refused.
+// Create stores a new object, as etcd3's store does under the API server (which has admitted,
+// prepared and validated it: core/apiserver): it may not exist yet, and it gets a uid, a
+// resourceVersion and the current time as creationTimestamp.
 func (c *Cluster) Create(obj api.Object) error {
-	if err := admit(obj); err != nil {
-		return err
-	}
 	m := obj.GetObjectMeta()
-	if m.Name == "" && m.GenerateName != "" {
-		m.Name = generatedName(m.GenerateName, c.RandomString(5))
-	}
 	kind := kindOf(obj)
-	if _, exists := c.objects[kind][keyOf(obj)]; exists {
+	if _, exists := c.objects[kind][KeyOf(obj)]; exists {
 		return fmt.Errorf("%s %q already exists", kind, m.Name)
 	}
 	m.UID = c.newUID()
 	m.CreationTimestamp = api.NewTime(c.now)
 	m.ManagedFields = nil
-	switch obj.(type) {
-	case *api.DaemonSet, *api.Deployment, *api.ReplicaSet:
-		m.Generation = 1
-	}
 	c.bump(m)
-	c.own(kind)[keyOf(obj)] = obj
-	c.listCreated(kind, keyOf(obj), obj)
+	c.own(kind)[KeyOf(obj)] = obj
+	c.listCreated(kind, KeyOf(obj), obj)
 	c.indexEvent(obj, nil)
 	return nil
 }
 
-// generatedName appends the random suffix, cutting the base to 58 characters first
-// (MaxGeneratedNameLength = 63 - 5).
-func generatedName(base, suffix string) string {
-	if len(base) > 58 {
-		base = base[:58]
-	}
-	return base + suffix
-}
-
-// Update replaces a stored object, keeping what the server owns (uid, creationTimestamp); the
-// caller decides generation. It fails when the object does not exist.
+// Update replaces a stored object, keeping what the store owns (uid, creationTimestamp); the
+// caller decides everything else (see core/apiserver for the API server's rules). It fails
+// when the object does not exist.
 func (c *Cluster) Update(obj api.Object) error {
 	kind := kindOf(obj)
-	old, ok := c.objects[kind][keyOf(obj)]
+	old, ok := c.objects[kind][KeyOf(obj)]
 	if !ok {
 		return fmt.Errorf("%s %q not found", kind, obj.GetObjectMeta().Name)
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
-	if ds, ok := obj.(*api.DaemonSet); ok {
-		templateGenerationOnUpdate(ds, old.(*api.DaemonSet))
-	}
 	c.bump(m)
-	c.own(kind)[keyOf(obj)] = obj
-	c.listUpdated(kind, keyOf(obj), obj)
+	c.own(kind)[KeyOf(obj)] = obj
+	c.listUpdated(kind, KeyOf(obj), obj)
 	c.indexEvent(obj, old)
 	return nil
 }
@@ -393,9 +391,9 @@ func (c *Cluster) Update(obj api.Object) error {
 // Delete removes an object at once (pods are deleted gracefully through DeletePod). Like every
 // write it moves the resourceVersion counter.
 func (c *Cluster) Delete(obj api.Object) {
-	c.indexEvent(nil, c.objects[kindOf(obj)][keyOf(obj)])
-	delete(c.own(kindOf(obj)), keyOf(obj))
-	c.listDeleted(kindOf(obj), keyOf(obj))
+	c.indexEvent(nil, c.objects[kindOf(obj)][KeyOf(obj)])
+	delete(c.own(kindOf(obj)), KeyOf(obj))
+	c.listDeleted(kindOf(obj), KeyOf(obj))
 	c.version++
 	c.writes++
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -37,8 +38,7 @@ func TestRestoreBringsBackEverything(t *testing.T) {
 	before := dump(t, c)
 
 	play := func() string {
-		g := pod("")
-		g.GenerateName = "web-"
+		g := pod("web-" + c.RandomString(5))
 		require.NoError(t, c.Create(g))
 		c.SetNow(Epoch.Add(time.Hour))
 		c.Delete(c.Pods()[0])
@@ -52,32 +52,22 @@ func TestRestoreBringsBackEverything(t *testing.T) {
 	}
 }
 
-// TestCreateAssignsServerFields pins what the API server fills in: uid, resourceVersion,
-// creationTimestamp, generation for workloads, generateName's suffix, and a clear error for a
-// name taken.
-func TestCreateAssignsServerFields(t *testing.T) {
+// TestCreateAssignsStoreFields pins what the store fills in: uid, resourceVersion and
+// creationTimestamp, and a clear error for a name taken (core/apiserver does the rest).
+func TestCreateAssignsStoreFields(t *testing.T) {
 	c := New(1)
-	g := pod("")
-	g.GenerateName = "web-"
+	g := pod("web")
 	require.NoError(t, c.Create(g))
-	assert.Regexp(t, `^web-[bcdfghjklmnpqrstvwxz2456789]{5}$`, g.Name)
 	assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, g.UID)
 	assert.Equal(t, "1", g.ResourceVersion)
 	assert.True(t, g.CreationTimestamp.Equal(Epoch))
-	ds := &api.DaemonSet{}
-	ds.Name, ds.Namespace = "x", "default"
-	require.NoError(t, c.Create(ds))
-	assert.Equal(t, int64(1), ds.Generation)
 	assert.EqualError(t, c.Create(pod(g.Name)), `Pod "`+g.Name+`" already exists`)
 }
 
 func BenchmarkSnapshotThreeNodes(b *testing.B) {
 	c := New(1)
 	for i := range 20 {
-		p := pod("")
-		p.GenerateName = "p-"
-		_ = i
-		_ = c.Create(p)
+		_ = c.Create(pod(fmt.Sprintf("p-%d", i)))
 	}
 	b.ResetTimer()
 	for range b.N {
@@ -165,10 +155,10 @@ func TestRecordFindsAnEventWhoseHashCollides(t *testing.T) {
 			backOff = e
 		}
 	}
-	c.eventIndex()[identityOf(backOff).hash()] = keyOf(pulled) // a collision
+	c.eventIndex()[identityOf(backOff).hash()] = KeyOf(pulled) // a collision
 	c.Record(p, EventWarning, "BackOff", "back-off", "kubelet", "n1")
-	assert.Equal(t, int32(2), c.Get("Event", keyOf(backOff)).(*api.Event).Count)
-	assert.Equal(t, int32(1), c.Get("Event", keyOf(pulled)).(*api.Event).Count)
+	assert.Equal(t, int32(2), c.Get("Event", KeyOf(backOff)).(*api.Event).Count)
+	assert.Equal(t, int32(1), c.Get("Event", KeyOf(pulled)).(*api.Event).Count)
 }
 
 // TestChangedSinceDatesWritesByKind: a write dates its kind only ("Memo" and "Machine" for the

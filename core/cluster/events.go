@@ -130,7 +130,7 @@ func (c *Cluster) eventIndex() map[uint64]Key {
 		c.events = map[uint64]Key{}
 		for _, e := range List[*api.Event](c) {
 			if h := identityOf(e).hash(); c.events[h] == (Key{}) {
-				c.events[h] = keyOf(e)
+				c.events[h] = KeyOf(e)
 			}
 		}
 	}
@@ -152,14 +152,14 @@ func (c *Cluster) indexEvent(now, was api.Object) {
 	}
 	if wasEvent != nil {
 		h := identityOf(wasEvent).hash()
-		if c.events[h] == keyOf(wasEvent) && (nowEvent == nil || identityOf(nowEvent) != identityOf(wasEvent)) {
+		if c.events[h] == KeyOf(wasEvent) && (nowEvent == nil || identityOf(nowEvent) != identityOf(wasEvent)) {
 			c.events = nil
 			return
 		}
 	}
 	if nowEvent != nil {
 		if h := identityOf(nowEvent).hash(); c.events[h] == (Key{}) {
-			c.events[h] = keyOf(nowEvent)
+			c.events[h] = KeyOf(nowEvent)
 		}
 	}
 }

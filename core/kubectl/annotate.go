@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/sim"
 )
 
@@ -75,13 +76,11 @@ func annotateCommand(s *sim.Sim, args []string, _ string) Result {
 			}
 			continue
 		}
-		if errs := api.Validate(next); len(errs) > 0 {
-			return Result{Out: out.String(), Err: invalidMessage(t.kind.Kind, t.name, errs), Code: 1}
+		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
+			return Result{Out: out.String(), Err: serverError(err), Code: 1}
 		}
-		_ = s.C.Update(next)
 		fmt.Fprintf(&out, "%s/%s annotated\n", resourceName(t.kind), t.name)
 	}
-	s.Settle()
 	return Result{Out: out.String()}
 }
 

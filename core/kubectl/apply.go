@@ -3,15 +3,13 @@
 package kubectl
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
-	"daemonlab/core/kubelet"
 	"daemonlab/core/openapi"
 	"daemonlab/core/patch"
 	"daemonlab/core/sim"
@@ -29,16 +27,9 @@ type Result struct {
 	Problems []Problem
 }
 
-// action is one prepared object: what to store, and the verb kubectl prints.
-type action struct {
-	manifest api.Manifest
-	obj      api.Object
-	verb     string // created, configured, unchanged
-}
-
 // Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: documents that
-// fail to parse stop everything; otherwise every object is created or updated on its own, the
-// ones that fail are reported after the others, and the controllers then settle.
+// fail to parse stop everything; otherwise every object is created or updated on its own, and
+// the ones that fail are reported after the others.
 func Apply(s *sim.Sim, data []byte, source, namespace string) Result {
 	return apply(s, data, source, namespace, applyMode{})
 }
@@ -80,28 +71,19 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 	var out strings.Builder
 	var errs []string
 	var problems []Problem
-	var indices *kubelet.Indices // the nodes' indices, read at the first new node
 	for _, m := range manifests {
-		if _, isNode := m.Object.(*api.Node); isNode && indices == nil {
-			indices = kubelet.NewIndices(s.C)
-		}
-		a, msg, probs := prepare(s.C, m, source, namespace, mode.create, indices)
+		verb, msg, probs := applyOne(s.C, m, source, namespace, mode.create)
 		if msg != "" {
 			errs = append(errs, msg)
 			problems = append(problems, probs...)
 			continue
 		}
-		commit(s.C, a)
-		if node, isNode := a.obj.(*api.Node); isNode {
-			indices.Use(node.Spec.PodCIDR)
-		}
-		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(a.manifest.Kind), a.obj.GetObjectMeta().Name, a.verb)
+		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name, verb)
 	}
 	if mode.atomic && len(errs) > 0 {
 		s.C.Restore(before)
 		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
-	s.Settle()
 	r := Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
 	if len(errs) > 0 {
 		r.Code = 1
@@ -144,83 +126,57 @@ func clientError(err error, source string) Result {
 	return Result{Err: "error: " + err.Error()}
 }
 
-// prepare readies one manifest as the API server would on create or update, without storing it:
-// namespace, defaulting, validation and, for an existing object, the update rules (or, for
-// create, AlreadyExists). It returns kubectl's error text and the problems behind it when the
-// server would refuse the object.
-func prepare(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool, indices *kubelet.Indices) (action, string, []Problem) {
+// applyOne sends one manifest to the API server as kubectl apply (or create) does, and returns
+// the verb kubectl prints, or its error text and the problems behind it:
+//
+//  1. A namespaced object without a namespace goes to the command's.
+//  2. An object that does not exist (or any, for create) is created; apply keeps the manifest
+//     in the last-applied annotation.
+//  3. One that exists is patched with apply's three-way strategic merge patch: "configured",
+//     or "unchanged" when the patch changed nothing.
+func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool) (verb, msg string, problems []Problem) {
 	obj := m.Object
 	meta := obj.GetObjectMeta()
 	if m.Kind.Namespaced && meta.Namespace == "" {
 		meta.Namespace = namespace
 	}
-	verb := "creating"
-	existing := c.Get(m.Kind.Kind, cluster.Key{Namespace: meta.Namespace, Name: meta.Name})
-	if existing != nil {
-		verb = "patching"
-	}
-	if m.Kind.Namespaced && meta.Namespace != "" && c.Get("Namespace", cluster.Key{Name: meta.Namespace}) == nil {
-		return action{}, fmt.Sprintf("Error from server (NotFound): error when %s %q: namespaces %q not found", verb, source, meta.Namespace),
-			[]Problem{{Line: m.LineOf("metadata.namespace"), Path: "metadata.namespace", Message: fmt.Sprintf("namespaces %q not found", meta.Namespace)}}
-	}
-	if create && existing != nil {
-		return action{}, fmt.Sprintf("Error from server (AlreadyExists): error when creating %q: %s %q already exists", source, m.Kind.GroupResource(), meta.Name),
-			[]Problem{{Line: m.LineOf("metadata.name"), Path: "metadata.name", Message: fmt.Sprintf("%s %q already exists", m.Kind.GroupResource(), meta.Name)}}
-	}
+	existing := c.Get(m.Kind.Kind, cluster.KeyOf(obj))
 	if !create {
 		if meta.Annotations == nil {
 			meta.Annotations = map[string]string{}
 		}
 		meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
 	}
-	if !create && existing != nil {
-		merged, msg := threeWayApply(m, existing, namespace, source)
-		if msg != "" {
-			return action{}, msg, nil
+	if create || existing == nil {
+		if _, err := apiserver.Create(c, obj, apiserver.Options{}); err != nil {
+			return "", applyError(err, "creating", source), problemsOf(m, err)
 		}
-		obj, meta = merged, merged.GetObjectMeta()
+		return "created", "", nil
 	}
-	if node, ok := obj.(*api.Node); ok && existing == nil {
-		registerNode(c, node, indices.Free())
+	p, err := threeWayPatch(m, existing, namespace)
+	if err != nil {
+		return "", "error: " + err.Error(), nil
 	}
-	api.Default(obj)
-	errs := api.Validate(obj)
-	if existing != nil {
-		errs = append(errs, validateUpdate(obj, existing)...)
+	stored, err := apiserver.Patch(c, m.Kind, cluster.KeyOf(obj), apiserver.StrategicMergePatch, p, apiserver.Options{})
+	if err != nil {
+		return "", applyError(err, "applying patch to", source), problemsOf(m, err)
 	}
-	if len(errs) > 0 {
-		return action{}, invalidMessage(m.Kind.Kind, meta.Name, errs), problemsOf(m, errs)
+	if stored.GetObjectMeta().ResourceVersion == existing.GetObjectMeta().ResourceVersion {
+		return "unchanged", "", nil
 	}
-	if existing == nil {
-		if err := cluster.Admit(obj); err != nil {
-			return action{}, fmt.Sprintf("Error from server (Forbidden): error when creating %q: %v", source, err),
-				[]Problem{{Line: m.LineOf("spec.priorityClassName"), Path: "spec", Message: err.Error()}}
-		}
-	}
-	a := action{manifest: m, obj: obj, verb: "created"}
-	if ds, ok := obj.(*api.DaemonSet); ok && existing != nil {
-		// The template generation is the server's: apply's patch never touches it.
-		ds.Annotations[api.DeprecatedTemplateGeneration] = existing.GetObjectMeta().Annotations[api.DeprecatedTemplateGeneration]
-	}
-	if existing != nil {
-		a.verb = "configured"
-		if !changed(obj, existing) {
-			a.verb = "unchanged"
-		}
-	}
-	return a, "", nil
+	return "configured", "", nil
 }
 
-// threeWayApply is what kubectl apply does to an object that exists (client-side apply): the
-// strategic merge patch from the configuration applied last time (the last-applied
-// annotation) and the manifest to the live object (patch.ThreeWay), applied by the API server.
-// Fields the manifest never set stay as others made them (a scale, a label); fields the last
+// threeWayPatch is the patch kubectl apply sends for an object that exists (client-side
+// apply): the strategic merge patch from the configuration applied last time (the
+// last-applied annotation) and the manifest to the live object (patch.ThreeWay). Fields the
+// manifest never set stay as others made them (a scale, a label); fields the last
 // configuration set and this one drops are removed.
-func threeWayApply(m api.Manifest, existing api.Object, namespace, source string) (api.Object, string) {
+func threeWayPatch(m api.Manifest, existing api.Object, namespace string) (map[string]any, error) {
 	lastApplied := m.LastAppliedConfiguration(namespace)
 	modified, err := api.YAMLToJSON([]byte(lastApplied))
 	if err != nil {
-		return nil, "error: " + err.Error()
+		return nil, err
 	}
 	modifiedMap := modified.(map[string]any)
 	md := modifiedMap["metadata"].(map[string]any)
@@ -231,141 +187,42 @@ func threeWayApply(m api.Manifest, existing api.Object, namespace, source string
 			original, _ = v.(map[string]any)
 		}
 	}
-	current := structured(existing, m.Kind)
-	doc, root := openapi.Document(m.Kind), openapi.Root(m.Kind)
-	p, err := patch.ThreeWay(original, modifiedMap, current, doc, root)
-	if err == nil {
-		var merged map[string]any
-		if merged, err = patch.Strategic(current, p, doc, root); err == nil {
-			data, _ := json.Marshal(merged) // decoded JSON always encodes
-			manifests, derr := api.Decode(data)
-			if derr == nil && len(manifests) == 1 {
-				return manifests[0].Object, ""
-			}
-			err = derr
-		}
+	p, err := patch.ThreeWay(original, modifiedMap, structured(existing, m.Kind), openapi.Document(m.Kind), openapi.Root(m.Kind))
+	if err != nil {
+		return nil, &apiserver.StatusError{Reason: apiserver.ReasonBadRequest, Message: err.Error()}
 	}
-	return nil, fmt.Sprintf("Error from server (BadRequest): error when applying patch to %q: %v", source, err)
+	return p, nil
 }
 
-// registerNode gives a Node applied without a status what its kubelet would report on joining
-// as the index-th node: the kubelet labels, a free pod CIDR, capacity and Ready conditions
-// (DESIGN: every node joins Ready).
-func registerNode(c *cluster.Cluster, n *api.Node, index int) {
-	joined := kubelet.NewNode(n.Name, index, kubelet.NodeOptions{Labels: n.Labels, Taints: n.Spec.Taints}, c.Now())
-	if n.Spec.PodCIDR == "" {
-		n.Spec.PodCIDR, n.Spec.PodCIDRs = joined.Spec.PodCIDR, joined.Spec.PodCIDRs
+// applyError words a refusal of apply or create as kubectl does: Invalid as checkErr words it,
+// anything else as "Error from server (Reason): error when <doing> "<source>": <message>".
+func applyError(err error, doing, source string) string {
+	var se *apiserver.StatusError
+	if errors.As(err, &se) && se.Reason != apiserver.ReasonInvalid {
+		return fmt.Sprintf("Error from server (%s): error when %s %q: %s", se.Reason, doing, source, se.Message)
 	}
-	n.Labels = joined.Labels
-	if len(n.Status.Conditions) == 0 && n.Status.Capacity == nil {
-		n.Status = joined.Status
-	}
+	return serverError(err)
 }
 
-// validateUpdate adds the update-only rules: a workload's selector is immutable.
-func validateUpdate(obj, old api.Object) api.ErrorList {
-	sel := func(o api.Object) *api.LabelSelector {
-		switch o := o.(type) {
-		case *api.DaemonSet:
-			return o.Spec.Selector
-		case *api.Deployment:
-			return o.Spec.Selector
-		case *api.ReplicaSet:
-			return o.Spec.Selector
-		}
+// problemsOf are the problems an editor marks for a refusal: each field error at its line, or
+// the field the refusal is about.
+func problemsOf(m api.Manifest, err error) []Problem {
+	var se *apiserver.StatusError
+	if !errors.As(err, &se) {
 		return nil
 	}
-	if s := sel(obj); s != nil && !reflect.DeepEqual(api.DeepCopy(s), api.DeepCopy(sel(old))) {
-		return api.ErrorList{api.Invalid(api.NewPath("spec", "selector"), s, "field is immutable")}
+	path := map[apiserver.Reason]string{apiserver.ReasonNotFound: "metadata.namespace", apiserver.ReasonAlreadyExists: "metadata.name", apiserver.ReasonForbidden: "spec.priorityClassName"}[se.Reason]
+	switch {
+	case se.Reason == apiserver.ReasonInvalid:
+		out := make([]Problem, len(se.Details.Causes))
+		for i, e := range se.Details.Causes {
+			out[i] = Problem{Line: m.LineOf(e.Field), Path: e.Field, Message: e.Error()}
+		}
+		return out
+	case se.Reason == apiserver.ReasonForbidden:
+		return []Problem{{Line: m.LineOf(path), Path: "spec", Message: se.Message}}
+	case path != "":
+		return []Problem{{Line: m.LineOf(path), Path: path, Message: se.Message}}
 	}
 	return nil
-}
-
-// invalidMessage words a 422 as kubectl's checkErr does (reference §8.2): one cause on the line,
-// several as a list of "* field: message".
-func invalidMessage(kind, name string, errs api.ErrorList) string {
-	if len(errs) == 1 {
-		return fmt.Sprintf("The %s %q is invalid: %s", kind, name, errs[0].Error())
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "The %s %q is invalid: \n", kind, name)
-	for i, e := range errs {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "* %s", e.Error())
-	}
-	return b.String()
-}
-
-func problemsOf(m api.Manifest, errs api.ErrorList) []Problem {
-	out := make([]Problem, len(errs))
-	for i, e := range errs {
-		out[i] = Problem{Line: m.LineOf(e.Field), Path: e.Field, Message: e.Error()}
-	}
-	return out
-}
-
-// changed reports whether applying obj over old changes what the user owns: labels,
-// annotations, and everything but status.
-func changed(obj, old api.Object) bool {
-	strip := func(o api.Object) map[string]any {
-		m, _ := toJSONValue(o).(map[string]any)
-		delete(m, "status")
-		if md, ok := m["metadata"].(map[string]any); ok {
-			for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {
-				delete(md, k)
-			}
-		}
-		return m
-	}
-	return !reflect.DeepEqual(strip(obj), strip(old))
-}
-
-// toJSONValue is v as generic JSON values, for comparing objects field by field.
-func toJSONValue(v any) any {
-	var out any
-	b, _ := json.Marshal(v)
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-// commit stores a prepared object: created, or updated over the existing one keeping what the
-// server owns (status; generation bumped when the spec changed).
-func commit(c *cluster.Cluster, a action) {
-	if node, ok := a.obj.(*api.Node); ok && a.verb == "created" {
-		_ = kubelet.Join(c, node)
-		return
-	}
-	if a.verb == "created" {
-		_ = c.Create(a.obj)
-		return
-	}
-	if a.verb == "unchanged" {
-		return
-	}
-	old := c.Get(a.manifest.Kind.Kind, cluster.Key{Namespace: a.obj.GetObjectMeta().Namespace, Name: a.obj.GetObjectMeta().Name})
-	keepServerFields(a.obj, old)
-	_ = c.Update(a.obj)
-}
-
-// keepServerFields copies status and generation from old to obj, bumping generation when the
-// spec changed (the registry strategies' PrepareForUpdate).
-func keepServerFields(obj, old api.Object) {
-	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
-	m.Generation = om.Generation
-	specOf := func(o api.Object) any {
-		v := reflect.ValueOf(o).Elem().FieldByName("Spec")
-		if !v.IsValid() {
-			return nil
-		}
-		return toJSONValue(v.Interface())
-	}
-	if m.Generation > 0 && !reflect.DeepEqual(specOf(obj), specOf(old)) {
-		m.Generation++
-	}
-	status := reflect.ValueOf(obj).Elem().FieldByName("Status")
-	if status.IsValid() {
-		status.Set(reflect.ValueOf(old).Elem().FieldByName("Status"))
-	}
 }

@@ -45,7 +45,7 @@ func toJSON(o any) string {
 // nodes, the control plane included; applying it again changes nothing.
 func TestApplyTheTutorialDaemonSet(t *testing.T) {
 	s := newSim(t)
-	r := Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
+	r := applied(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
 	require.Empty(t, r.Err)
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\n", r.Out)
 	s.Advance(10 * time.Second)
@@ -58,7 +58,7 @@ func TestApplyTheTutorialDaemonSet(t *testing.T) {
 	ds := s.C.DaemonSets()[0]
 	assert.Equal(t, api.DaemonSetStatus{CurrentNumberScheduled: 3, DesiredNumberScheduled: 3, NumberReady: 3, ObservedGeneration: 1, UpdatedNumberScheduled: 3, NumberAvailable: 3}, ds.Status)
 	before := snapshot(s)
-	r = Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
+	r = applied(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch unchanged\n", r.Out)
 	assert.Equal(t, before, snapshot(s))
 }
@@ -89,7 +89,7 @@ func TestApplyErrorsAreKubectls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			before := snapshot(s)
-			r := ApplyAll(s, []byte(tc.manifest), "STDIN", "default")
+			r := settledAll(s, []byte(tc.manifest), "STDIN", "default")
 			assert.Equal(t, tc.want, r.Err)
 			assert.Empty(t, r.Out)
 			if tc.line > 0 {
@@ -106,10 +106,10 @@ func TestApplyErrorsAreKubectls(t *testing.T) {
 func TestApplyAllIsAllOrNothing(t *testing.T) {
 	bad := "---\napiVersion: v1\nkind: Pod\nmetadata: {name: Bad_Name}\nspec:\n  containers: [{name: c, image: nginx}]\n"
 	s := newSim(t)
-	r := ApplyAll(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
+	r := settledAll(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
 	assert.Contains(t, r.Err, `The Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"`)
 	assert.Empty(t, s.C.DaemonSets())
-	r = Apply(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
+	r = applied(s, []byte(lessons.FluentdDaemonSet+bad), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\n", r.Out)
 	assert.Contains(t, r.Err, `The Pod "Bad_Name" is invalid`)
 	assert.Len(t, s.C.DaemonSets(), 1)
@@ -119,13 +119,13 @@ func TestApplyAllIsAllOrNothing(t *testing.T) {
 // the selector is immutable.
 func TestApplyUpdateBumpsGeneration(t *testing.T) {
 	s := newSim(t)
-	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
-	r := Apply(s, []byte(strings.Replace(lessons.FluentdDaemonSet, "fluentd:v2.5.1", "fluentd:v2.5.2", 1)), "STDIN", "default")
+	require.Empty(t, applied(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
+	r := applied(s, []byte(strings.Replace(lessons.FluentdDaemonSet, "fluentd:v2.5.1", "fluentd:v2.5.2", 1)), "STDIN", "default")
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\n", r.Out)
 	assert.Equal(t, int64(2), s.C.DaemonSets()[0].Generation)
 	moved := strings.Replace(lessons.FluentdDaemonSet, "      name: fluentd-elasticsearch\n", "      name: fluentd-es\n", 1)
 	moved = strings.Replace(moved, "name: fluentd-elasticsearch   # must match", "name: fluentd-es   # must match", 1)
-	r = Apply(s, []byte(moved), "STDIN", "default")
+	r = applied(s, []byte(moved), "STDIN", "default")
 	assert.Equal(t, `The DaemonSet "fluentd-elasticsearch" is invalid: spec.selector: Invalid value: {"matchLabels":{"name":"fluentd-es"}}: field is immutable`, r.Err)
 }
 
@@ -133,8 +133,8 @@ func TestApplyUpdateBumpsGeneration(t *testing.T) {
 // labels, its own pod CIDR and the default capacity, and the DaemonSet follows it there.
 func TestApplyNodeJoinsReady(t *testing.T) {
 	s := newSim(t)
-	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
-	r := Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: hd4\n  labels: {disk: ssd}\n"), "STDIN", "default")
+	require.Empty(t, applied(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
+	r := applied(s, []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: hd4\n  labels: {disk: ssd}\n"), "STDIN", "default")
 	require.Empty(t, r.Err)
 	assert.Equal(t, "node/hd4 created\n", r.Out)
 	n := s.C.Node("hd4")
@@ -152,7 +152,7 @@ func TestOldMasterTolerationSkipsTheControlPlane(t *testing.T) {
 	data, err := os.ReadFile("../api/testdata/seed-fluentd-k8s-master.yaml")
 	require.NoError(t, err)
 	s := newSim(t)
-	r := Apply(s, data, "fluentd-elasticsearch.yaml", "default")
+	r := applied(s, data, "fluentd-elasticsearch.yaml", "default")
 	require.Empty(t, r.Err)
 	var nodes []string
 	for _, p := range s.C.Pods() {
@@ -166,7 +166,7 @@ func TestOldMasterTolerationSkipsTheControlPlane(t *testing.T) {
 // namespace filled in, empty annotations present, sorted keys, final newline.
 func TestApplyRecordsLastAppliedConfiguration(t *testing.T) {
 	s := newSim(t)
-	r := Apply(s, []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - {name: c, image: nginx, resources: {limits: {memory: 1.0}}}\n"), "STDIN", "default")
+	r := applied(s, []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - {name: c, image: nginx, resources: {limits: {memory: 1.0}}}\n"), "STDIN", "default")
 	require.Empty(t, r.Err)
 	pod := s.C.Pods()[0]
 	assert.Equal(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"web","namespace":"default"},"spec":{"containers":[{"image":"nginx","name":"c","resources":{"limits":{"memory":1}}}]}}`+"\n",
@@ -178,9 +178,9 @@ func TestApplyRecordsLastAppliedConfiguration(t *testing.T) {
 func TestJoiningNodeTakesAFreeCIDR(t *testing.T) {
 	s := newSim(t)
 	s.C.Delete(s.C.Node("hd2"))
-	require.Empty(t, Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd4}\n"), "STDIN", "default").Err)
+	require.Empty(t, applied(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd4}\n"), "STDIN", "default").Err)
 	assert.Equal(t, "10.244.1.0/24", s.C.Node("hd4").Spec.PodCIDR)
-	require.Empty(t, Apply(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd5}\n"), "STDIN", "default").Err)
+	require.Empty(t, applied(s, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: hd5}\n"), "STDIN", "default").Err)
 	assert.Equal(t, "10.244.3.0/24", s.C.Node("hd5").Spec.PodCIDR)
 }
 
@@ -198,4 +198,27 @@ func TestCreateRefusesWhatExists(t *testing.T) {
 	assert.Equal(t, `Error from server (AlreadyExists): error when creating "STDIN": pods "web" already exists`, r.Err)
 	assert.Equal(t, 1, r.Code)
 	assert.Equal(t, before, snapshot(s))
+}
+
+// run, applied and settledAll are Run, Apply and ApplyAll as the shell runs them: the
+// controllers settle after a command that changed the cluster.
+func run(s *sim.Sim, args []string, stdin string) Result {
+	return settling(s, func() Result { return Run(s, args, stdin) })
+}
+
+func applied(s *sim.Sim, data []byte, source, namespace string) Result {
+	return settling(s, func() Result { return Apply(s, data, source, namespace) })
+}
+
+func settledAll(s *sim.Sim, data []byte, source, namespace string) Result {
+	return settling(s, func() Result { return ApplyAll(s, data, source, namespace) })
+}
+
+func settling(s *sim.Sim, command func() Result) Result {
+	before := s.C.Writes()
+	r := command()
+	if s.C.Writes() != before {
+		s.Settle()
+	}
+	return r
 }

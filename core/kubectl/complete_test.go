@@ -14,7 +14,7 @@ import (
 func TestCompleteOffersWhatTheLineCanTakeNext(t *testing.T) {
 	s := newSim(t)
 	ds := "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: kube-system}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36}]\n"
-	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, ds).Err)
+	require.Empty(t, run(s, []string{"apply", "-f", "-"}, ds).Err)
 	for _, tt := range []struct {
 		line string
 		want []string

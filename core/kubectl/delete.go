@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/sim"
 )
@@ -122,7 +123,11 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 			}
 			continue
 		}
-		s.C.DeleteObject(t.obj, o.policy, o.grace)
+		if _, err := apiserver.Delete(s.C, t.kind, cluster.KeyOf(t.obj), apiserver.DeleteOptions{Propagation: o.policy, GracePeriodSeconds: o.grace}); err != nil {
+			errs = append(errs, serverError(err))
+			code = 1
+			continue
+		}
 		verb := "deleted"
 		if o.grace != nil && *o.grace == 0 {
 			verb = "force deleted"
@@ -130,12 +135,8 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 		if t.kind.Namespaced {
 			verb += " from " + t.obj.GetObjectMeta().Namespace + " namespace"
 		}
-		if t.kind.Kind == "Node" {
-			s.C.RemoveMachine(t.name)
-		}
 		fmt.Fprintf(&out, "%s %q %s\n", resourceName(t.kind), t.name, verb)
 	}
-	s.Settle()
 	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Code: code}
 }
 

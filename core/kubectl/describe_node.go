@@ -7,7 +7,6 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/kubelet"
 	"daemonlab/core/sim"
 )
 
@@ -86,7 +85,7 @@ func describeLease(w describeWriter, c *cluster.Cluster, node string) {
 	w.write(0, "Lease:\n")
 	w.write(1, "HolderIdentity:\t%s\n", node)
 	w.write(1, "AcquireTime:\t<unset>\n")
-	w.write(1, "RenewTime:\t%s\n", rfc1123z(api.NewTime(kubelet.LastRenew(m, c.Now()))))
+	w.write(1, "RenewTime:\t%s\n", rfc1123z(api.NewTime(m.LastRenew(c.Now()))))
 }
 
 // nodePods lists the pods bound to a node that have neither succeeded nor failed, in the API

@@ -27,7 +27,6 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
-	"daemonlab/core/kubelet"
 	"daemonlab/core/sim"
 )
 
@@ -120,7 +119,7 @@ func upstreamDescribe(t *testing.T, s *sim.Sim, kind string, obj api.Object) str
 		objs = append(objs, typed(t, sh, obj, &corev1.Node{}))
 		if m, ok := s.C.Machine(node.Name); ok {
 			holder := node.Name
-			renew := metav1.NewMicroTime(kubelet.LastRenew(m, s.C.Now()).Add(sh.by))
+			renew := metav1.NewMicroTime(m.LastRenew(s.C.Now()).Add(sh.by))
 			sh.back[renew.Format(time.RFC1123Z)] = renew.Add(-sh.by).Format(time.RFC1123Z)
 			objs = append(objs, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: node.Name, Namespace: "kube-node-lease"},
 				Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, RenewTime: &renew}})

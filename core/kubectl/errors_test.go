@@ -14,8 +14,8 @@ import (
 func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 	s := newSim(t)
 	ds := "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36}]\n"
-	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, ds).Err)
-	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, strings.ReplaceAll(ds, "agent", "other")).Err)
+	require.Empty(t, run(s, []string{"apply", "-f", "-"}, ds).Err)
+	require.Empty(t, run(s, []string{"apply", "-f", "-"}, strings.ReplaceAll(ds, "agent", "other")).Err)
 	tests := []struct {
 		args    string
 		wantErr string
@@ -45,7 +45,7 @@ func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			before := snapshot(s)
-			r := Run(s, strings.Fields(tt.args), "")
+			r := run(s, strings.Fields(tt.args), "")
 			assert.Contains(t, r.Err, tt.wantErr)
 			if !strings.HasPrefix(tt.wantErr, "No resources") {
 				assert.Equal(t, 1, r.Code)
@@ -75,22 +75,22 @@ func TestHelpIsPrintedForEveryCommand(t *testing.T) {
 		{"rollout", "rollout", 1},
 	} {
 		t.Run(tt.args, func(t *testing.T) {
-			r := Run(s, strings.Fields(tt.args), "")
+			r := run(s, strings.Fields(tt.args), "")
 			require.NotEmpty(t, helpText(tt.topic))
 			assert.Equal(t, helpText(tt.topic), r.Out)
 			assert.Equal(t, tt.code, r.Code)
 		})
 	}
 	for _, group := range []string{"set", "top"} { // their help goes to standard error
-		r := Run(s, []string{group}, "")
+		r := run(s, []string{group}, "")
 		assert.Equal(t, strings.TrimSuffix(helpText(group), "\n"), r.Err)
 		assert.Equal(t, 1, r.Code)
 	}
-	assert.Equal(t, "error: Metrics API not available", Run(s, []string{"top", "nodes"}, "").Err, "no metrics-server runs in the simulated cluster")
+	assert.Equal(t, "error: Metrics API not available", run(s, []string{"top", "nodes"}, "").Err, "no metrics-server runs in the simulated cluster")
 	assert.Contains(t, helpText("rollout status"), "Show the status of the rollout.")
-	r := Run(s, []string{"help", "nonsense"}, "")
+	r := run(s, []string{"help", "nonsense"}, "")
 	assert.True(t, strings.HasPrefix(r.Out, "Unknown help topic [`nonsense`]\n\n\nBasic Commands (Beginner):"), r.Out)
-	r = Run(s, []string{"get", "--", "--help"}, "")
+	r = run(s, []string{"get", "--", "--help"}, "")
 	assert.Contains(t, r.Err, `the server doesn't have a resource type "--help"`, "after -- it is an argument")
 }
 
@@ -98,8 +98,8 @@ func TestHelpIsPrintedForEveryCommand(t *testing.T) {
 // says so rather than pretending.
 func TestSetImageOnAPodIsRefusedPlainly(t *testing.T) {
 	s := newSim(t)
-	require.Empty(t, Run(s, []string{"apply", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx:1.27}]\n").Err)
-	r := Run(s, []string{"set", "image", "pod/web", "c=nginx:1.28"}, "")
+	require.Empty(t, run(s, []string{"apply", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx:1.27}]\n").Err)
+	r := run(s, []string{"set", "image", "pod/web", "c=nginx:1.28"}, "")
 	assert.Equal(t, "error: DaemonLab cannot change the image of a running pod yet; change its controller's template instead", r.Err)
 	assert.Equal(t, 1, r.Code)
 }

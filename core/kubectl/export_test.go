@@ -24,9 +24,9 @@ func TestExportGivesManifestsThatRecreateTheWorkloads(t *testing.T) {
 		{"run", "debug", "--image=busybox:1.36", "--", "sleep", "3600"},
 		{"scale", "deployment", "web", "-n", "team", "--replicas=2"},
 	} {
-		require.Empty(t, Run(s, line, "").Err, "%v", line)
+		require.Empty(t, run(s, line, "").Err, "%v", line)
 	}
-	require.Empty(t, Apply(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
+	require.Empty(t, applied(s, []byte(lessons.FluentdDaemonSet), "STDIN", "default").Err)
 	s.Advance(30 * time.Second)
 	out := Export(s.C)
 	assert.Contains(t, out, "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels:\n    kubernetes.io/metadata.name: team\n  name: team\n")
@@ -43,13 +43,13 @@ func TestExportGivesManifestsThatRecreateTheWorkloads(t *testing.T) {
 
 	fresh, err := sim.New(1, sim.Default)
 	require.NoError(t, err)
-	r := Apply(fresh, []byte(out), "daemonlab.yaml", "default")
+	r := applied(fresh, []byte(out), "daemonlab.yaml", "default")
 	require.Empty(t, r.Err)
 	fresh.Advance(30 * time.Second)
 	for _, args := range [][]string{
 		{"get", "ds,deploy", "-A", "-o", "jsonpath={range .items[*]}{.metadata.name} {.spec.template.spec.containers[0].image} {.spec.replicas} {.status.numberReady}{.status.readyReplicas}{\"\\n\"}{end}"},
 		{"get", "pod", "debug", "-o", "jsonpath={.spec.containers[0].args}"},
 	} {
-		assert.Equal(t, Run(s, args, "").Out, Run(fresh, args, "").Out, "%v", args)
+		assert.Equal(t, run(s, args, "").Out, Run(fresh, args, "").Out, "%v", args)
 	}
 }

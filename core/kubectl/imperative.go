@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
-	"daemonlab/core/cluster"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/sim"
 )
 
@@ -46,9 +46,9 @@ func parseDryRun(f Flags) (dryRun, *Result) {
 // createObject is what the imperative commands share (create deployment, create namespace,
 // run): a built object (namespaced only if -n said so, as kubectl enforces a namespace only
 // then) is printed as it is with --dry-run=client, or created by the API server
-// (defaulted, validated, admitted) and printed as created; -o yaml|json|name prints the object.
-// fail words the API server's refusal as the command does.
-func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(*refusal) string) Result {
+// (defaulted, admitted, validated) and printed as created; -o yaml|json|name prints the object
+// the server answered with. fail words the API server's refusal as the command does.
+func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(error) string) Result {
 	dry, bad := parseDryRun(f)
 	if bad != nil {
 		return *bad
@@ -61,15 +61,11 @@ func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(
 		if m := obj.GetObjectMeta(); kind.Namespaced && m.Namespace == "" {
 			m.Namespace = "default" // kubectl sends it to the current namespace
 		}
-		if r := serverCreate(s.C, obj, kind, dry == "server"); r != nil {
-			return Result{Err: fail(r), Code: 1}
+		stored, err := apiserver.Create(s.C, obj, apiserver.Options{DryRun: dry == "server"})
+		if err != nil {
+			return Result{Err: fail(err), Code: 1}
 		}
-		if dry == "" {
-			s.Settle()
-		}
-		if stored := s.C.Get(kind.Kind, keyOf(obj, kind)); stored != nil {
-			obj = stored
-		}
+		obj = stored
 	}
 	name := obj.GetObjectMeta().Name
 	var b strings.Builder
@@ -93,60 +89,6 @@ func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(
 		fmt.Fprintf(&b, "%s/%s created%s\n", resourceName(kind), name, suffix)
 	}
 	return Result{Out: b.String()}
-}
-
-func keyOf(obj api.Object, kind api.Kind) cluster.Key {
-	m := obj.GetObjectMeta()
-	if kind.Namespaced {
-		return cluster.Key{Namespace: m.Namespace, Name: m.Name}
-	}
-	return cluster.Key{Name: m.Name}
-}
-
-// refusal is an API server's answer to a create it refuses.
-type refusal struct {
-	reason, message string // "AlreadyExists", and the status message
-	invalid         api.ErrorList
-	kind, name      string
-}
-
-// kubectl is the refusal as kubectl prints an API error it does not wrap.
-func (r *refusal) kubectl() string {
-	if len(r.invalid) > 0 {
-		return invalidMessage(r.kind, r.name, r.invalid)
-	}
-	return fmt.Sprintf("Error from server (%s): %s", r.reason, r.message)
-}
-
-// serverCreate is the API server's create: the namespace must exist, the object is defaulted,
-// validated and admitted, and must not exist yet; with dryRun nothing is stored.
-func serverCreate(c *cluster.Cluster, obj api.Object, kind api.Kind, dryRun bool) *refusal {
-	m := obj.GetObjectMeta()
-	if kind.Namespaced && c.Get("Namespace", cluster.Key{Name: m.Namespace}) == nil {
-		return &refusal{reason: "NotFound", message: fmt.Sprintf("namespaces %q not found", m.Namespace)}
-	}
-	api.Default(obj)
-	if errs := api.Validate(obj); len(errs) > 0 {
-		var causes []string
-		for _, e := range errs {
-			causes = append(causes, e.Error())
-		}
-		qualified := kind.Kind
-		if kind.Group != "" {
-			qualified += "." + kind.Group
-		}
-		return &refusal{reason: "Invalid", message: fmt.Sprintf("%s %q is invalid: %s", qualified, m.Name, aggregate(causes)), invalid: errs, kind: kind.Kind, name: m.Name}
-	}
-	if c.Get(kind.Kind, keyOf(obj, kind)) != nil {
-		return &refusal{reason: "AlreadyExists", message: fmt.Sprintf("%s %q already exists", kind.GroupResource(), m.Name)}
-	}
-	if err := cluster.Admit(obj); err != nil {
-		return &refusal{reason: "Forbidden", message: err.Error()}
-	}
-	if !dryRun {
-		_ = c.Create(obj) // it does not exist and was admitted
-	}
-	return nil
 }
 
 // onlyName checks the one NAME an imperative command takes.
@@ -208,7 +150,7 @@ func createDeployment(s *sim.Sim, args []string) Result {
 	if port >= 0 {
 		d.Spec.Template.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: port}}
 	}
-	return createObject(s, f, d, kindOf("Deployment"), func(r *refusal) string { return "error: failed to create deployment: " + r.message })
+	return createObject(s, f, d, kindOf("Deployment"), func(err error) string { return "error: failed to create deployment: " + err.Error() })
 }
 
 // createNamespace is kubectl create namespace NAME.
@@ -223,7 +165,7 @@ func createNamespace(s *sim.Sim, args []string) Result {
 	}
 	ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 	ns.Name = name
-	return createObject(s, f, ns, kindOf("Namespace"), (*refusal).kubectl)
+	return createObject(s, f, ns, kindOf("Namespace"), serverError)
 }
 
 // runCommand is kubectl run NAME --image=IMAGE (run.go): one pod whose single container is
@@ -296,7 +238,7 @@ func runCommand(s *sim.Sim, args []string, _ string) Result {
 	}
 	p.Spec.Containers = []api.Container{c}
 	p.Spec.DNSPolicy, p.Spec.RestartPolicy = "ClusterFirst", restart
-	return createObject(s, f, p, kindOf("Pod"), (*refusal).kubectl)
+	return createObject(s, f, p, kindOf("Pod"), serverError)
 }
 
 // parseRunLabels reads --labels k=v,k2=v2.

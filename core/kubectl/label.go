@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/sim"
 )
@@ -52,7 +53,6 @@ func labelCommand(s *sim.Sim, args []string, _ string) Result {
 		}
 		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(t.kind), t.name, msg)
 	}
-	s.Settle()
 	return Result{Out: out.String()}
 }
 
@@ -121,11 +121,10 @@ func relabel(c *cluster.Cluster, t target, add map[string]string, remove []strin
 			added++
 		}
 	}
-	if errs := api.Validate(next); len(errs) > 0 {
-		return "", &Result{Err: invalidMessage(t.kind.Kind, t.name, errs), Code: 1}
-	}
 	if added+removed > 0 {
-		_ = c.Update(next)
+		if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
+			return "", &Result{Err: serverError(err), Code: 1}
+		}
 	}
 	switch {
 	case added > 0 && removed > 0:
@@ -224,16 +223,15 @@ func scaleCommand(s *sim.Sim, args []string, _ string) Result {
 		switch o := next.(type) {
 		case *api.Deployment:
 			o.Spec.Replicas = &replicas
-			o.Generation++
 		case *api.ReplicaSet:
 			o.Spec.Replicas = &replicas
-			o.Generation++
 		default:
 			return Result{Out: out.String(), Err: fmt.Sprintf("error: no scaler has been implemented for %s", t.kind.GroupResource()), Code: 1}
 		}
-		_ = s.C.Update(next)
+		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
+			return Result{Out: out.String(), Err: serverError(err), Code: 1}
+		}
 		fmt.Fprintf(&out, "%s/%s scaled\n", resourceName(t.kind), t.name)
 	}
-	s.Settle()
 	return Result{Out: out.String()}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/sim"
 )
@@ -33,8 +34,7 @@ func setUnschedulable(s *sim.Sim, n *api.Node, unschedulable bool) string {
 	}
 	next := api.DeepCopy(n)
 	next.Spec.Unschedulable = unschedulable
-	_ = s.C.Update(next)
-	s.Settle()
+	_, _ = apiserver.Update(s.C, next, apiserver.Options{}) // a node that exists takes the change
 	return fmt.Sprintf("node/%s %s\n", n.Name, verb)
 }
 
@@ -194,10 +194,11 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 		fmt.Fprintf(&b, "evicting pod %s/%s\n", p.Namespace, p.Name)
 	}
 	for _, p := range evict {
-		evictPod(s.C, p, grace)
+		if err := apiserver.Evict(s.C, cluster.KeyOf(p), grace); err != nil {
+			return Result{Out: b.String(), Err: serverError(err), Code: 1}
+		}
 		fmt.Fprintf(&b, "pod/%s evicted\n", p.Name)
 	}
-	s.Settle()
 	fmt.Fprintf(&b, "node/%s drained\n", n.Name)
 	return Result{Out: b.String(), Err: errOut}
 }
@@ -209,14 +210,4 @@ func appendNew(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
-}
-
-// evictPod is the Eviction API: the pod gets DisruptionTarget=True ("EvictionByEvictionAPI")
-// and is deleted gracefully. DaemonLab has no PodDisruptionBudgets, so no eviction is refused.
-func evictPod(c *cluster.Cluster, p *api.Pod, grace *int64) {
-	marked := api.DeepCopy(p)
-	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"})
-	_ = c.Update(marked)
-	c.DeletePod(marked, grace)
 }

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller/daemon"
 	"daemonlab/core/controller/deployment"
@@ -169,12 +169,10 @@ func watchRollout(s *sim.Sim, out *strings.Builder, t target, revision int64, wa
 		if done || !watch {
 			return ""
 		}
-		next, ok := s.NextTimer()
-		if !ok || next.After(deadline) {
-			s.Advance(deadline.Sub(s.C.Now()))
+		if !s.Wait(deadline) {
+			s.Advance(deadline.Sub(s.C.Now())) // kubectl waited out its --timeout
 			return "error: timed out waiting for the condition"
 		}
-		s.Step()
 	}
 }
 
@@ -353,7 +351,6 @@ func rolloutUndo(s *sim.Sim, args []string) Result {
 		}
 		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(t.kind), t.name, verb)
 	}
-	s.Settle()
 	return Result{Out: out.String()}
 }
 
@@ -405,8 +402,9 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 		delete(o.Spec.Template.Labels, deployment.PodTemplateHashLabel)
 		o.Annotations = rollbackAnnotations(o.Annotations, target, c, t.obj.(*api.Deployment))
 	}
-	next.GetObjectMeta().Generation++
-	_ = c.Update(next)
+	if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
+		return "", serverError(err)
+	}
 	return "rolled back", ""
 }
 
@@ -451,18 +449,19 @@ func rolloutPatch(name string, mutate func(obj api.Object, now time.Time) (verb,
 		for _, t := range targets {
 			next := api.DeepCopyObject(t.obj)
 			verb, refusal := mutate(next, s.C.Now())
-			switch {
-			case refusal != "":
+			if refusal != "" {
 				errs = append(errs, fmt.Sprintf("error: %s %q %s", t.kind.GroupResource(), t.name, refusal))
-			case reflect.DeepEqual(toJSONValue(next), toJSONValue(t.obj)):
+				continue
+			}
+			switch stored, err := apiserver.Update(s.C, next, apiserver.Options{}); {
+			case err != nil:
+				errs = append(errs, serverError(err))
+			case stored == t.obj: // nothing changed: the stored object comes back
 				errs = append(errs, fmt.Sprintf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", t.name))
 			default:
-				next.GetObjectMeta().Generation++
-				_ = s.C.Update(next)
 				fmt.Fprintf(&out, "%s/%s %s\n", resourceName(t.kind), t.name, verb)
 			}
 		}
-		s.Settle()
 		res := Result{Out: out.String()}
 		if len(errs) > 0 {
 			res.Err, res.Code = aggregateErrors(errs), 1

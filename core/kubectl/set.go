@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/sim"
 )
 
@@ -91,24 +92,13 @@ func setImage(s *sim.Sim, args []string) Result {
 		if !changed {
 			continue
 		}
-		if verrs := api.Validate(next); len(verrs) > 0 {
-			// The API server's Invalid status, as its error string reads inside kubectl's message.
-			var causes []string
-			for _, e := range verrs {
-				causes = append(causes, e.Error())
-			}
-			qualified := t.kind.Kind
-			if t.kind.Group != "" {
-				qualified += "." + t.kind.Group
-			}
-			errs = append(errs, fmt.Sprintf("error: failed to patch image update to pod template: %s %q is invalid: %s", qualified, t.name, aggregate(causes)))
+		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
+			// The API server's status message, inside kubectl's.
+			errs = append(errs, "error: failed to patch image update to pod template: "+err.Error())
 			continue
 		}
-		next.GetObjectMeta().Generation++
-		_ = s.C.Update(next)
 		fmt.Fprintf(&out, "%s/%s image updated\n", resourceName(t.kind), t.name)
 	}
-	s.Settle()
 	res := Result{Out: out.String()}
 	if len(errs) > 0 {
 		res.Err, res.Code = strings.Join(errs, "\n"), 1

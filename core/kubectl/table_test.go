@@ -45,9 +45,9 @@ func TestTableLaysOutAsKubectlsTabWriter(t *testing.T) {
 // prints it in the whole table.
 func TestEventLinesAreKubectlEventsLines(t *testing.T) {
 	s := newSim(t)
-	require.Zero(t, Run(s, []string{"create", "deployment", "web", "--image=nginx:1.27", "--replicas=4"}, "").Code)
-	require.Zero(t, Run(s, []string{"scale", "deployment", "web", "--replicas=1"}, "").Code)
-	full := strings.SplitAfter(Run(s, []string{"events", "-A"}, "").Out, "\n")
+	require.Zero(t, run(s, []string{"create", "deployment", "web", "--image=nginx:1.27", "--replicas=4"}, "").Code)
+	require.Zero(t, run(s, []string{"scale", "deployment", "web", "--replicas=1"}, "").Code)
+	full := strings.SplitAfter(run(s, []string{"events", "-A"}, "").Out, "\n")
 	full = full[:len(full)-1]
 	require.Greater(t, len(full), 6)
 	all := func(string) bool { return true }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/sim"
 )
 
@@ -74,10 +75,12 @@ func taintCommand(s *sim.Sim, args []string, _ string) Result {
 		}
 		next := api.DeepCopy(n)
 		next.Spec.Taints = taints
-		_ = s.C.Update(next)
+		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
+			errs = append(errs, serverError(err))
+			continue
+		}
 		fmt.Fprintf(&out, "node/%s %s\n", n.Name, op)
 	}
-	s.Settle()
 	r := Result{Out: out.String(), Err: strings.Join(errs, "\n")}
 	if len(errs) > 0 {
 		r.Code = 1

@@ -66,12 +66,7 @@ func watch(s *sim.Sim, f Flags, q query, rs []resource, out outputFormat) Result
 		emit(objs, true)
 	}
 	deadline := s.C.Now().Add(defaultWatchLimit)
-	for {
-		next, ok := s.NextTimer()
-		if !ok || next.After(deadline) {
-			break
-		}
-		s.Step()
+	for s.Wait(deadline) {
 		now, _ := q.find(s, r)
 		var changed []api.Object
 		present := map[string]bool{}

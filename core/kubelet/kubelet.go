@@ -30,12 +30,12 @@ type NodeOptions struct {
 	Pods   string // default "110"
 }
 
-// NewNode returns the Node a kubelet registers when it joins as the index-th node (0-based):
+// NewNode returns the Node a kubelet registers when its machine has the index-th address
+// (0-based); the node IPAM controller then gives it a pod CIDR (core/controller/nodeipam):
 //
 //  1. Labels kubernetes.io/hostname, kubernetes.io/os=linux, kubernetes.io/arch=amd64 and their
 //     beta twins, then opts.Labels.
-//  2. The index-th /24 from 10.244.0.0 as its pod CIDR (podCIDR), and the index-th address from
-//     192.168.10.11 as its InternalIP.
+//  2. The index-th address from 192.168.10.11 as its InternalIP.
 //  3. Capacity and allocatable 4 CPU, 8Gi memory, 110 pods unless opts say otherwise.
 //  4. Conditions MemoryPressure, DiskPressure and PIDPressure False and Ready True, with the
 //     kubelet's reasons and messages, heartbeats at now.
@@ -55,75 +55,65 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 		api.ResourceMemory: api.MustParseQuantity(orDefault(opts.Memory, "8Gi")),
 		api.ResourcePods:   api.MustParseQuantity(orDefault(opts.Pods, "110")),
 	}
-	cidr := podCIDR(index)
 	n := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}}
 	n.Name = name
 	n.Labels = labels
-	n.Spec = api.NodeSpec{PodCIDR: cidr, PodCIDRs: []string{cidr}, Taints: opts.Taints}
+	n.Spec = api.NodeSpec{Taints: opts.Taints}
 	n.Status = NodeStatus(name, index, capacity, now)
 	return n
 }
 
-// FreeIndex returns the smallest node index whose pod CIDR (podCIDR) no node uses,
-// so that a joining node never shares a CIDR with a node that stayed after others left.
-func FreeIndex(c *cluster.Cluster) int {
-	return NewIndices(c).Free()
+// FreeAddress returns the smallest address index whose InternalIP no node has, so that a
+// joining machine never shares an address with a node that stayed after others left.
+func FreeAddress(c *cluster.Cluster) int {
+	return NewAddresses(c).Free()
 }
 
-// Indices are the node indices whose pod CIDRs the nodes use, read once: FreeIndex for many
-// nodes joining in turn (a manifest of 5,000 nodes), each noted with Use as it joins.
-type Indices struct {
+// Addresses are the address indices the nodes' InternalIPs use, read once: FreeAddress for
+// many nodes joining in turn (a manifest of 5,000 nodes), each noted with Use as it joins.
+type Addresses struct {
 	used map[int]bool
 	free int // no index below it is free
 }
 
-// NewIndices reads the indices the cluster's nodes use.
-func NewIndices(c *cluster.Cluster) *Indices {
-	x := &Indices{used: map[int]bool{}}
+// NewAddresses reads the address indices the cluster's nodes use.
+func NewAddresses(c *cluster.Cluster) *Addresses {
+	x := &Addresses{used: map[int]bool{}}
 	for n := range c.AllNodes() {
-		x.Use(n.Spec.PodCIDR)
+		for _, a := range n.Status.Addresses {
+			if a.Type == "InternalIP" {
+				x.Use(a.Address)
+			}
+		}
 	}
 	return x
 }
 
-// Use notes a joined node's pod CIDR; one podCIDR does not hand out takes no index.
-func (x *Indices) Use(cidr string) {
-	rest, prefixed := strings.CutPrefix(cidr, "10.")
-	octets, suffixed := strings.CutSuffix(rest, ".0/24")
-	second, third, dotted := strings.Cut(octets, ".")
-	if !prefixed || !suffixed || !dotted {
+// Use notes an InternalIP; one internalIP does not hand out takes no index.
+func (x *Addresses) Use(ip string) {
+	rest, ok := strings.CutPrefix(ip, "192.168.")
+	third, fourth, dotted := strings.Cut(rest, ".")
+	if !ok || !dotted {
 		return
 	}
-	a, errA := strconv.Atoi(second)
-	b, errB := strconv.Atoi(third)
-	if errA == nil && errB == nil && strconv.Itoa(a) == second && strconv.Itoa(b) == third && a >= 0 && a < 256 && b >= 0 && b < 256 {
-		x.used[(a*256+b-podSubnetsFrom+podSubnets)%podSubnets] = true
+	a, errA := strconv.Atoi(third)
+	b, errB := strconv.Atoi(fourth)
+	if errA == nil && errB == nil && strconv.Itoa(a) == third && strconv.Itoa(b) == fourth && a >= 0 && a < 256 && b >= 0 && b < 256 {
+		x.used[(a<<8+b-internalIPsFrom+1<<16)%(1<<16)] = true
 	}
 }
 
 // Free returns the smallest index no node uses.
-func (x *Indices) Free() int {
+func (x *Addresses) Free() int {
 	for x.used[x.free] {
 		x.free++
 	}
 	return x.free
 }
 
-// Node addresses: pod CIDRs are the /24s of a 10.0.0.0/8 cluster CIDR, handed out from
-// 10.244.0.0/24 (kubeadm's and flannel's usual 10.244.0.0/16, for the first 256 nodes) upwards
-// and round to 10.0.0.0 after 10.255.255.0; InternalIPs count up from 192.168.10.11 in
-// 192.168.0.0/16. Every address is a valid one for the first 62,965 nodes.
-const (
-	podSubnets      = 1 << 16    // the /24s in 10.0.0.0/8
-	podSubnetsFrom  = 244 << 8   // 10.244.0.0/24's place among them
-	internalIPsFrom = 10<<8 + 11 // 192.168.10.11's place in 192.168.0.0/16
-)
-
-// podCIDR is the pod CIDR of the node with that index.
-func podCIDR(index int) string {
-	k := (podSubnetsFrom + index) % podSubnets
-	return fmt.Sprintf("10.%d.%d.0/24", k>>8, k&0xff)
-}
+// internalIPsFrom is 192.168.10.11's place in 192.168.0.0/16: InternalIPs count up from it, and
+// every address is a valid one for the first 62,965 nodes.
+const internalIPsFrom = 10<<8 + 11
 
 // internalIP is the InternalIP of the node with that index.
 func internalIP(index int) string {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
 
@@ -21,31 +22,58 @@ const (
 // Faults lists every fault, in the order `sim help` shows them.
 var Faults = []string{FaultKubeletDown, FaultNotReady, FaultMemoryPressure, FaultDiskPressure, FaultPIDPressure, FaultNetworkUnavailable}
 
-// RenewInterval is how often a running kubelet renews its node lease (nodeLeaseDurationSeconds
-// 40 × nodeLeaseRenewIntervalFraction 0.25).
-const RenewInterval = 10 * time.Second
-
 // Join registers a node as its kubelet does on start: the Node object and a running kubelet that
 // renews its lease from now on.
 func Join(c *cluster.Cluster, n *api.Node) error {
-	if err := c.Create(n); err != nil {
+	if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
 		return err
 	}
 	c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now()})
 	return nil
 }
 
-// LastRenew returns when the node's kubelet last renewed its lease: the last tick of its 10s
-// rhythm, counted from when it started, that is not after now (or after it stopped).
-func LastRenew(m cluster.Machine, now time.Time) time.Time {
-	end := now
-	if m.KubeletDown {
-		end = m.DownAt
+// Register matches machines to Node objects (DESIGN: every node joins Ready):
+//
+//  1. A Node with no machine behind it (one created through the API, as kubectl apply does)
+//     gets one, in the order the nodes were created: its kubelet starts and registers as it
+//     does when its Node exists already (kubelet_node_status.go tryRegisterWithAPIServer,
+//     reconcile): the kubelet's labels join the node's own, which win; a node that has no
+//     status gets the healthy kubelet's, with the machine's address (the first free one).
+//  2. A machine whose Node is gone (kubectl delete node) leaves the cluster.
+//
+// It reports whether it changed anything.
+func Register(c *cluster.Cluster) bool {
+	var joining []*api.Node
+	for n := range c.AllNodes() {
+		if _, ok := c.Machine(n.Name); !ok {
+			joining = append(joining, n)
+		}
 	}
-	if end.Before(m.RenewFrom) {
-		return m.RenewFrom
+	changed := false
+	for _, name := range c.MachineNames() {
+		if c.Node(name) == nil {
+			c.RemoveMachine(name)
+			changed = true
+		}
 	}
-	return m.RenewFrom.Add(end.Sub(m.RenewFrom) / RenewInterval * RenewInterval)
+	if len(joining) == 0 {
+		return changed
+	}
+	slices.SortStableFunc(joining, func(a, b *api.Node) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+	addresses := NewAddresses(c)
+	for _, n := range joining {
+		joined := NewNode(n.Name, addresses.Free(), NodeOptions{Labels: n.Labels}, c.Now())
+		next := api.DeepCopy(n)
+		next.Labels = joined.Labels
+		if len(next.Status.Conditions) == 0 && next.Status.Capacity == nil {
+			next.Status = joined.Status
+			api.Default(next)
+			addresses.Use(next.Status.Addresses[0].Address)
+		}
+		_ = c.Update(next)
+		c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now()})
+	}
+	return true
 }
 
 // condition is what a kubelet reports for one node condition.
@@ -170,9 +198,9 @@ func noteSchedulable(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 // statusTick is when a running kubelet next sets its node's status: now, or the next tick of
 // its 10s rhythm.
 func statusTick(m cluster.Machine, now time.Time) time.Time {
-	last := LastRenew(m, now)
+	last := m.LastRenew(now)
 	if last.Before(now) {
-		return last.Add(RenewInterval)
+		return last.Add(cluster.RenewInterval)
 	}
 	return last
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
-	"daemonlab/core/kubectl"
 	"daemonlab/core/scenario"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
@@ -264,7 +263,7 @@ func (l *Lesson) Start() (*sim.Sim, error) {
 		return nil, err
 	}
 	for i, manifest := range l.manifests {
-		if r := kubectl.ApplyAll(s, []byte(manifest), "STDIN", "default"); r.Err != "" {
+		if r := shell.ApplyAll(s, manifest); r.Err != "" {
 			return nil, fmt.Errorf("lesson %s: apply %s: %s", l.ID, l.Apply[i], r.Err)
 		}
 	}
@@ -294,7 +293,7 @@ func (st Step) Met(s *sim.Sim, typed []string) bool {
 // the editor (all or nothing), anything else is typed into the terminal.
 func RunSolution(s *sim.Sim, st scenario.Step) shell.Result {
 	if st.Stdin != "" {
-		return kubectl.ApplyAll(s, []byte(st.Stdin), "STDIN", "default")
+		return shell.ApplyAll(s, st.Stdin)
 	}
 	return shell.Run(s, st.Run, "")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
 
@@ -24,7 +25,7 @@ func world(t *testing.T, nodes []string, pods []podSpec) *cluster.Cluster {
 		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
 		list := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4"), api.ResourceMemory: api.MustParseQuantity("4Gi"), api.ResourcePods: api.MustParseQuantity("110")}
 		node.Status.Capacity, node.Status.Allocatable = list, list
-		require.NoError(t, c.Create(node))
+		require.NoError(t, create(c, node))
 	}
 	for _, p := range pods {
 		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: p.name, Namespace: "default"}, Spec: api.PodSpec{NodeName: p.node, PriorityClassName: p.class,
@@ -34,7 +35,7 @@ func world(t *testing.T, nodes []string, pods []podSpec) *cluster.Cluster {
 			pod.Status.StartTime = &start
 			pod.Status.Phase = api.PodRunning
 		}
-		require.NoError(t, c.Create(pod))
+		require.NoError(t, create(c, pod))
 	}
 	return c
 }
@@ -145,11 +146,25 @@ func TestPreemptionPolicyNeverDoesNotPreempt(t *testing.T) {
 	c := world(t, []string{"n1"}, []podSpec{{name: "full", node: "n1", memory: "4Gi"}})
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "x", Namespace: "default"}, Spec: api.PodSpec{PriorityClassName: "system-node-critical",
 		Containers: []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi")}}}}}}
-	require.NoError(t, c.Create(p))
+	require.NoError(t, create(c, p))
 	never := "Never"
 	p = api.DeepCopy(pod(c, "x"))
 	p.Spec.PreemptionPolicy = &never
 	d := Schedule(c, p)
 	assert.Equal(t, "preemption: not eligible due to preemptionPolicy=Never.", d.preemption.message)
 	assert.Empty(t, d.preemption.victims)
+}
+
+// create creates an object through the API server, as a client does, creating its namespace
+// first if the cluster has none of that name.
+func create(c *cluster.Cluster, obj api.Object) error {
+	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
+		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		n.Name = ns
+		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
+			return err
+		}
+	}
+	_, err := apiserver.Create(c, obj, apiserver.Options{})
+	return err
 }

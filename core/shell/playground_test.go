@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"daemonlab/core/kubectl"
 	"daemonlab/core/sim"
 	"daemonlab/lessons"
 )
@@ -16,7 +15,7 @@ func playground(t *testing.T) *sim.Sim {
 	t.Helper()
 	s, err := sim.New(1, sim.Default)
 	require.NoError(t, err)
-	require.Empty(t, kubectl.ApplyAll(s, []byte(lessons.Start), "STDIN", "default").Err)
+	require.Empty(t, ApplyAll(s, lessons.Start).Err)
 	s.Advance(30 * time.Second)
 	return s
 }

@@ -51,13 +51,26 @@ func run(s *sim.Sim, words []string, stdin string) Result {
 	}
 	switch words[0] {
 	case "kubectl", "k":
-		return kubectl.Run(s, words[1:], stdin)
+		before := s.C.Writes()
+		r := kubectl.Run(s, words[1:], stdin)
+		if s.C.Writes() != before {
+			s.Settle() // the controllers answer what the command changed
+		}
+		return r
 	case "sim":
 		return runSim(s, words[1:])
 	case "help":
 		return help()
 	}
 	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl and sim commands)", words[0]), Code: 127}
+}
+
+// ApplyAll applies manifests as the page's editor does, all or nothing (kubectl.ApplyAll, as
+// `kubectl apply -f -`), and lets the controllers answer.
+func ApplyAll(s *sim.Sim, manifests string) Result {
+	r := kubectl.ApplyAll(s, []byte(manifests), "STDIN", "default")
+	s.Settle()
+	return r
 }
 
 // help lists what can be typed.

@@ -294,7 +294,7 @@ func simAddNode(s *sim.Sim, args []string) Result {
 	if s.C.Node(name) != nil {
 		return Result{Err: fmt.Sprintf("Error from server (AlreadyExists): nodes %q already exists", name), Code: 1}
 	}
-	node := kubelet.NewNode(name, kubelet.FreeIndex(s.C), opts, s.C.Now())
+	node := kubelet.NewNode(name, kubelet.FreeAddress(s.C), opts, s.C.Now())
 	if errs := api.Validate(node); len(errs) > 0 {
 		return Result{Err: fmt.Sprintf("The Node %q is invalid: %s", name, errs.Error()), Code: 1}
 	}

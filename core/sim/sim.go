@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller/daemon"
 	"daemonlab/core/controller/deployment"
 	"daemonlab/core/controller/garbagecollector"
+	"daemonlab/core/controller/nodeipam"
 	"daemonlab/core/controller/nodelifecycle"
 	"daemonlab/core/controller/replicaset"
 	"daemonlab/core/controller/tainteviction"
@@ -60,7 +62,7 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 	for _, ns := range []string{"default", "kube-node-lease", "kube-public", "kube-system"} {
 		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 		n.Name = ns
-		if err := s.C.Create(n); err != nil {
+		if _, err := apiserver.Create(s.C, n, apiserver.Options{}); err != nil {
 			return nil, err
 		}
 	}
@@ -91,8 +93,8 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 // means a controller fights another, which is a bug worth a clear panic in tests.
 const maxRounds = 1000
 
-// Settle runs the controllers until none changes anything at the current instant: the node
-// lifecycle controller, the taint eviction controller, the garbage collector and pod GC, the
+// Settle runs the controllers until none changes anything at the current instant: the kubelets
+// registering their nodes, the node IPAM controller, the node lifecycle controller, the taint eviction controller, the garbage collector and pod GC, the
 // Deployment, ReplicaSet and DaemonSet controllers, the scheduler (one pod at a time, in queue
 // order) and the kubelets.
 func (s *Sim) Settle() {
@@ -195,6 +197,8 @@ func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster) piece {
 
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
+	{"kubelet-registration", whole(kubelet.Register), []string{"Node", "Machine"}},
+	{"node-ipam-controller", whole(nodeipam.Sync), []string{"Node"}},
 	{"node-lifecycle-controller", whole(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
 	{"taint-eviction-controller", whole(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
 	{"garbage-collector", whole(garbagecollector.Sync), []string{"Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision"}},
@@ -205,21 +209,21 @@ var controllers = []controller{
 			changed = deployment.Sync(c, d) || changed
 		}
 		return changed
-	}), []string{"Deployment", "ReplicaSet", "Pod"}},
+	}), []string{"Deployment", "ReplicaSet", "Pod", "Namespace"}},
 	{"replicaset-controller", whole(func(c *cluster.Cluster) bool {
 		changed := false
 		for rs := range cluster.All[*api.ReplicaSet](c) {
 			changed = replicaset.Sync(c, rs) || changed
 		}
 		return changed
-	}), []string{"ReplicaSet", "Pod"}},
+	}), []string{"ReplicaSet", "Pod", "Namespace"}},
 	{"daemonset-controller", func(c *cluster.Cluster) piece {
 		pass := &daemonSetPass{c: c, sets: c.DaemonSets()}
 		if len(pass.sets) > 0 {
 			pass.ds = pass.sets[0]
 		}
 		return pass.next
-	}, []string{"DaemonSet", "Node", "Pod", "ControllerRevision", "Memo"}},
+	}, []string{"DaemonSet", "Node", "Pod", "ControllerRevision", "Namespace", "Memo"}},
 	{"default-scheduler", whole(func(c *cluster.Cluster) bool {
 		pending := scheduler.Pending(c)
 		if len(pending) == 0 {
@@ -333,6 +337,16 @@ func (r *Run) Next() (done bool) {
 	}
 	r.settling = &settling{}
 	return false
+}
+
+// Wait is how a client that watches lets simulated time pass (kubectl rollout status, get -w):
+// the clock moves to the next due timer, if one is due by the deadline, and the cluster settles
+// there. It reports false, and the clock stays, when nothing is due by then.
+func (s *Sim) Wait(deadline time.Time) bool {
+	if next, ok := s.NextTimer(); !ok || next.After(deadline) {
+		return false
+	}
+	return s.Step()
 }
 
 // Step moves the clock to the next due timer and settles there; it reports false when nothing

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller/daemon"
 	"daemonlab/core/kubelet"
@@ -40,7 +41,7 @@ func TestSameSeedSameWorld(t *testing.T) {
 	run := func(seed uint64) string {
 		s, err := New(seed, Default)
 		require.NoError(t, err)
-		require.NoError(t, s.C.Create(fluentd()))
+		require.NoError(t, create(s.C, fluentd()))
 		s.Settle()
 		s.Advance(time.Minute)
 		return dump(t, s)
@@ -56,7 +57,7 @@ func TestARunTakenInPiecesIsAdvance(t *testing.T) {
 	start := func() *Sim {
 		s, err := New(1, Default)
 		require.NoError(t, err)
-		require.NoError(t, s.C.Create(fluentd()))
+		require.NoError(t, create(s.C, fluentd()))
 		s.Settle()
 		m, ok := s.C.Machine("hd2")
 		require.True(t, ok)
@@ -118,7 +119,7 @@ func TestPodsStartThreeSecondsAfterBinding(t *testing.T) {
 	require.NoError(t, err)
 	ds := fluentd()
 	ds.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: "Exists", Effect: "NoSchedule"}}
-	require.NoError(t, s.C.Create(ds))
+	require.NoError(t, create(s.C, ds))
 	s.Settle()
 	pods := s.C.Pods()
 	require.Len(t, pods, 3)
@@ -144,7 +145,7 @@ func TestUnschedulablePodExplainsWhy(t *testing.T) {
 	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
 	pod.Name, pod.Namespace = "big", "default"
 	pod.Spec.Containers = []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("9Gi")}}}}
-	require.NoError(t, s.C.Create(pod))
+	require.NoError(t, create(s.C, pod))
 	s.Settle()
 	got := s.C.Pods()[0]
 	assert.Empty(t, got.Spec.NodeName)
@@ -166,10 +167,10 @@ func TestDaemonPodPendingForResourcesNamesNodeAffinity(t *testing.T) {
 	filler.Name, filler.Namespace = "filler", "default"
 	filler.Spec.NodeName = "hd2"
 	filler.Spec.Containers = []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("7Gi")}}}}
-	require.NoError(t, s.C.Create(filler))
+	require.NoError(t, create(s.C, filler))
 	ds := fluentd()
 	ds.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("2Gi")}
-	require.NoError(t, s.C.Create(ds))
+	require.NoError(t, create(s.C, ds))
 	s.Settle()
 	for _, p := range s.C.Pods() {
 		node, _ := daemon.GetTargetNodeName(p)
@@ -186,7 +187,7 @@ func TestDaemonPodPendingForResourcesNamesNodeAffinity(t *testing.T) {
 func TestControllersRecordEvents(t *testing.T) {
 	s, err := New(1, Default)
 	require.NoError(t, err)
-	require.NoError(t, s.C.Create(fluentd()))
+	require.NoError(t, create(s.C, fluentd()))
 	s.Settle()
 	var got []string
 	for _, e := range cluster.List[*api.Event](s.C) {
@@ -230,10 +231,24 @@ func TestAQuietControllerSkipsPassesUntilWhatItReadsChanges(t *testing.T) {
 	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
 	pod.Name, pod.Namespace = "lone", "default"
 	pod.Spec.Containers = []api.Container{{Name: "c", Image: "busybox"}}
-	require.NoError(t, s.C.Create(pod))
+	require.NoError(t, create(s.C, pod))
 	s.Settle()
 	assert.Greater(t, s.quiet[i].stamp, began, "run again: it reads pods")
 
 	s.Advance(time.Second)
 	assert.Equal(t, s.C.Now(), s.quiet[i].now, "run again: the clock moved")
+}
+
+// create creates an object through the API server, as a client does, creating its namespace
+// first if the cluster has none of that name.
+func create(c *cluster.Cluster, obj api.Object) error {
+	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
+		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		n.Name = ns
+		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
+			return err
+		}
+	}
+	_, err := apiserver.Create(c, obj, apiserver.Options{})
+	return err
 }

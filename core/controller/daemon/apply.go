@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
 
@@ -24,7 +25,7 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 	for _, p := range plan.Succeeded {
 		c.Record(ds, cluster.EventNormal, "SucceededDaemonPod", fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
 	}
-	out.add(syncNodes(c, plan, c.Create))
+	out.add(syncNodes(c, plan, createPod(c)))
 	return out
 }
 
@@ -39,6 +40,15 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 //  3. Every create records SuccessfulCreate ("Created pod: <name>") or FailedCreate ("Error
 //     creating: <error>") on the DaemonSet; every delete SuccessfulDelete ("Deleted pod: <name>").
 //  4. Deletes come after the creates.
+//
+// createPod creates a pod through the API server, as the controller's pod control does.
+func createPod(c *cluster.Cluster) func(api.Object) error {
+	return func(pod api.Object) error {
+		_, err := apiserver.Create(c, pod, apiserver.Options{})
+		return err
+	}
+}
+
 func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Outcome {
 	ds := plan.DaemonSet
 	var out Outcome
@@ -81,7 +91,7 @@ func statusEqual(a, b api.DaemonSetStatus) bool {
 //  3. The template's spec with the default tolerations (§2) and the node pin (§3); nodeName
 //     stays empty, the scheduler binds the pod.
 //
-// The API server then defaults and admits it (cluster.Create).
+// The API server then defaults, admits and validates it (apiserver.Create).
 func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {
 	tmpl := api.DeepCopy(ds.Spec.Template)
 	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, Spec: tmpl.Spec}

@@ -120,7 +120,7 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 // TestSyncRestIsAWholeSync holds it to the whole sync's result.
 func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 	rest.DaemonSet = ds
-	out := syncNodes(c, rest, c.Create)
+	out := syncNodes(c, rest, createPod(c))
 	if out.Created > 0 {
 		updated := *ds
 		updated.Status.CurrentNumberScheduled += int32(out.Created)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
 
@@ -163,10 +164,10 @@ func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
 // the pin, and an empty nodeName.
 func TestNewDaemonPod(t *testing.T) {
 	c := cluster.New(1)
-	require.NoError(t, c.Create(newNode("node-0", nil)))
+	require.NoError(t, create(c, newNode("node-0", nil)))
 	ds := newDaemonSet()
 	api.Default(ds)
-	require.NoError(t, c.Create(ds))
+	require.NoError(t, create(c, ds))
 	Sync(c, c.DaemonSets()[0])
 	pods := c.Pods()
 	require.Len(t, pods, 1)
@@ -184,4 +185,18 @@ func TestNewDaemonPod(t *testing.T) {
 	assert.Equal(t, "node-0", node)
 	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.DesiredNumberScheduled)
 	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.CurrentNumberScheduled)
+}
+
+// create creates an object through the API server, as a client does, creating its namespace
+// first if the cluster has none of that name.
+func create(c *cluster.Cluster, obj api.Object) error {
+	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
+		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		n.Name = ns
+		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
+			return err
+		}
+	}
+	_, err := apiserver.Create(c, obj, apiserver.Options{})
+	return err
 }

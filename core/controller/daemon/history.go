@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
@@ -168,7 +169,8 @@ func ApplyHistory(c *cluster.Cluster, ds *api.DaemonSet, h History) bool {
 		changed = c.Update(cr) == nil || changed
 	}
 	if h.Create != nil {
-		changed = c.Create(h.Create) == nil || changed
+		_, err := apiserver.Create(c, h.Create, apiserver.Options{})
+		changed = err == nil || changed
 	}
 	for _, cr := range h.Delete {
 		c.Delete(cr)

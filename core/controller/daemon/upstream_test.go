@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
@@ -68,7 +69,7 @@ func newFixture(t *testing.T, strategy api.DaemonSetUpdateStrategy, edit ...func
 		e(ds)
 	}
 	c := cluster.New(1)
-	require.NoError(t, c.Create(ds))
+	require.NoError(t, create(c, ds))
 	return &fixture{t: t, c: c}
 }
 
@@ -83,7 +84,7 @@ func (f *fixture) hash() string {
 // addNodes is addNodes: n nodes named node-<start>… with the labels and taints.
 func (f *fixture) addNodes(start, n int, labels map[string]string, taints ...api.Taint) {
 	for i := start; i < start+n; i++ {
-		require.NoError(f.t, f.c.Create(newNode(fmt.Sprintf("node-%d", i), maps.Clone(labels), taints...)))
+		require.NoError(f.t, create(f.c, newNode(fmt.Sprintf("node-%d", i), maps.Clone(labels), taints...)))
 	}
 }
 
@@ -135,7 +136,7 @@ func (f *fixture) addPods(node string, labels map[string]string, n int, opts ...
 			o(p)
 		}
 		created := p.CreationTimestamp
-		require.NoError(f.t, f.c.Create(p))
+		require.NoError(f.t, create(f.c, p))
 		if !created.IsZero() {
 			p.CreationTimestamp = created // the store hands out its own object: the test may age it
 		}
@@ -176,8 +177,8 @@ func (f *fixture) expect(want ...[3]int) {
 func (f *fixture) update(edit func(*api.DaemonSet)) {
 	ds := api.DeepCopy(f.ds())
 	edit(ds)
-	ds.Generation++
-	require.NoError(f.t, f.c.Update(ds))
+	_, err := apiserver.Update(f.c, ds, apiserver.Options{})
+	require.NoError(f.t, err)
 }
 
 // setReadiness is setPodReadiness: up to count live pods that match get the readiness, since now.
@@ -262,7 +263,7 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 				if calls > limit {
 					return fmt.Errorf("fake limit reached")
 				}
-				return f.c.Create(obj)
+				return create(f.c, obj)
 			}
 			out := syncNodes(f.c, Manage(f.c, f.ds(), h.Hash), limited)
 			assert.Equal(t, 10, out.Created)
@@ -296,7 +297,7 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			f := newFixture(t, s)
 			n := newNode("not-ready", nil)
 			n.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionFalse}}
-			require.NoError(t, f.c.Create(n))
+			require.NoError(t, create(f.c, n))
 			f.expect([3]int{1, 0, 0})
 		})
 	})
@@ -307,17 +308,17 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			})
 			n := newNode("too-much-mem", nil)
 			n.Status.Allocatable[api.ResourceMemory] = api.MustParseQuantity("100M")
-			require.NoError(t, f.c.Create(n))
+			require.NoError(t, create(f.c, n))
 			hog := &api.Pod{Spec: api.PodSpec{NodeName: "too-much-mem", Containers: []api.Container{{Name: "hog", Image: "hog", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("75M")}}}}}}
 			hog.Name, hog.Namespace = "hog", "default"
-			require.NoError(t, f.c.Create(hog))
+			require.NoError(t, create(f.c, hog))
 			f.expect([3]int{1, 0, 0})
 		})
 	})
 	t.Run("TestInsufficientCapacityNodeSufficientCapacityWithNodeLabelDaemonLaunchPod", func(t *testing.T) {
 		f := newFixture(t, onDelete(), func(ds *api.DaemonSet) { ds.Spec.Template.Spec.NodeSelector = map[string]string{"key": "value"} })
-		require.NoError(t, f.c.Create(newNode("node-0", nil)))
-		require.NoError(t, f.c.Create(newNode("node-1", map[string]string{"key": "value"})))
+		require.NoError(t, create(f.c, newNode("node-0", nil)))
+		require.NoError(t, create(f.c, newNode("node-1", map[string]string{"key": "value"})))
 		f.expect([3]int{1, 0, 0})
 	})
 	t.Run("TestNetworkUnavailableNodeDaemonLaunchesPod", func(t *testing.T) {
@@ -325,7 +326,7 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			f := newFixture(t, s)
 			n := newNode("network-unavailable", nil)
 			n.Status.Conditions = []api.NodeCondition{{Type: api.NodeNetworkUnavailable, Status: api.ConditionTrue}}
-			require.NoError(t, f.c.Create(n))
+			require.NoError(t, create(f.c, n))
 			f.expect([3]int{1, 0, 0})
 		})
 	})
@@ -370,17 +371,20 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			f.addNodes(0, 1, nil)
 			other := &api.Pod{Spec: api.PodSpec{NodeName: "node-0", Containers: []api.Container{{Name: "c", Image: "i", Ports: []api.ContainerPort{{HostPort: 6661, ContainerPort: 6661}}}}}}
 			other.Name, other.Namespace = "other", "default"
-			require.NoError(t, f.c.Create(other))
+			require.NoError(t, create(f.c, other))
 			f.expect([3]int{1, 0, 0})
 		})
 	})
 	t.Run("TestPodIsNotDeletedByDaemonsetWithEmptyLabelSelector", func(t *testing.T) {
 		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
-			f := newFixture(t, s, func(ds *api.DaemonSet) { ds.Spec.Selector = &api.LabelSelector{} })
+			f := newFixture(t, s)
+			empty := api.DeepCopy(f.ds())
+			empty.Spec.Selector = &api.LabelSelector{}
+			require.NoError(t, f.c.Update(empty), "stored past validation, as upstream's fake clientset stores it")
 			f.addNodes(0, 1, nil)
 			foreign := &api.Pod{Spec: api.PodSpec{NodeName: "node-0", Containers: []api.Container{{Name: "c", Image: "i"}}}}
 			foreign.Name, foreign.Namespace, foreign.Labels = "pod1", "default", map[string]string{"bang": "boom"}
-			require.NoError(t, f.c.Create(foreign))
+			require.NoError(t, create(f.c, foreign))
 			f.expect([3]int{0, 0, 1})
 			assert.Len(t, f.c.Pods(), 1)
 		})
@@ -569,7 +573,7 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 				if tc.condition != "" {
 					n.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: tc.condition}}
 				}
-				require.NoError(t, f.c.Create(n))
+				require.NoError(t, create(f.c, n))
 				if tc.existing {
 					f.addPods("tainted", simpleDaemonSetLabel, 1)
 				}
@@ -593,7 +597,7 @@ func TestUpstreamDaemonControllerCases(t *testing.T) {
 			f.addPods("node-1", simpleDaemonSetLabel, 1)
 			unscheduled := NewDaemonPod(f.ds(), "node-2", f.hash())
 			unscheduled.Labels = maps.Clone(simpleDaemonSetLabel)
-			require.NoError(t, f.c.Create(unscheduled))
+			require.NoError(t, create(f.c, unscheduled))
 			f.expect([3]int{0, 1, 0})
 			assert.Nil(t, f.c.Get("Pod", cluster.Key{Namespace: "default", Name: unscheduled.Name}), "only the unscheduled pod of the missing node-2 goes")
 		})
@@ -724,7 +728,7 @@ func TestUpstreamUpdateCases(t *testing.T) {
 		controlPlane := api.Taint{Key: "node-role.kubernetes.io/control-plane", Effect: api.TaintEffectNoSchedule}
 		f := newFixture(t, surge(api.FromInt(1)), withToleration(api.Toleration{Key: controlPlane.Key, Operator: "Exists"}))
 		f.addNodes(1, 4, nil)
-		require.NoError(t, f.c.Create(newNode("node-0", nil, controlPlane)))
+		require.NoError(t, create(f.c, newNode("node-0", nil, controlPlane)))
 		f.expect([3]int{5, 0, 0})
 		f.markPodsReady()
 		f.update(withToleration())
@@ -892,7 +896,7 @@ func TestUpstreamUpdateCases(t *testing.T) {
 		for _, ns := range []string{"default", "other"} {
 			cr := &api.ControllerRevision{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"}, Revision: 1}
 			cr.Name, cr.Namespace, cr.Labels = "orphan", ns, maps.Clone(simpleDaemonSetLabel)
-			require.NoError(t, f.c.Create(cr))
+			require.NoError(t, create(f.c, cr))
 		}
 		f.expect([3]int{0, 0, 0})
 		for _, ns := range []string{"default", "other"} {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
@@ -155,7 +156,7 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 		s.write()
 		return nil, old
 	}
-	if err := s.c.Create(rs); err != nil {
+	if _, err := apiserver.Create(s.c, rs, apiserver.Options{}); err != nil {
 		msg := fmt.Sprintf("Failed to create new replica set %q: %v", rs.Name, err)
 		s.c.Record(s.d, cluster.EventWarning, "ReplicaSetCreateError", msg, component, "")
 		return nil, old

@@ -11,7 +11,6 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/kubelet"
 )
 
 // The controller's timing (kube-controller-manager defaults, v1.37).
@@ -47,7 +46,7 @@ func readyCondition(n *api.Node) (api.NodeCondition, bool) {
 func probe(c *cluster.Cluster, n *api.Node) time.Time {
 	t := n.CreationTimestamp.Time
 	if m, ok := c.Machine(n.Name); ok {
-		t = kubelet.LastRenew(m, c.Now())
+		t = m.LastRenew(c.Now())
 	}
 	if r, ok := readyCondition(n); ok && r.LastHeartbeatTime.After(t) {
 		t = r.LastHeartbeatTime.Time

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
@@ -190,7 +191,7 @@ func Apply(c *cluster.Cluster, plan Plan) bool {
 	changed := false
 	for range plan.Create {
 		pod := newPod(rs)
-		if err := c.Create(pod); err != nil {
+		if _, err := apiserver.Create(c, pod, apiserver.Options{}); err != nil {
 			c.Record(rs, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
 			continue
 		}

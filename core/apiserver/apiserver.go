@@ -1,0 +1,283 @@
+// Package apiserver is the simulated kube-apiserver's write path: every create, update, patch,
+// delete and eviction a client (kubectl, a controller, a kubelet) makes goes through it, and
+// it applies the rules the real one applies before the object reaches the store — admission,
+// the kind's registry strategy, validation — or refuses the write with a StatusError, the
+// metav1.Status the real one would send. Clients only word the refusal.
+//
+// The store itself (core/cluster) assigns uids, resourceVersions and creation timestamps; the
+// controllers' status writes go to it directly.
+package apiserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/openapi"
+	"daemonlab/core/patch"
+)
+
+// Options are a write's options (metav1.CreateOptions and UpdateOptions, of which DaemonLab
+// models dryRun): a dry run goes through every check and stores nothing.
+type Options struct {
+	DryRun bool
+}
+
+// KindOf returns the kind an object is of.
+func KindOf(obj api.Object) api.Kind {
+	name := reflect.TypeOf(obj).Elem().Name()
+	for _, k := range api.Kinds {
+		if k.Kind == name {
+			return k
+		}
+	}
+	panic("apiserver: a " + name + " is no kind DaemonLab serves")
+}
+
+// Create stores a new object as kube-apiserver's create handler and registry do
+// (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, pkg/registry/rest/create.go
+// BeforeCreate), in this order:
+//
+//  1. NamespaceLifecycle: a namespaced object's namespace must exist (NotFound).
+//  2. Defaulting, then the mutating admission chain (see admission): Forbidden.
+//  3. The strategy's PrepareForCreate: status reset, generation 1 for workloads.
+//  4. generateName gets five random characters appended when name is empty.
+//  5. Validation: Invalid.
+//  6. The store: AlreadyExists when the name is taken.
+//
+// It returns the stored object (with a dry run, the object as it would be stored).
+func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
+	kind := KindOf(obj)
+	m := obj.GetObjectMeta()
+	if kind.Namespaced && m.Namespace != "" && c.Get("Namespace", cluster.Key{Name: m.Namespace}) == nil {
+		return nil, namespaceNotFound(m.Namespace)
+	}
+	api.Default(obj)
+	if err := admit(kind, obj); err != nil {
+		return nil, err
+	}
+	st := strategies[kind.Kind]
+	if st.generation {
+		m.Generation = 1
+	}
+	if st.create != nil {
+		st.create(obj)
+	}
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = generatedName(m.GenerateName, c.RandomString(5))
+	}
+	if errs := api.Validate(obj); len(errs) > 0 {
+		return nil, invalid(kind, m.Name, errs)
+	}
+	if c.Get(kind.Kind, cluster.KeyOf(obj)) != nil {
+		return nil, alreadyExists(kind, m.Name)
+	}
+	if o.DryRun {
+		return obj, nil
+	}
+	if err := c.Create(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// generatedName appends the random suffix, cutting the base to 58 characters first
+// (MaxGeneratedNameLength = 63 - 5, staging/src/k8s.io/apiserver/pkg/storage/names/generate.go).
+func generatedName(base, suffix string) string {
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	return base + suffix
+}
+
+// Update replaces an object as the update handler and registry do (pkg/registry/rest/update.go
+// BeforeUpdate):
+//
+//  1. The object must exist (NotFound); uid and creationTimestamp stay the stored ones.
+//  2. Defaulting, then the strategy's PrepareForUpdate: the stored status stays, and the
+//     generation counts one more only when the spec changed.
+//  3. Validation and the update rules (immutable fields): Invalid.
+//  4. An update that changes nothing is not written: the stored object comes back, its
+//     resourceVersion unchanged.
+func Update(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
+	return update(c, obj, o, false)
+}
+
+// UpdateStatus writes an object's status subresource: as Update, but the stored spec stays
+// (and the metadata a status writer may not change), and no update rule applies.
+func UpdateStatus(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
+	return update(c, obj, o, true)
+}
+
+func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Object, error) {
+	kind := KindOf(obj)
+	m := obj.GetObjectMeta()
+	old := c.Get(kind.Kind, cluster.KeyOf(obj))
+	if old == nil {
+		return nil, NotFound(kind, m.Name)
+	}
+	om := old.GetObjectMeta()
+	m.UID, m.CreationTimestamp, m.ResourceVersion = om.UID, om.CreationTimestamp, om.ResourceVersion
+	api.Default(obj)
+	st := strategies[kind.Kind]
+	switch {
+	case status && st.status:
+		st.prepareForStatusUpdate(obj, old)
+	case status:
+		return nil, NotFound(kind, m.Name) // no status subresource
+	default:
+		st.prepareForUpdate(obj, old)
+	}
+	errs := api.Validate(obj)
+	if st.validateUpdate != nil && !status {
+		errs = append(errs, st.validateUpdate(obj, old)...)
+	}
+	if len(errs) > 0 {
+		return nil, invalid(kind, m.Name, errs)
+	}
+	if reflect.DeepEqual(jsonValue(obj), jsonValue(old)) {
+		return old, nil
+	}
+	if o.DryRun {
+		return obj, nil
+	}
+	if err := c.Update(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// PatchType is how a patch is read: a strategic merge patch, a JSON merge patch (RFC 7386) or
+// a JSON patch (RFC 6902).
+type PatchType string
+
+// The patch types kubectl patch --type names.
+const (
+	StrategicMergePatch PatchType = "strategic"
+	MergePatch          PatchType = "merge"
+	JSONPatch           PatchType = "json"
+)
+
+// Patch applies a patch (decoded JSON) to a stored object as the patch handler does
+// (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go):
+//
+//  1. The object must exist (NotFound).
+//  2. The patch is applied to the object's JSON: a strategic merge patch by the merge keys and
+//     strategies of the kind's OpenAPI schema, a merge patch as RFC 7386, a JSON patch as
+//     RFC 6902. A patch that cannot apply is BadRequest (UnprocessableEntity for a JSON patch).
+//  3. The result is decoded strictly (BadRequest); it may not change the kind or the name.
+//  4. It is then written as Update writes an object.
+func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p any, o Options) (api.Object, error) {
+	old := c.Get(kind.Kind, key)
+	if old == nil {
+		return nil, NotFound(kind, key.Name)
+	}
+	original := jsonValue(old)
+	var result any
+	switch typ {
+	case StrategicMergePatch:
+		pm, ok := p.(map[string]any)
+		if !ok {
+			return nil, badRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKindOf(p)))
+		}
+		merged, err := patch.Strategic(original.(map[string]any), pm, openapi.Document(kind), openapi.Root(kind))
+		if err != nil {
+			return nil, badRequest(err.Error())
+		}
+		result = merged
+	case MergePatch:
+		result = patch.Merge(original, p)
+	case JSONPatch:
+		patched, err := patch.JSON(original, p)
+		if err != nil {
+			return nil, newStatus(ReasonUnprocessableEntity, Details{Group: kind.Group, Kind: kind.Resource, Name: key.Name}, "%s", err.Error())
+		}
+		result = patched
+	default:
+		return nil, badRequest(fmt.Sprintf("unknown patch type %q", typ))
+	}
+	data, err := json.Marshal(result)
+	if err != nil {
+		return nil, badRequest(err.Error())
+	}
+	manifests, err := api.Decode(data)
+	var de *api.DecodeError
+	switch {
+	case errors.As(err, &de):
+		return nil, badRequest(de.Error())
+	case err != nil:
+		return nil, badRequest(err.Error())
+	case len(manifests) != 1 || manifests[0].Kind.Kind != kind.Kind:
+		return nil, badRequest(fmt.Sprintf("the patch changes the object's kind; %s %q stays a %s", kind.GroupResource(), key.Name, kind.Kind))
+	}
+	obj := manifests[0].Object
+	if m := obj.GetObjectMeta(); m.Name != key.Name || m.Namespace != key.Namespace {
+		return nil, badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, key.Name))
+	}
+	return Update(c, obj, o)
+}
+
+// jsonKindOf names a JSON value's type as encoding/json's errors do.
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
+
+// jsonValue is v as generic JSON values: what the API server's JSON of it reads back as.
+func jsonValue(v any) any {
+	var out any
+	b, _ := json.Marshal(v) // API objects always encode
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// DeleteOptions are a delete's options (metav1.DeleteOptions): the propagation policy, the
+// grace period (nil: the object's own) and dryRun.
+type DeleteOptions struct {
+	Propagation        cluster.Propagation
+	GracePeriodSeconds *int64
+	DryRun             bool
+}
+
+// Delete deletes an object as the delete handler does: NotFound when it does not exist;
+// otherwise the store's graceful deletion (see cluster.DeleteObject). It returns the object as
+// it was.
+func Delete(c *cluster.Cluster, kind api.Kind, key cluster.Key, o DeleteOptions) (api.Object, error) {
+	obj := c.Get(kind.Kind, key)
+	if obj == nil {
+		return nil, NotFound(kind, key.Name)
+	}
+	if !o.DryRun {
+		c.DeleteObject(obj, o.Propagation, o.GracePeriodSeconds)
+	}
+	return obj, nil
+}
+
+// Evict is the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go Create):
+// the pod gets the DisruptionTarget condition ("EvictionByEvictionAPI") and is deleted
+// gracefully, with the grace period given or its own. DaemonLab has no PodDisruptionBudgets,
+// so no eviction is refused.
+func Evict(c *cluster.Cluster, key cluster.Key, grace *int64) error {
+	obj := c.Get("Pod", key)
+	if obj == nil {
+		return NotFound(KindOf(&api.Pod{}), key.Name)
+	}
+	marked := api.DeepCopy(obj.(*api.Pod))
+	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
+		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"})
+	_ = c.Update(marked)
+	c.DeletePod(marked, grace)
+	return nil
+}

@@ -1,0 +1,164 @@
+package apiserver
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+func namespace(c *cluster.Cluster, t *testing.T) {
+	ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+	ns.Name = "default"
+	_, err := Create(c, ns, Options{})
+	require.NoError(t, err)
+}
+
+func daemonSet(name string) *api.DaemonSet {
+	ds := &api.DaemonSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"}}
+	ds.Name, ds.Namespace = name, "default"
+	labels := map[string]string{"app": name}
+	ds.Spec.Selector = &api.LabelSelector{MatchLabels: labels}
+	ds.Spec.Template.Labels = labels
+	ds.Spec.Template.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	return ds
+}
+
+// TestCreateFillsWhatTheServerOwns pins BeforeCreate (pkg/registry/rest/create.go): generateName's
+// suffix, generation 1 and template generation 1 for a DaemonSet, its status cleared, and a pod
+// admitted (priority 0, the 300s tolerations) and Pending with its QoS class.
+func TestCreateFillsWhatTheServerOwns(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	ds := daemonSet("")
+	ds.GenerateName = "agent-"
+	ds.Status.NumberReady = 3
+	stored, err := Create(c, ds, Options{})
+	require.NoError(t, err)
+	m := stored.GetObjectMeta()
+	assert.Regexp(t, `^agent-[bcdfghjklmnpqrstvwxz2456789]{5}$`, m.Name)
+	assert.Equal(t, int64(1), m.Generation)
+	assert.Equal(t, "1", m.Annotations[api.DeprecatedTemplateGeneration])
+	assert.Zero(t, stored.(*api.DaemonSet).Status.NumberReady)
+
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+	pod.Name, pod.Namespace = "web", "default"
+	pod.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	stored, err = Create(c, pod, Options{})
+	require.NoError(t, err)
+	p := stored.(*api.Pod)
+	assert.Equal(t, int32(0), *p.Spec.Priority)
+	assert.Len(t, p.Spec.Tolerations, 2)
+	assert.Equal(t, api.PodPending, p.Status.Phase)
+	assert.Equal(t, "BestEffort", p.Status.QOSClass)
+}
+
+// TestCreateRefusesInUpstreamsOrder: NamespaceLifecycle first, then admission (Forbidden),
+// then validation (Invalid), then the store (AlreadyExists); a dry run stores nothing.
+func TestCreateRefusesInUpstreamsOrder(t *testing.T) {
+	c := cluster.New(1)
+	pod := func(ns, class string, valid bool) *api.Pod {
+		p := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+		p.Name, p.Namespace = "web", ns
+		p.Spec.PriorityClassName = class
+		if valid {
+			p.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+		}
+		return p
+	}
+	_, err := Create(c, pod("default", "", true), Options{})
+	assert.EqualError(t, err, `namespaces "default" not found`)
+	namespace(c, t)
+	_, err = Create(c, pod("default", "gold", false), Options{})
+	assert.EqualError(t, err, `pods "web" is forbidden: no PriorityClass with name gold was found`)
+	var se *StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, ReasonForbidden, se.Reason)
+	assert.Equal(t, 403, se.Code)
+	_, err = Create(c, pod("default", "", false), Options{})
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, ReasonInvalid, se.Reason)
+	assert.Equal(t, "Pod", se.Details.Kind)
+	assert.NotEmpty(t, se.Details.Causes)
+	_, err = Create(c, pod("default", "", true), Options{DryRun: true})
+	require.NoError(t, err)
+	assert.Nil(t, c.Get("Pod", cluster.Key{Namespace: "default", Name: "web"}), "a dry run stores nothing")
+	_, err = Create(c, pod("default", "", true), Options{})
+	require.NoError(t, err)
+	_, err = Create(c, pod("default", "", true), Options{})
+	assert.EqualError(t, err, `pods "web" already exists`)
+}
+
+// TestUpdateBumpsTheGenerationOnlyWhenTheSpecChanges pins the workloads' PrepareForUpdate: the
+// status stays the stored one, the generation counts spec changes only, the template
+// generation counts template changes, and a write that changes nothing is not written.
+func TestUpdateBumpsTheGenerationOnlyWhenTheSpecChanges(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	_, err := Create(c, daemonSet("agent"), Options{})
+	require.NoError(t, err)
+	get := func() *api.DaemonSet {
+		return c.Get("DaemonSet", cluster.Key{Namespace: "default", Name: "agent"}).(*api.DaemonSet)
+	}
+	labelled := api.DeepCopy(get())
+	labelled.Labels = map[string]string{"tier": "node"}
+	labelled.Status.NumberReady = 7
+	stored, err := Update(c, labelled, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), stored.GetObjectMeta().Generation, "metadata is no spec")
+	assert.Zero(t, get().Status.NumberReady, "a write of the object keeps the stored status")
+
+	same := api.DeepCopy(get())
+	stored, err = Update(c, same, Options{})
+	require.NoError(t, err)
+	assert.Same(t, get(), stored, "nothing changed: the stored object comes back")
+
+	rolled := api.DeepCopy(get())
+	rolled.Spec.Template.Spec.Containers[0].Image = "nginx:2"
+	stored, err = Update(c, rolled, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), stored.GetObjectMeta().Generation)
+	assert.Equal(t, "2", stored.GetObjectMeta().Annotations[api.DeprecatedTemplateGeneration])
+
+	status := api.DeepCopy(get())
+	status.Status.NumberReady = 3
+	status.Spec.Template.Spec.Containers[0].Image = "ignored"
+	stored, err = UpdateStatus(c, status, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(3), stored.(*api.DaemonSet).Status.NumberReady)
+	assert.Equal(t, "nginx:2", get().Spec.Template.Spec.Containers[0].Image, "a write of the status keeps the stored spec")
+
+	moved := api.DeepCopy(get())
+	moved.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "other"}}
+	_, err = Update(c, moved, Options{})
+	var se *StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, ReasonInvalid, se.Reason)
+	assert.Contains(t, se.Message, "field is immutable")
+}
+
+// TestPatchIsAppliedToTheStoredObject: a strategic merge patch merges, a JSON patch that cannot
+// apply is UnprocessableEntity, and a patch may not rename the object.
+func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	_, err := Create(c, daemonSet("agent"), Options{})
+	require.NoError(t, err)
+	key := cluster.Key{Namespace: "default", Name: "agent"}
+	kind := KindOf(&api.DaemonSet{})
+	stored, err := Patch(c, kind, key, StrategicMergePatch, map[string]any{"metadata": map[string]any{"labels": map[string]any{"tier": "node"}}}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "node", stored.GetObjectMeta().Labels["tier"])
+	_, err = Patch(c, kind, key, JSONPatch, []any{map[string]any{"op": "remove", "path": "/spec/nothing"}}, Options{})
+	var se *StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, ReasonUnprocessableEntity, se.Reason)
+	_, err = Patch(c, kind, key, MergePatch, map[string]any{"metadata": map[string]any{"name": "other"}}, Options{})
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, ReasonBadRequest, se.Reason)
+	_, err = Patch(c, kind, cluster.Key{Namespace: "default", Name: "none"}, MergePatch, map[string]any{}, Options{})
+	assert.EqualError(t, err, `daemonsets.apps "none" not found`)
+}

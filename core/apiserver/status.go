@@ -1,0 +1,93 @@
+package apiserver
+
+import (
+	"fmt"
+
+	"daemonlab/core/api"
+)
+
+// Reason is a status error's machine-readable reason, as metav1.StatusReason names it.
+type Reason string
+
+// The reasons DaemonLab's API server answers with, and their HTTP codes (StatusReason* in
+// k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
+const (
+	ReasonNotFound            Reason = "NotFound"            // 404
+	ReasonAlreadyExists       Reason = "AlreadyExists"       // 409
+	ReasonForbidden           Reason = "Forbidden"           // 403
+	ReasonInvalid             Reason = "Invalid"             // 422
+	ReasonBadRequest          Reason = "BadRequest"          // 400
+	ReasonUnprocessableEntity Reason = "UnprocessableEntity" // 422, a JSON patch that cannot apply
+	ReasonTooManyRequests     Reason = "TooManyRequests"     // 429, an eviction a budget refuses
+)
+
+var codes = map[Reason]int{
+	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
+	ReasonBadRequest: 400, ReasonUnprocessableEntity: 422, ReasonTooManyRequests: 429,
+}
+
+// StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
+// Message is the status message (`daemonsets.apps "x" not found`, `DaemonSet.apps "x" is
+// invalid: …`); how kubectl frames it for the learner is kubectl's business.
+type StatusError struct {
+	Reason  Reason
+	Code    int
+	Message string
+	Details Details
+}
+
+// Details are the status details: what the request was about, and for Invalid the field errors.
+type Details struct {
+	Group, Kind, Name string
+	Causes            api.ErrorList
+}
+
+func (e *StatusError) Error() string { return e.Message }
+
+func newStatus(reason Reason, details Details, format string, a ...any) *StatusError {
+	return &StatusError{Reason: reason, Code: codes[reason], Message: fmt.Sprintf(format, a...), Details: details}
+}
+
+// NotFound is errors.NewNotFound: `pods "web" not found`.
+func NotFound(kind api.Kind, name string) *StatusError {
+	return newStatus(ReasonNotFound, Details{Group: kind.Group, Kind: kind.Resource, Name: name}, "%s %q not found", kind.GroupResource(), name)
+}
+
+// namespaceNotFound is NamespaceLifecycle's refusal of an object in a namespace that does not
+// exist: `namespaces "x" not found`.
+func namespaceNotFound(name string) *StatusError {
+	return newStatus(ReasonNotFound, Details{Kind: "namespaces", Name: name}, "namespaces %q not found", name)
+}
+
+// alreadyExists is errors.NewAlreadyExists: `deployments.apps "web" already exists`.
+func alreadyExists(kind api.Kind, name string) *StatusError {
+	return newStatus(ReasonAlreadyExists, Details{Group: kind.Group, Kind: kind.Resource, Name: name}, "%s %q already exists", kind.GroupResource(), name)
+}
+
+// invalid is errors.NewInvalid: the qualified kind, the name and the field errors, one as it is
+// and several as a bracketed list (utilerrors.NewAggregate).
+func invalid(kind api.Kind, name string, errs api.ErrorList) *StatusError {
+	qualified := kind.Kind
+	if kind.Group != "" {
+		qualified += "." + kind.Group
+	}
+	causes := errs[0].Error()
+	if len(errs) > 1 {
+		causes = "[" + errs[0].Error()
+		for _, e := range errs[1:] {
+			causes += ", " + e.Error()
+		}
+		causes += "]"
+	}
+	return newStatus(ReasonInvalid, Details{Group: kind.Group, Kind: kind.Kind, Name: name, Causes: errs}, "%s %q is invalid: %s", qualified, name, causes)
+}
+
+// forbidden is errors.NewForbidden, as admission plugins refuse: `pods "x" is forbidden: …`.
+func forbidden(kind api.Kind, name, reason string) *StatusError {
+	return newStatus(ReasonForbidden, Details{Group: kind.Group, Kind: kind.Resource, Name: name}, "%s %q is forbidden: %s", kind.GroupResource(), name, reason)
+}
+
+// badRequest is errors.NewBadRequest: the message as it is.
+func badRequest(msg string) *StatusError {
+	return newStatus(ReasonBadRequest, Details{}, "%s", msg)
+}

@@ -1,0 +1,133 @@
+package apiserver
+
+import (
+	"maps"
+	"reflect"
+	"strconv"
+
+	"daemonlab/core/api"
+)
+
+// strategy is what a kind's registry does to a write, as its rest strategy does upstream
+// (pkg/registry/<group>/<kind>/strategy.go). Validate is api.Validate for every kind, and
+// Canonicalize is empty upstream for every kind DaemonLab serves, so neither is a field here.
+type strategy struct {
+	// generation: metadata.generation starts at 1 and counts the writes that change the spec
+	// (the workloads' PrepareForCreate and PrepareForUpdate).
+	generation bool
+	// status: the kind has a status subresource: a write of the object keeps the stored status,
+	// and a write of the status keeps the stored spec.
+	status bool
+	// create, if set, does the rest of the kind's PrepareForCreate.
+	create func(obj api.Object)
+	// update, if set, does the rest of the kind's PrepareForUpdate (after status and
+	// generation).
+	update func(obj, old api.Object)
+	// validateUpdate, if set, adds the update-only rules (ValidateUpdate): immutable fields.
+	validateUpdate func(obj, old api.Object) api.ErrorList
+}
+
+// strategies are the kinds' registry strategies.
+var strategies = map[string]strategy{
+	"Pod":                {status: true, create: podPrepareForCreate},
+	"Node":               {status: true},
+	"Namespace":          {status: true},
+	"DaemonSet":          {generation: true, status: true, create: daemonSetPrepareForCreate, update: daemonSetPrepareForUpdate, validateUpdate: selectorImmutable},
+	"Deployment":         {generation: true, status: true, create: clearStatus, validateUpdate: selectorImmutable},
+	"ReplicaSet":         {generation: true, status: true, create: clearStatus, validateUpdate: selectorImmutable},
+	"ControllerRevision": {},
+	"Event":              {},
+}
+
+// podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a
+// new pod is Pending and has the QoS class of its resources. DaemonLab keeps a phase the
+// manifest gives, where upstream resets the whole status.
+func podPrepareForCreate(obj api.Object) {
+	pod := obj.(*api.Pod)
+	if pod.Status.Phase == "" {
+		pod.Status.Phase = api.PodPending
+	}
+	pod.Status.QOSClass = string(api.ComputeQOS(&pod.Spec))
+}
+
+// daemonSetPrepareForCreate is daemonSetStrategy.PrepareForCreate
+// (pkg/registry/apps/daemonset/strategy.go): no status, and template generation 1 (kept in
+// the annotation the apps/v1 conversion writes spec.templateGeneration to) unless one is given.
+func daemonSetPrepareForCreate(obj api.Object) {
+	clearStatus(obj)
+	ds := obj.(*api.DaemonSet)
+	setTemplateGeneration(ds, ds.TemplateGeneration())
+}
+
+// daemonSetPrepareForUpdate is the update half: the stored template generation, one more when
+// the template changed.
+func daemonSetPrepareForUpdate(obj, old api.Object) {
+	ds, was := obj.(*api.DaemonSet), old.(*api.DaemonSet)
+	g := was.TemplateGeneration()
+	if !reflect.DeepEqual(api.DeepCopy(ds.Spec.Template), api.DeepCopy(was.Spec.Template)) {
+		g++
+	}
+	setTemplateGeneration(ds, g)
+}
+
+func setTemplateGeneration(ds *api.DaemonSet, generation int64) {
+	ds.Annotations = maps.Clone(ds.Annotations) // the caller's map may be a stored object's
+	if ds.Annotations == nil {
+		ds.Annotations = map[string]string{}
+	}
+	ds.Annotations[api.DeprecatedTemplateGeneration] = strconv.FormatInt(generation, 10)
+}
+
+// clearStatus empties a new workload's status: its controller writes it.
+func clearStatus(obj api.Object) {
+	status := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	status.Set(reflect.Zero(status.Type()))
+}
+
+// selectorImmutable is the workloads' ValidateUpdate rule: spec.selector may not change.
+func selectorImmutable(obj, old api.Object) api.ErrorList {
+	if s := selectorOf(obj); !reflect.DeepEqual(api.DeepCopy(s), api.DeepCopy(selectorOf(old))) {
+		return api.ErrorList{api.Invalid(api.NewPath("spec", "selector"), s, "field is immutable")}
+	}
+	return nil
+}
+
+func selectorOf(obj api.Object) *api.LabelSelector {
+	switch o := obj.(type) {
+	case *api.DaemonSet:
+		return o.Spec.Selector
+	case *api.Deployment:
+		return o.Spec.Selector
+	case *api.ReplicaSet:
+		return o.Spec.Selector
+	}
+	return nil
+}
+
+// prepareForUpdate is what every strategy's PrepareForUpdate shares for a write of the object:
+// the stored status stays, and the generation moves on when the spec changed.
+func (st strategy) prepareForUpdate(obj, old api.Object) {
+	if st.status {
+		field(obj, "Status").Set(field(old, "Status"))
+	}
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	m.Generation = om.Generation
+	if st.generation && !reflect.DeepEqual(jsonValue(field(obj, "Spec").Interface()), jsonValue(field(old, "Spec").Interface())) {
+		m.Generation++
+	}
+	if st.update != nil {
+		st.update(obj, old)
+	}
+}
+
+// prepareForStatusUpdate is the status strategies' PrepareForUpdate: a write of the status
+// keeps the stored spec, and the metadata but for what the status writer may set.
+func (st strategy) prepareForStatusUpdate(obj, old api.Object) {
+	field(obj, "Spec").Set(field(old, "Spec"))
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	m.Generation, m.Labels, m.Annotations = om.Generation, om.Labels, om.Annotations
+}
+
+func field(obj api.Object, name string) reflect.Value {
+	return reflect.ValueOf(obj).Elem().FieldByName(name)
+}

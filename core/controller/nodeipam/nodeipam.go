@@ -1,0 +1,102 @@
+// Package nodeipam is the node IPAM controller of kube-controller-manager
+// (pkg/controller/nodeipam, the range allocator of ipam/range_allocator.go): it gives every
+// node that has no pod CIDR the first free one of the cluster CIDR.
+package nodeipam
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// Pod CIDRs are the /24s of a 10.0.0.0/8 cluster CIDR, handed out from 10.244.0.0/24 (kubeadm's
+// and flannel's usual 10.244.0.0/16, for the first 256 nodes) upwards and round to 10.0.0.0
+// after 10.255.255.0.
+const (
+	podSubnets     = 1 << 16  // the /24s in 10.0.0.0/8
+	podSubnetsFrom = 244 << 8 // 10.244.0.0/24's place among them
+)
+
+// PodCIDR is the index-th pod CIDR.
+func PodCIDR(index int) string {
+	k := (podSubnetsFrom + index) % podSubnets
+	return fmt.Sprintf("10.%d.%d.0/24", k>>8, k&0xff)
+}
+
+// Sync allocates pod CIDRs (AllocateOrOccupyCIDR):
+//
+//  1. The nodes without spec.podCIDR are taken in the order they were created.
+//  2. Each gets the smallest /24 no node holds, as spec.podCIDR and spec.podCIDRs.
+//
+// It reports whether it changed anything.
+func Sync(c *cluster.Cluster) bool {
+	var waiting []*api.Node
+	for n := range c.AllNodes() {
+		if n.Spec.PodCIDR == "" && n.DeletionTimestamp == nil {
+			waiting = append(waiting, n)
+		}
+	}
+	if len(waiting) == 0 {
+		return false
+	}
+	slices.SortStableFunc(waiting, func(a, b *api.Node) int {
+		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(resourceVersion(a), resourceVersion(b)))
+	})
+	x := NewRanges(c)
+	for _, n := range waiting {
+		next := api.DeepCopy(n)
+		cidr := PodCIDR(x.Free())
+		next.Spec.PodCIDR, next.Spec.PodCIDRs = cidr, []string{cidr}
+		x.Use(cidr)
+		_ = c.Update(next)
+	}
+	return true
+}
+
+func resourceVersion(n *api.Node) int64 {
+	v, _ := strconv.ParseInt(n.ResourceVersion, 10, 64)
+	return v
+}
+
+// Ranges are the pod CIDR indices the nodes hold, read once.
+type Ranges struct {
+	used map[int]bool
+	free int // no index below it is free
+}
+
+// NewRanges reads the ranges the cluster's nodes hold.
+func NewRanges(c *cluster.Cluster) *Ranges {
+	x := &Ranges{used: map[int]bool{}}
+	for n := range c.AllNodes() {
+		x.Use(n.Spec.PodCIDR)
+	}
+	return x
+}
+
+// Use notes a node's pod CIDR; one PodCIDR does not hand out takes no index.
+func (x *Ranges) Use(cidr string) {
+	rest, prefixed := strings.CutPrefix(cidr, "10.")
+	octets, suffixed := strings.CutSuffix(rest, ".0/24")
+	second, third, dotted := strings.Cut(octets, ".")
+	if !prefixed || !suffixed || !dotted {
+		return
+	}
+	a, errA := strconv.Atoi(second)
+	b, errB := strconv.Atoi(third)
+	if errA == nil && errB == nil && strconv.Itoa(a) == second && strconv.Itoa(b) == third && a >= 0 && a < 256 && b >= 0 && b < 256 {
+		x.used[(a*256+b-podSubnetsFrom+podSubnets)%podSubnets] = true
+	}
+}
+
+// Free returns the smallest index no node holds.
+func (x *Ranges) Free() int {
+	for x.used[x.free] {
+		x.free++
+	}
+	return x.free
+}

@@ -1,0 +1,43 @@
+package kubectl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
+)
+
+// serverError words an API server's refusal as kubectl's checkErr does
+// (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr, StandardErrorMessage):
+//
+//  1. Invalid with its field errors: "The <Kind> "<name>" is invalid: …" (see invalidMessage).
+//  2. Any other refusal: "Error from server (<Reason>): <message>".
+func serverError(err error) string {
+	var se *apiserver.StatusError
+	switch {
+	case !errors.As(err, &se):
+		return "error: " + err.Error()
+	case se.Reason == apiserver.ReasonInvalid && len(se.Details.Causes) > 0:
+		return invalidMessage(se.Details.Kind, se.Details.Name, se.Details.Causes)
+	}
+	return fmt.Sprintf("Error from server (%s): %s", se.Reason, se.Message)
+}
+
+// invalidMessage words a 422 as kubectl's checkErr does (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr): one cause on the line,
+// several as a list of "* field: message".
+func invalidMessage(kind, name string, errs api.ErrorList) string {
+	if len(errs) == 1 {
+		return fmt.Sprintf("The %s %q is invalid: %s", kind, name, errs[0].Error())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s %q is invalid: \n", kind, name)
+	for i, e := range errs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "* %s", e.Error())
+	}
+	return b.String()
+}
