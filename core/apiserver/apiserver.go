@@ -107,7 +107,9 @@ func Update(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 }
 
 // UpdateStatus writes an object's status subresource: as Update, but the stored spec stays
-// (and the metadata a status writer may not change), and no update rule applies.
+// (and the metadata a status writer may not change), and only the status is checked — which
+// DaemonLab's validation has no rules for (upstream's status validation checks the counters'
+// ranges, which the controllers always keep).
 func UpdateStatus(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 	return update(c, obj, o, true)
 }
@@ -131,12 +133,14 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 	default:
 		st.prepareForUpdate(obj, old)
 	}
-	errs := api.Validate(obj)
-	if st.validateUpdate != nil && !status {
-		errs = append(errs, st.validateUpdate(obj, old)...)
-	}
-	if len(errs) > 0 {
-		return nil, invalid(kind, m.Name, errs)
+	if !status {
+		errs := api.Validate(obj)
+		if st.validateUpdate != nil {
+			errs = append(errs, st.validateUpdate(obj, old)...)
+		}
+		if len(errs) > 0 {
+			return nil, invalid(kind, m.Name, errs)
+		}
 	}
 	if reflect.DeepEqual(jsonValue(obj), jsonValue(old)) {
 		return old, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
@@ -97,7 +98,7 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 	if st := status(c, ds, h.Hash, owned.byNode()); !statusEqual(ds.Status, st) {
 		updated := *ds
 		updated.Status = st
-		out.Changed = c.Update(&updated) == nil || out.Changed
+		out.Changed = updateStatus(c, &updated) || out.Changed
 	}
 	onlyCreates := len(manage.PodsToDelete)+len(manage.Failed)+len(manage.Succeeded) == 0 &&
 		len(rolling.NodesNeeding)+len(rolling.PodsToDelete) == 0 && len(cleanup) == 0
@@ -105,6 +106,13 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		out.Rest = &Plan{Hash: h.Hash, NodesNeeding: manage.NodesNeeding[burstReplicas:]}
 	}
 	return out
+}
+
+// updateStatus writes a DaemonSet's status through the API server's status subresource
+// (updateDaemonSetStatus's UpdateStatus), and reports whether it wrote anything.
+func updateStatus(c *cluster.Cluster, ds *api.DaemonSet) bool {
+	stored, err := apiserver.UpdateStatus(c, ds, apiserver.Options{})
+	return err == nil && stored == api.Object(ds)
 }
 
 // SyncRest is the sync that follows one cut short by burstReplicas whose only work was creating
@@ -125,7 +133,7 @@ func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 		updated := *ds
 		updated.Status.CurrentNumberScheduled += int32(out.Created)
 		updated.Status.UpdatedNumberScheduled += int32(out.Created)
-		out.Changed = c.Update(&updated) == nil || out.Changed
+		out.Changed = updateStatus(c, &updated) || out.Changed
 	}
 	if out.Capped {
 		out.Rest = &Plan{Hash: rest.Hash, NodesNeeding: rest.NodesNeeding[burstReplicas:]}
