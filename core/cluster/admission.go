@@ -78,8 +78,8 @@ func admit(obj api.Object) error {
 	return nil
 }
 
-// addDefaultTolerationSeconds is the DefaultTolerationSeconds admission plugin (reference taints
-// §3.4):
+// addDefaultTolerationSeconds is the DefaultTolerationSeconds admission plugin
+// (plugin/pkg/admission/defaulttolerationseconds/admission.go):
 //
 //  1. A pod already tolerates not-ready if any toleration has key not-ready or "" and effect
 //     NoExecute or ""; operator, value and tolerationSeconds do not matter. The same for

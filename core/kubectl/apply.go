@@ -281,8 +281,9 @@ func validateUpdate(obj, old api.Object) api.ErrorList {
 	return nil
 }
 
-// invalidMessage words a 422 as kubectl's checkErr does (reference §8.2): one cause on the line,
-// several as a list of "* field: message".
+// invalidMessage words a 422 as kubectl's checkErr does
+// (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr): one cause on the line, several
+// as a list of "* field: message".
 func invalidMessage(kind, name string, errs api.ErrorList) string {
 	if len(errs) == 1 {
 		return fmt.Sprintf("The %s %q is invalid: %s", kind, name, errs[0].Error())
