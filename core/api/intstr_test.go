@@ -7,8 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// intOrStringCases come from reference §6.2 (TestGetUnavailableNumbers: 50% of 3 is 2, of 2 is 1,
-// 100% of 2 is 2) and intstr_test.go.
+// intOrStringCases come from pkg/controller/daemon/update_test.go (TestGetUnavailableNumbers: 50%
+// of 3 is 2, of 2 is 1, 100% of 2 is 2) and k8s.io/apimachinery's pkg/util/intstr/intstr_test.go.
 var intOrStringCases = []struct {
 	v       IntOrString
 	total   int

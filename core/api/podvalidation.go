@@ -229,7 +229,7 @@ func validateResources(r *ResourceRequirements, p *Path) ErrorList {
 	return errs
 }
 
-// validateTolerations follows ValidateTolerations (reference taints §1.3):
+// validateTolerations follows ValidateTolerations (pkg/apis/core/validation/validation.go):
 //
 //  1. A non-empty key must be a label name.
 //  2. An empty key requires the Exists operator.

@@ -9,8 +9,8 @@ const (
 	QOSBestEffort QOSClass = "BestEffort"
 )
 
-// ComputeQOS classifies a pod spec as Kubernetes v1.37 does (qos.go requirementsQOS, reference
-// taints §4.1), on the spec after defaulting:
+// ComputeQOS classifies a pod spec as Kubernetes v1.37 does (pkg/apis/core/v1/helper/qos/qos.go
+// requirementsQOS), on the spec after defaulting:
 //
 //  1. Only cpu and memory count; init containers count; a zero quantity counts as absent.
 //  2. Per container and resource: a request different from the limit is Burstable; neither is

@@ -24,9 +24,10 @@ func req(s string) ResourceList {
 	return l
 }
 
-// TestQOSClassFollowsTheV137Rules is the reference's QoS table (taints-qos §4.2): containers
-// and init containers given as "requests;limits", optional pod-level resources, on the spec
-// after defaulting; each row is also checked against kubectl's own ComputePodQOS.
+// TestQOSClassFollowsTheV137Rules is upstream's TestComputePodQOS table
+// (pkg/apis/core/v1/helper/qos/qos_test.go) with further cases: containers and init containers
+// given as "requests;limits", optional pod-level resources, on the spec after defaulting; each
+// row is also checked against kubectl's own ComputePodQOS.
 func TestQOSClassFollowsTheV137Rules(t *testing.T) {
 	tests := []struct {
 		name       string

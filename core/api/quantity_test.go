@@ -9,8 +9,9 @@ import (
 )
 
 // quantityInputs are the inputs of apimachinery's quantity_test.go (TestQuantityParse,
-// TestQuantityParseEmit, TestQuantityString) and of the verified table in
-// reference/kubernetes-taints-qos-eviction.md §7.2.
+// TestQuantityParseEmit, TestQuantityString) and further inputs whose parse was checked against
+// the real library: suffix case, malformed numbers, text kept as typed, rounding at nano and the
+// cap at 2^63-1.
 var quantityInputs = []string{
 	"0", "1", "100m", "0.1", ".5", "1.5", "1000m", "2000m", "250m", "0.001", "0.0001", "1k", "1000",
 	"1024", "1M", "1000000", "1000M", "129M", "1T", "1P", "1E", "1e3", "1E3", "1e-3", "1.2e3", "12e6",
@@ -26,7 +27,8 @@ var quantityInputs = []string{
 }
 
 // TestQuantityMatchesApimachinery pins ParseQuantity, String, Canonical, Value and MilliValue to
-// k8s.io/apimachinery/pkg/api/resource (reference §7: "identical for v0.30.14 and v0.37.2").
+// k8s.io/apimachinery/pkg/api/resource (quantity.go and suffix.go, which parse alike in v0.30.14
+// and v0.37.2).
 func TestQuantityMatchesApimachinery(t *testing.T) {
 	for _, in := range quantityInputs {
 		t.Run(in, func(t *testing.T) { assertQuantityMatches(t, in) })

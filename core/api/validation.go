@@ -152,7 +152,7 @@ func validateNonnegative(v int64, p *Path) ErrorList {
 	return nil
 }
 
-// validateDaemonSetSpec follows ValidateDaemonSetSpec (reference §8.1):
+// validateDaemonSetSpec follows ValidateDaemonSetSpec (pkg/apis/apps/validation/validation.go):
 //
 //  1. The selector must be valid and match the template's labels (a missing selector matches
 //     nothing, so it fails this check too); an empty selector is invalid for a DaemonSet.

@@ -48,9 +48,10 @@ func decodeValidate(t *testing.T, manifest string) ErrorList {
 	return Validate(ms[0].Object)
 }
 
-// TestValidateDaemonSetMessages pins the messages of reference kubernetes-daemonset-controller.md
-// §8.1 (pkg/apis/apps/validation ValidateDaemonSetSpec, ValidateRollingUpdateDaemonSet) and of
-// reference taints §1.3 (ValidateTolerations) as the API server renders them (JSON values, v1.34+).
+// TestValidateDaemonSetMessages pins the messages of ValidateDaemonSetSpec and
+// ValidateRollingUpdateDaemonSet (pkg/apis/apps/validation/validation.go) and of
+// ValidateTolerations (pkg/apis/core/validation/validation.go) as the API server renders them
+// (JSON values, v1.34+).
 func TestValidateDaemonSetMessages(t *testing.T) {
 	cases := []struct {
 		name string
@@ -146,7 +147,8 @@ func TestValidateNodeTaints(t *testing.T) {
 	}, got)
 }
 
-// TestDefaultDaemonSet pins SetDefaults_DaemonSet and the pod-spec defaults (reference §6.1).
+// TestDefaultDaemonSet pins SetDefaults_DaemonSet (pkg/apis/apps/v1/defaults.go) and the pod-spec
+// defaults (pkg/apis/core/v1/defaults.go).
 func TestDefaultDaemonSet(t *testing.T) {
 	ms, err := Decode([]byte(dsWith(validTemplate)))
 	require.NoError(t, err)
@@ -178,8 +180,9 @@ func TestDefaultPodCopiesLimitsToRequests(t *testing.T) {
 	assert.Equal(t, "Always", pod.Spec.Containers[0].ImagePullPolicy)
 }
 
-// TestYAML11BooleansAreNotStrings pins kubectl's YAML 1.1 reading (reference §13): an unquoted
-// y, yes or on is a boolean, so it cannot be a label value.
+// TestYAML11BooleansAreNotStrings pins kubectl's YAML 1.1 reading (k8s.io/apimachinery's
+// pkg/util/yaml converts through sigs.k8s.io/yaml, whose yaml.v2 parser follows YAML 1.1): an
+// unquoted y, yes or on is a boolean, so it cannot be a label value.
 func TestYAML11BooleansAreNotStrings(t *testing.T) {
 	_, err := Decode([]byte(strings.Replace(dsWith(validTemplate), "labels: {app: x}", "labels: {app: y}", 1)))
 	assert.EqualError(t, err, `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string`)

@@ -147,7 +147,8 @@ func TestApplyNodeJoinsReady(t *testing.T) {
 
 // TestOldMasterTolerationSkipsTheControlPlane: the second tutorial's toleration key
 // node-role.kubernetes.io/k8s-master matches no taint on a v1.25+ cluster, so its DaemonSet
-// runs on hd2 and hd3 only, and hd1 is not even desired (reference §1: NoSchedule, shouldRun false).
+// runs on hd2 and hd3 only, and hd1 is not even desired (an untolerated NoSchedule taint gives
+// shouldRun false: pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod).
 func TestOldMasterTolerationSkipsTheControlPlane(t *testing.T) {
 	data, err := os.ReadFile("../api/testdata/seed-fluentd-k8s-master.yaml")
 	require.NoError(t, err)

@@ -30,7 +30,7 @@ func memory(request string) map[api.ResourceName]string {
 }
 
 // TestOOMScoreAdjustFollowsTheKubeletsPolicy pins GetContainerOOMScoreAdjust
-// (pkg/kubelet/qos/policy.go and policy_test.go; reference taints-qos-eviction §5): the
+// (pkg/kubelet/qos/policy.go and policy_test.go): the
 // worked values for an 8Gi node, the clamps at 3 and 999, Guaranteed and node-critical at
 // -997, BestEffort at 1000.
 func TestOOMScoreAdjustFollowsTheKubeletsPolicy(t *testing.T) {

@@ -138,7 +138,7 @@ func TestPodsStartThreeSecondsAfterBinding(t *testing.T) {
 }
 
 // TestUnschedulablePodExplainsWhy: a pod that fits nowhere stays Pending with the scheduler's
-// FitError message (reference taints §8.3, v1.35+ wording).
+// FitError message (pkg/scheduler/framework/types.go FitError.Error, v1.35+ wording).
 func TestUnschedulablePodExplainsWhy(t *testing.T) {
 	s, err := New(1, Default)
 	require.NoError(t, err)
@@ -158,8 +158,9 @@ func TestUnschedulablePodExplainsWhy(t *testing.T) {
 	assert.Equal(t, "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient memory. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", msg)
 }
 
-// TestDaemonPodPendingForResourcesNamesNodeAffinity pins §8.4: a DaemonSet pod that does not fit
-// its node is Pending, the other nodes "didn't satisfy plugin(s) [NodeAffinity]".
+// TestDaemonPodPendingForResourcesNamesNodeAffinity pins what the scheduler says of a DaemonSet
+// pod: one that does not fit its node is Pending, the other nodes "didn't satisfy plugin(s)
+// [NodeAffinity]" (pkg/scheduler/schedule_one.go findNodesThatFitPod, v1.32+).
 func TestDaemonPodPendingForResourcesNamesNodeAffinity(t *testing.T) {
 	s, err := New(1, Default)
 	require.NoError(t, err)

@@ -83,13 +83,16 @@ func statusEqual(a, b api.DaemonSetStatus) bool {
 		a.NumberAvailable == b.NumberAvailable && a.NumberUnavailable == b.NumberUnavailable
 }
 
-// NewDaemonPod builds the pod the controller creates for a node (§4, CreatePodTemplate):
+// NewDaemonPod builds the pod the controller creates for a node (CreatePodTemplate in
+// pkg/controller/daemon/util/daemonset_util.go, GetPodFromTemplate in
+// pkg/controller/controller_utils.go):
 //
 //  1. generateName "<ds>-", the template's labels plus controller-revision-hash and
 //     pod-template-generation, the template's annotations.
 //  2. One controller reference to the DaemonSet (apps/v1, controller and blockOwnerDeletion).
-//  3. The template's spec with the default tolerations (§2) and the node pin (§3); nodeName
-//     stays empty, the scheduler binds the pod.
+//  3. The template's spec with the default tolerations (AddOrUpdateDaemonPodTolerations) and the
+//     node pin (ReplaceDaemonSetPodNodeNameNodeAffinity); nodeName stays empty, the scheduler
+//     binds the pod.
 //
 // The API server then defaults, admits and validates it (apiserver.Create).
 func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {

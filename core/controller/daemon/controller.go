@@ -11,7 +11,8 @@ import (
 	"daemonlab/core/controller"
 )
 
-// Labels the controller puts on its pods (§4).
+// Labels the controller puts on its pods (pkg/controller/daemon/util/daemonset_util.go
+// CreatePodTemplate).
 const (
 	ControllerRevisionHashLabel = "controller-revision-hash"
 	PodTemplateGenerationLabel  = "pod-template-generation"
@@ -51,7 +52,8 @@ func (o *Outcome) add(p Outcome) {
 	o.Capped = o.Capped || p.Capped
 }
 
-// Sync is one sync of one DaemonSet, in the order of upstream's syncDaemonSet (§5.1):
+// Sync is one sync of one DaemonSet, in the order of upstream's syncDaemonSet
+// (pkg/controller/daemon/daemon_controller.go):
 //
 //  1. A selector that selects everything ({}) gets the Warning SelectingAll and nothing else
 //     (validation refuses it; a DaemonSet stored around validation could still have one).
@@ -155,7 +157,7 @@ func SyncRest(c *cluster.Cluster, ds *api.DaemonSet, rest Plan) Outcome {
 //     sooner than its node's back-off allows: 1s, doubling to 15m, forgotten after 30m; a
 //     succeeded pod is deleted (event SucceededDaemonPod).
 //  5. Pods pinned to nodes that no longer exist and not yet bound are deleted; bound ones are
-//     left to pod garbage collection (§5.4).
+//     left to pod garbage collection (getUnscheduledPodsWithoutNode).
 func Manage(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
 	plan, _ := planManage(c, ds, hash)
 	return plan
@@ -345,7 +347,8 @@ func mapByNode(pods []*api.Pod) map[string][]*api.Pod {
 	return m
 }
 
-// Status computes the DaemonSet status of §7 from the cluster as it is: per node, shouldRun and
+// Status computes the DaemonSet status of upstream's updateDaemonSetStatus
+// (pkg/controller/daemon/daemon_controller.go) from the cluster as it is: per node, shouldRun and
 // whether a pod is scheduled; readiness, availability and being up to date are judged on the
 // node's oldest pod.
 func Status(c *cluster.Cluster, ds *api.DaemonSet, hash string) api.DaemonSetStatus {

@@ -30,8 +30,9 @@ func newDaemonSet() *api.DaemonSet {
 	return ds
 }
 
-// TestNodeShouldRunDaemonPod pins the predicates of reference §1 with upstream's
-// TestNodeShouldRunDaemonPod table and the taint tests (#32-#41 of §11).
+// TestNodeShouldRunDaemonPod pins the predicates of NodeShouldRunDaemonPod with upstream's
+// TestNodeShouldRunDaemonPod table and the taint tests of daemon_controller_test.go, from
+// TestNoScheduleTaintedDoesntEvicitRunningIntolerantPod to TestTaintPressureNodeDaemonLaunchesPod.
 func TestNodeShouldRunDaemonPod(t *testing.T) {
 	cases := []struct {
 		name                      string
@@ -114,7 +115,8 @@ func requireType(v string) func(*api.DaemonSet) {
 	}
 }
 
-// TestAddOrUpdateDaemonPodTolerations pins reference §2: the order of the defaults, network
+// TestAddOrUpdateDaemonPodTolerations pins AddOrUpdateDaemonPodTolerations
+// (pkg/controller/daemon/util/daemonset_util.go): the order of the defaults, network
 // only with hostNetwork, and an equal user toleration replaced (its tolerationSeconds dropped).
 func TestAddOrUpdateDaemonPodTolerations(t *testing.T) {
 	seconds := int64(300)
@@ -141,7 +143,8 @@ func TestAddOrUpdateDaemonPodTolerations(t *testing.T) {
 	assert.Equal(t, api.TaintNodeNetworkUnavailable, hostNet.Tolerations[len(hostNet.Tolerations)-1].Key)
 }
 
-// TestReplaceNodeAffinityPinsTheNode pins reference §3: one term with one matchFields
+// TestReplaceNodeAffinityPinsTheNode pins ReplaceDaemonSetPodNodeNameNodeAffinity
+// (pkg/controller/daemon/util/daemonset_util.go): one term with one matchFields
 // requirement replaces the required terms; preferred terms stay; GetTargetNodeName reads it back.
 func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
 	preferred := []api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: "Exists"}}}}}
@@ -160,8 +163,9 @@ func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
 	assert.Equal(t, "node-1", node)
 }
 
-// TestNewDaemonPod pins reference §4: the name prefix, the labels, one controller reference and
-// the pin, and an empty nodeName.
+// TestNewDaemonPod pins the pod of CreatePodTemplate (pkg/controller/daemon/util/daemonset_util.go)
+// and GetPodFromTemplate (pkg/controller/controller_utils.go): the name prefix, the labels, one
+// controller reference and the pin, and an empty nodeName.
 func TestNewDaemonPod(t *testing.T) {
 	c := cluster.New(1)
 	require.NoError(t, create(c, newNode("node-0", nil)))

@@ -13,7 +13,7 @@ import (
 )
 
 // NodeShouldRunDaemonPod decides whether ds wants a pod on node, as upstream's function of the
-// same name (reference kubernetes-daemonset-controller.md §1); Decide says why.
+// same name (pkg/controller/daemon/daemon_controller.go); Decide says why.
 func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
 	d := Decide(node, ds)
 	return d.ShouldRun, d.ShouldContinueRunning
@@ -65,7 +65,8 @@ func newPredicates(ds *api.DaemonSet) predicates {
 // decide is NodeShouldRunDaemonPod with its reason:
 //
 //  1. A template that names another node (spec.nodeName) wants no pod here: (false, false).
-//  2. The checks use the pod the controller would create, default tolerations included (§2).
+//  2. The checks use the pod the controller would create, default tolerations included
+//     (AddOrUpdateDaemonPodTolerations).
 //  3. nodeSelector and required node affinity must match, or (false, false).
 //  4. An untolerated NoExecute taint gives (false, false): an existing pod is deleted.
 //  5. An untolerated NoSchedule taint gives (false, true): no new pod, an existing one stays.
@@ -91,8 +92,9 @@ func (p predicates) decide(node *api.Node) Decision {
 	return Decision{ShouldRun: true, ShouldContinueRunning: true, Rule: RuleTolerated}
 }
 
-// AddOrUpdateDaemonPodTolerations adds the tolerations every daemon pod gets (§2), in this order,
-// all with operator Exists and no tolerationSeconds, so the NoExecute ones last forever:
+// AddOrUpdateDaemonPodTolerations adds the tolerations every daemon pod gets, as upstream's
+// function of the same name (pkg/controller/daemon/util/daemonset_util.go), in this order, all
+// with operator Exists and no tolerationSeconds, so the NoExecute ones last forever:
 //
 //  1. not-ready:NoExecute and unreachable:NoExecute: daemon pods stay on failing nodes.
 //  2. disk-pressure, memory-pressure and pid-pressure:NoSchedule: they still start there.
@@ -133,7 +135,8 @@ func addOrUpdateToleration(spec *api.PodSpec, t api.Toleration) {
 }
 
 // ReplaceDaemonSetPodNodeNameNodeAffinity pins a daemon pod to nodeName with a required
-// node-affinity term `matchFields: metadata.name In [nodeName]` (§3). The term replaces all
+// node-affinity term `matchFields: metadata.name In [nodeName]`, as upstream's function of the
+// same name (pkg/controller/daemon/util/daemonset_util.go). The term replaces all
 // required terms (the controller has already checked them); preferred terms, pod affinity and
 // nodeSelector stay.
 func ReplaceDaemonSetPodNodeNameNodeAffinity(affinity *api.Affinity, nodeName string) *api.Affinity {

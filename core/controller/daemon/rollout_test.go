@@ -87,8 +87,8 @@ func rollOut(t *testing.T, s *sim.Sim, check func()) {
 }
 
 // TestRollingUpdateNeverExceedsMaxUnavailable pins a percentage budget: 30% of 10 nodes is 3
-// (rounded up), and the rollout uses all of it but never more (update.go rollingUpdate;
-// reference §6.2-§6.3).
+// (rounded up), and the rollout uses all of it but never more (pkg/controller/daemon/update.go
+// updatedDesiredNodeCounts and rollingUpdate).
 func TestRollingUpdateNeverExceedsMaxUnavailable(t *testing.T) {
 	s := tenNodes(t, "{rollingUpdate: {maxUnavailable: 30%}}")
 	run(t, s, "kubectl set image ds/agent c=busybox:1.37", "")
@@ -129,7 +129,8 @@ func TestCrashingRolloutStallsAtMaxUnavailableAndUndoRecovers(t *testing.T) {
 
 // TestSurgeRolloutKeepsEveryNodeServing pins maxSurge 1 with maxUnavailable 0: a new pod starts
 // beside the old one and the old one goes only once the new one is available, so every node
-// serves throughout and at most one node runs two pods (reference §6.4).
+// serves throughout and at most one node runs two pods (pkg/controller/daemon/update.go
+// rollingUpdate, the maxSurge > 0 branch).
 func TestSurgeRolloutKeepsEveryNodeServing(t *testing.T) {
 	s := tenNodes(t, "{rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}")
 	run(t, s, "kubectl set image ds/agent c=busybox:1.37", "")

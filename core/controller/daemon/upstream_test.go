@@ -16,9 +16,9 @@ import (
 	"daemonlab/core/controller"
 )
 
-// The fixtures of upstream's pkg/controller/daemon tests (reference §11): a DaemonSet "foo"
-// selecting name=simple-daemon,type=production, "label2" pods that it does not select, and
-// labelled nodes color=blue,speed=fast.
+// The fixtures of upstream's pkg/controller/daemon tests (daemon_controller_test.go and
+// update_test.go): a DaemonSet "foo" selecting name=simple-daemon,type=production, "label2" pods
+// that it does not select, and labelled nodes color=blue,speed=fast.
 var (
 	simpleDaemonSetLabel  = map[string]string{"name": "simple-daemon", "type": "production"}
 	simpleDaemonSetLabel2 = map[string]string{"name": "simple-daemon", "type": "test"}
@@ -222,7 +222,7 @@ func withToleration(tols ...api.Toleration) func(*api.DaemonSet) {
 	return func(ds *api.DaemonSet) { ds.Spec.Template.Spec.Tolerations = tols }
 }
 
-// Upstream daemon_controller_test.go, one subtest per upstream test (reference §11 #1-#52).
+// Upstream daemon_controller_test.go (pkg/controller/daemon), one subtest per upstream test.
 func TestUpstreamDaemonControllerCases(t *testing.T) {
 	t.Run("TestSimpleDaemonSetLaunchesPods", func(t *testing.T) {
 		forStrategies(t, func(t *testing.T, s api.DaemonSetUpdateStrategy) {
@@ -693,7 +693,7 @@ func strategy(s api.DaemonSetUpdateStrategy) func(*api.DaemonSet) {
 	return func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy = s }
 }
 
-// Upstream update_test.go (reference §11 #53-#64): 5 nodes unless stated, all pods made ready
+// Upstream update_test.go (pkg/controller/daemon): 5 nodes unless stated, all pods made ready
 // where upstream calls markPodsReady.
 func TestUpstreamUpdateCases(t *testing.T) {
 	t.Run("TestDaemonSetUpdatesPods", func(t *testing.T) {
@@ -909,7 +909,8 @@ func TestUpstreamUpdateCases(t *testing.T) {
 
 // TestBurstReplicasCapsASync: one sync creates at most burstReplicas (250) pods and deletes at
 // most 250, and says when it left some for the next sync, which the simulation runs at once
-// (manage's createDiff and deleteDiff, reference §5.3).
+// (createDiff and deleteDiff in syncNodes, which manage calls:
+// pkg/controller/daemon/daemon_controller.go).
 func TestBurstReplicasCapsASync(t *testing.T) {
 	f := newFixture(t, onDelete())
 	f.addNodes(0, 300, simpleNodeLabel)

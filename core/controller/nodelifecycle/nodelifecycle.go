@@ -1,7 +1,7 @@
 // Package nodelifecycle is kube-controller-manager's node lifecycle controller: it watches node
 // heartbeats, marks a silent node's conditions Unknown, turns node conditions into taints, and
-// marks the pods of a node that stops being Ready as not Ready. Reference
-// kubernetes-taints-qos-eviction.md §3.
+// marks the pods of a node that stops being Ready as not Ready. Upstream:
+// pkg/controller/nodelifecycle/node_lifecycle_controller.go.
 package nodelifecycle
 
 import (
@@ -307,7 +307,8 @@ func waitingZones(c *cluster.Cluster) []string {
 	return zones
 }
 
-// noExecuteTaintingPass is step 4, with the zone rules of §3.3:
+// noExecuteTaintingPass is step 4, with the zone rules of upstream's handleDisruption and
+// ComputeZoneState:
 //
 //  1. A node that already has the opposite NoExecute taint is swapped at once.
 //  2. Otherwise a new NoExecute taint waits for the zone's rate limiter: the first at once, then

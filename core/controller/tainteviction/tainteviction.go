@@ -1,6 +1,6 @@
 // Package tainteviction is kube-controller-manager's taint-eviction-controller: it deletes the
 // pods of a node with NoExecute taints they do not tolerate, at once or when their
-// tolerationSeconds run out. Reference kubernetes-taints-qos-eviction.md §2.3.
+// tolerationSeconds run out. Upstream: pkg/controller/tainteviction/taint_eviction.go.
 package tainteviction
 
 import (

@@ -23,7 +23,8 @@ func seconds(s ...int64) []api.Toleration {
 }
 
 // TestMinTolerationTime pins getMinTolerationTime with upstream's TestGetMinTolerationTime
-// (reference taints §2.3; -1 below stands for "no tolerationSeconds").
+// (pkg/controller/tainteviction/taint_eviction_test.go; -1 below stands for "no
+// tolerationSeconds").
 func TestMinTolerationTime(t *testing.T) {
 	cases := []struct {
 		name string
