@@ -40,7 +40,7 @@ type Cluster struct {
 	objects   map[string]map[Key]api.Object // by kind
 	sorted    map[string]*listing           // each kind's objects in List order, once listed
 	machines  map[string]Machine            // by node name
-	memo      map[string]string             // controllers' private memory, by key
+	memo      map[any]any                   // controllers' private memory, by memoKey (see Memo)
 	shared    sharing                       // which of these maps a snapshot also holds
 	writes    int64                         // changes of any kind, for Writes
 	events    map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
@@ -121,7 +121,7 @@ func (c *Cluster) RemoveMachine(node string) {
 // memory (when an eviction was scheduled, the Ready status last seen, a rate limiter's last use).
 // It is part of the world, so snapshots keep it.
 func (c *Cluster) Memo(key string) (string, bool) {
-	v, ok := c.memo[key]
+	v, ok := c.memo[key].(string)
 	return v, ok
 }
 
@@ -149,7 +149,7 @@ func (c *Cluster) memoAt(parts ...string) (string, bool) {
 	for _, p := range parts {
 		key = append(key, p...)
 	}
-	v, ok := c.memo[string(key)]
+	v, ok := c.memo[string(key)].(string)
 	return v, ok
 }
 
@@ -165,7 +165,7 @@ func (c *Cluster) MemoTimeAt(parts ...string) (time.Time, bool) {
 
 // MemoTime returns a remembered instant.
 func (c *Cluster) MemoTime(key string) (time.Time, bool) {
-	v, ok := c.memo[key]
+	v, ok := c.memo[key].(string)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -180,7 +180,7 @@ func (c *Cluster) SetMemoTime(key string, t time.Time) { c.SetMemo(key, t.Format
 func New(seed uint64) *Cluster {
 	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
 	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{},
-		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[string]string{}}
+		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[any]any{}}
 }
 
 // Snapshot is a saved state of a cluster: its objects, clock, resourceVersion and write counters
@@ -192,7 +192,7 @@ type Snapshot struct {
 	pcg      rand.PCG
 	objects  map[string]map[Key]api.Object
 	machines map[string]Machine
-	memo     map[string]string
+	memo     map[any]any
 }
 
 // Snapshot saves the cluster's state. It shares the cluster's maps rather than copying them
@@ -256,7 +256,7 @@ func (c *Cluster) ownMachines() map[string]Machine {
 	return c.machines
 }
 
-func (c *Cluster) ownMemo() map[string]string {
+func (c *Cluster) ownMemo() map[any]any {
 	c.stamps.touch("Memo")
 	if c.shared.memo {
 		c.memo, c.shared.memo = maps.Clone(c.memo), false

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -92,15 +93,15 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 	c := New(5)
 	require.NoError(t, c.Create(pod("a")))
 	c.SetMachine("n1", Machine{Faults: []string{"not-ready"}})
-	c.SetMemo("k", "1")
+	memo := NewMemo[string, string]("test")
+	memo.Set(c, "k", "1")
 	state := func() string {
 		b, err := json.Marshal(struct {
 			Pods     []*api.Pod
 			Machines map[string]Machine
-			Memo     map[string]string
-		}{c.Pods(), c.machines, c.memo})
+		}{c.Pods(), c.machines})
 		require.NoError(t, err)
-		return string(b)
+		return string(b) + fmt.Sprint(c.memo) // fmt prints a map in key order
 	}
 	first, firstState := c.Snapshot(), state()
 	write := func(name string) {
@@ -111,8 +112,8 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 		c.Delete(c.Pods()[0])
 		c.SetMachine("n1", Machine{KubeletDown: true})
 		c.RemoveMachine("n1")
-		c.SetMemo("k", name)
-		c.ForgetMemo("k")
+		memo.Set(c, "k", name)
+		memo.Forget(c, "k")
 	}
 	write("b")
 	second, secondState := c.Snapshot(), state()
@@ -182,7 +183,7 @@ func TestChangedSinceDatesWritesByKind(t *testing.T) {
 	assert.False(t, c.ChangedSince(stamp, "Node", "Memo", "Machine"))
 
 	stamp = c.Stamp()
-	c.SetMemo("k", "v")
+	NewMemo[string, string]("test").Set(c, "k", "v")
 	assert.True(t, c.ChangedSince(stamp, "Memo"))
 	c.SetMachine("n", Machine{})
 	assert.True(t, c.ChangedSince(stamp, "Machine"))
