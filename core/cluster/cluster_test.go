@@ -3,7 +3,6 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -193,20 +192,4 @@ func TestChangedSinceDatesWritesByKind(t *testing.T) {
 	c.Restore(snap)
 	assert.True(t, c.ChangedSince(stamp, "Node"), "a restore changes everything")
 	assert.Greater(t, c.Stamp(), stamp, "the stamp never goes back")
-}
-
-// TestMemoTimeAtJoinsItsParts: a memo read by the parts of its key is the one stored under the
-// whole key, however long the key (past memoAt's buffer too).
-func TestMemoTimeAtJoinsItsParts(t *testing.T) {
-	c := New(1)
-	long := strings.Repeat("n", 200)
-	for _, parts := range [][]string{{"tainteviction/", "default", "/", "web"}, {"kubelet/", long, "/memory-pressure-seen"}} {
-		at := c.Now().Add(time.Duration(len(parts[1])) * time.Second)
-		c.SetMemoTime(strings.Join(parts, ""), at)
-		got, ok := c.MemoTimeAt(parts...)
-		assert.True(t, ok)
-		assert.True(t, at.Equal(got), "%v", parts)
-	}
-	_, ok := c.MemoTimeAt("kubelet/", "other", "/memory-pressure-seen")
-	assert.False(t, ok)
 }
