@@ -40,7 +40,7 @@ type Cluster struct {
 	objects   map[string]map[Key]api.Object // by kind
 	sorted    map[string]*listing           // each kind's objects in List order, once listed
 	machines  map[string]Machine            // by node name
-	memo      map[string]string             // controllers' private memory, by key
+	memo      map[any]any                   // controllers' private memory, by memoKey (see Memo)
 	shared    sharing                       // which of these maps a snapshot also holds
 	writes    int64                         // changes of any kind, for Writes
 	events    map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
@@ -139,70 +139,11 @@ func (c *Cluster) RemoveMachine(node string) {
 	c.writes++
 }
 
-// Memo returns what a controller remembered under key: state upstream keeps in a controller's
-// memory (when an eviction was scheduled, the Ready status last seen, a rate limiter's last use).
-// It is part of the world, so snapshots keep it.
-func (c *Cluster) Memo(key string) (string, bool) {
-	v, ok := c.memo[key]
-	return v, ok
-}
-
-// SetMemo remembers a value for a controller.
-func (c *Cluster) SetMemo(key, value string) {
-	if old, ok := c.memo[key]; !ok || old != value {
-		c.ownMemo()[key] = value
-		c.writes++
-	}
-}
-
-// ForgetMemo drops a remembered value.
-func (c *Cluster) ForgetMemo(key string) {
-	if _, ok := c.memo[key]; ok {
-		delete(c.ownMemo(), key)
-		c.writes++
-	}
-}
-
-// memoAt is Memo of the key its parts make when joined, without building the key on the heap:
-// controllers look a key up for every pod or node on every pass.
-func (c *Cluster) memoAt(parts ...string) (string, bool) {
-	var buf [128]byte
-	key := buf[:0]
-	for _, p := range parts {
-		key = append(key, p...)
-	}
-	v, ok := c.memo[string(key)]
-	return v, ok
-}
-
-// MemoTimeAt is MemoTime of the key its parts make, joined (see memoAt).
-func (c *Cluster) MemoTimeAt(parts ...string) (time.Time, bool) {
-	v, ok := c.memoAt(parts...)
-	if !ok {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	return t, err == nil
-}
-
-// MemoTime returns a remembered instant.
-func (c *Cluster) MemoTime(key string) (time.Time, bool) {
-	v, ok := c.memo[key]
-	if !ok {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	return t, err == nil
-}
-
-// SetMemoTime remembers an instant.
-func (c *Cluster) SetMemoTime(key string, t time.Time) { c.SetMemo(key, t.Format(time.RFC3339Nano)) }
-
 // New returns an empty cluster (no objects at all) at Epoch, drawing randomness from seed.
 func New(seed uint64) *Cluster {
 	pcg := rand.NewPCG(seed, 0x6461656d6f6e6c61) // "daemonla"
 	return &Cluster{now: Epoch, seed: seed, pcg: pcg, rng: rand.New(pcg), objects: map[string]map[Key]api.Object{},
-		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[string]string{}}
+		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[any]any{}}
 }
 
 // Snapshot is a saved state of a cluster: its objects, clock, resourceVersion and write counters
@@ -214,7 +155,7 @@ type Snapshot struct {
 	pcg      rand.PCG
 	objects  map[string]map[Key]api.Object
 	machines map[string]Machine
-	memo     map[string]string
+	memo     map[any]any
 }
 
 // Snapshot saves the cluster's state. It shares the cluster's maps rather than copying them
@@ -278,7 +219,7 @@ func (c *Cluster) ownMachines() map[string]Machine {
 	return c.machines
 }
 
-func (c *Cluster) ownMemo() map[string]string {
+func (c *Cluster) ownMemo() map[any]any {
 	c.stamps.touch("Memo")
 	if c.shared.memo {
 		c.memo, c.shared.memo = maps.Clone(c.memo), false

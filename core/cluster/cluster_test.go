@@ -3,7 +3,6 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -82,15 +81,15 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 	c := New(5)
 	require.NoError(t, c.Create(pod("a")))
 	c.SetMachine("n1", Machine{Faults: []string{"not-ready"}})
-	c.SetMemo("k", "1")
+	memo := NewMemo[string, string]("test")
+	memo.Set(c, "k", "1")
 	state := func() string {
 		b, err := json.Marshal(struct {
 			Pods     []*api.Pod
 			Machines map[string]Machine
-			Memo     map[string]string
-		}{c.Pods(), c.machines, c.memo})
+		}{c.Pods(), c.machines})
 		require.NoError(t, err)
-		return string(b)
+		return string(b) + fmt.Sprint(c.memo) // fmt prints a map in key order
 	}
 	first, firstState := c.Snapshot(), state()
 	write := func(name string) {
@@ -101,8 +100,8 @@ func TestSnapshotsShareUntilWritten(t *testing.T) {
 		c.Delete(c.Pods()[0])
 		c.SetMachine("n1", Machine{KubeletDown: true})
 		c.RemoveMachine("n1")
-		c.SetMemo("k", name)
-		c.ForgetMemo("k")
+		memo.Set(c, "k", name)
+		memo.Forget(c, "k")
 	}
 	write("b")
 	second, secondState := c.Snapshot(), state()
@@ -172,7 +171,7 @@ func TestChangedSinceDatesWritesByKind(t *testing.T) {
 	assert.False(t, c.ChangedSince(stamp, "Node", "Memo", "Machine"))
 
 	stamp = c.Stamp()
-	c.SetMemo("k", "v")
+	NewMemo[string, string]("test").Set(c, "k", "v")
 	assert.True(t, c.ChangedSince(stamp, "Memo"))
 	c.SetMachine("n", Machine{})
 	assert.True(t, c.ChangedSince(stamp, "Machine"))
@@ -182,20 +181,4 @@ func TestChangedSinceDatesWritesByKind(t *testing.T) {
 	c.Restore(snap)
 	assert.True(t, c.ChangedSince(stamp, "Node"), "a restore changes everything")
 	assert.Greater(t, c.Stamp(), stamp, "the stamp never goes back")
-}
-
-// TestMemoTimeAtJoinsItsParts: a memo read by the parts of its key is the one stored under the
-// whole key, however long the key (past memoAt's buffer too).
-func TestMemoTimeAtJoinsItsParts(t *testing.T) {
-	c := New(1)
-	long := strings.Repeat("n", 200)
-	for _, parts := range [][]string{{"tainteviction/", "default", "/", "web"}, {"kubelet/", long, "/memory-pressure-seen"}} {
-		at := c.Now().Add(time.Duration(len(parts[1])) * time.Second)
-		c.SetMemoTime(strings.Join(parts, ""), at)
-		got, ok := c.MemoTimeAt(parts...)
-		assert.True(t, ok)
-		assert.True(t, at.Equal(got), "%v", parts)
-	}
-	_, ok := c.MemoTimeAt("kubelet/", "other", "/memory-pressure-seen")
-	assert.False(t, ok)
 }

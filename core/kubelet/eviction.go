@@ -29,11 +29,12 @@ var (
 	defaultUsage = api.MustParseQuantity("50Mi")
 )
 
-func usageKey(p *api.Pod) string { return "usage/" + p.Namespace + "/" + p.Name }
+// usages are the bytes of memory `sim usage` said each pod's containers use together, by pod.
+var usages = cluster.NewMemo[cluster.Key, int64]("kubelet/usage")
 
 // SetMemoryUsage records the memory a pod's containers use together (`sim usage`).
 func SetMemoryUsage(c *cluster.Cluster, p *api.Pod, q api.Quantity) {
-	c.SetMemo(usageKey(p), strconv.FormatInt(q.Value(), 10))
+	usages.Set(c, cluster.Key{Namespace: p.Namespace, Name: p.Name}, q.Value())
 }
 
 // containerUsage returns each container's working set: the pod's `sim usage` split evenly, or
@@ -41,8 +42,7 @@ func SetMemoryUsage(c *cluster.Cluster, p *api.Pod, q api.Quantity) {
 // none.
 func containerUsage(c *cluster.Cluster, p *api.Pod) []int64 {
 	out := make([]int64, len(p.Spec.Containers))
-	if v, ok := c.Memo(usageKey(p)); ok {
-		total, _ := strconv.ParseInt(v, 10, 64)
+	if total, ok := usages.Get(c, cluster.Key{Namespace: p.Namespace, Name: p.Name}); ok {
 		for i := range out {
 			out[i] = total / int64(len(out))
 		}
@@ -77,20 +77,13 @@ func underPressure(m cluster.Machine) bool {
 	return !m.KubeletDown && slices.Contains(m.Faults, FaultMemoryPressure)
 }
 
-// pressureKey is where the last instant a node's kubelet saw memory pressure is remembered;
-// pressureSeen reads it back without building the key.
-func pressureKey(node string) string { return pressurePrefix + node + pressureSuffix }
-
-func pressureSeen(c *cluster.Cluster, node string) (time.Time, bool) {
-	return c.MemoTimeAt(pressurePrefix, node, pressureSuffix)
-}
-
-const pressurePrefix, pressureSuffix = "kubelet/", "/memory-pressure-seen"
+// pressureSeen is the last instant each node's kubelet saw memory pressure, by node.
+var pressureSeen = cluster.NewMemo[string, time.Time]("kubelet/memory-pressure-seen")
 
 // memoryPressure reports the MemoryPressure condition the kubelet reports: True while the
 // threshold is met and for PressureTransitionPeriod after it was last seen met.
 func memoryPressure(c *cluster.Cluster, node string) bool {
-	seen, ok := pressureSeen(c, node)
+	seen, ok := pressureSeen.Get(c, node)
 	return ok && c.Now().Before(seen.Add(PressureTransitionPeriod))
 }
 
@@ -104,7 +97,7 @@ func evictionTimer(c *cluster.Cluster, node string, m cluster.Machine) (time.Tim
 	if underPressure(m) {
 		return lastLoop(c.Now()).Add(EvictionPeriod), true
 	}
-	if seen, ok := pressureSeen(c, node); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
+	if seen, ok := pressureSeen.Get(c, node); ok && c.Now().Before(seen.Add(PressureTransitionPeriod)) {
 		return seen.Add(PressureTransitionPeriod), true
 	}
 	return time.Time{}, false
@@ -119,10 +112,10 @@ func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	if !underPressure(m) || !now.Equal(lastLoop(now)) {
 		return false
 	}
-	if seen, ok := pressureSeen(c, n.Name); ok && seen.Equal(now) {
+	if seen, ok := pressureSeen.Get(c, n.Name); ok && seen.Equal(now) {
 		return false // this loop already ran
 	}
-	c.SetMemoTime(pressureKey(n.Name), now)
+	pressureSeen.Set(c, n.Name, now)
 	c.Record(n, cluster.EventWarning, "EvictionThresholdMet", "Attempting to reclaim memory", "kubelet", n.Name)
 	var candidates []*api.Pod
 	for p := range c.AllPods() {

@@ -2,7 +2,6 @@ package kubelet
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -27,33 +26,33 @@ const (
 	maxBackOff     = 300 * time.Second
 )
 
-func imageKey(image string) string { return "image/" + image }
+// imageBehaviour is how the containers of an image behave and how long they take to start.
+type imageBehaviour struct {
+	behaviour Behaviour
+	startup   time.Duration
+}
+
+// images are the behaviours `sim image` set, by image.
+var images = cluster.NewMemo[string, imageBehaviour]("kubelet/image")
 
 // SetImage records how containers of an image behave and how long they take to start.
 func SetImage(c *cluster.Cluster, image string, b Behaviour, startup time.Duration) {
-	c.SetMemo(imageKey(image), string(b)+","+startup.String())
+	images.Set(c, image, imageBehaviour{b, startup})
 }
 
-// imageBehaviour returns an image's behaviour and start-up time (ok and 3s unless set).
-func imageBehaviour(c *cluster.Cluster, image string) (Behaviour, time.Duration) {
-	v, ok := c.Memo(imageKey(image))
-	if !ok {
-		return BehaviourOK, StartupDelay
+// behaviourOf returns an image's behaviour: ok and a 3s start-up unless set.
+func behaviourOf(c *cluster.Cluster, image string) imageBehaviour {
+	if b, ok := images.Get(c, image); ok {
+		return b
 	}
-	b, d, _ := strings.Cut(v, ",")
-	startup, err := time.ParseDuration(d)
-	if err != nil {
-		startup = StartupDelay
-	}
-	return Behaviour(b), startup
+	return imageBehaviour{BehaviourOK, StartupDelay}
 }
 
 // podStartup is how long a pod takes from binding to running: its slowest container's image.
 func podStartup(c *cluster.Cluster, p *api.Pod) time.Duration {
 	var d time.Duration
 	for _, ctr := range p.Spec.Containers {
-		_, s := imageBehaviour(c, ctr.Image)
-		d = max(d, s)
+		d = max(d, behaviourOf(c, ctr.Image).startup)
 	}
 	return d
 }
@@ -72,11 +71,10 @@ func backOff(restarts int32) time.Duration {
 // containerStatus is a started container's status for its image's behaviour: running and ready,
 // running and not ready, or crashed and waiting in CrashLoopBackOff with its last exit.
 func containerStatus(c *cluster.Cluster, p *api.Pod, ctr api.Container, restarts int32, at api.Time) api.ContainerStatus {
-	b, _ := imageBehaviour(c, ctr.Image)
 	yes := true
 	cs := api.ContainerStatus{Name: ctr.Name, Image: ctr.Image, ImageID: ctr.Image, Started: &yes, RestartCount: restarts,
 		ContainerID: "containerd://" + c.RandomHex(64)}
-	switch b {
+	switch behaviourOf(c, ctr.Image).behaviour {
 	case BehaviourCrash:
 		no := false
 		cs.Started = &no

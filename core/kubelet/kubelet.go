@@ -283,22 +283,24 @@ func Sync(c *cluster.Cluster) bool {
 	return changed
 }
 
+// killing are the pods going away whose Killing event the kubelet recorded, by uid.
+var killing = cluster.NewMemo[string, struct{}]("kubelet/killing")
+
 // podIPs are the pod IPs in use, read from the pods once per round when first needed and kept
 // in step with the IPs handed out in it.
 type podIPs struct{ used map[string]bool }
 
 func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	if t, ok := goneAt(p); ok {
-		key := "kubelet/killing/" + p.UID
-		if _, told := c.Memo(key); !told {
-			c.SetMemo(key, "")
+		if _, told := killing.Get(c, p.UID); !told {
+			killing.Set(c, p.UID, struct{}{})
 			recordKilling(c, p)
 			return true
 		}
 		if t.After(c.Now()) {
 			return false
 		}
-		c.ForgetMemo(key)
+		killing.Forget(c, p.UID)
 		c.Delete(p)
 		return true
 	}

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
@@ -122,8 +121,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 
 func (cy *Cycle) reload() {
 	cy.nodes, cy.usage, cy.nominated, cy.spreads = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}
-	next, _ := cy.c.Memo(nextStartKey)
-	cy.nextStart, _ = strconv.Atoi(next)
+	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	cy.byName = make(map[string]*api.Node, len(cy.nodes))
 	cy.alloc = make(map[string]requests, len(cy.nodes))
 	for _, n := range cy.nodes {
@@ -143,7 +141,7 @@ func (cy *Cycle) Apply(d Decision) bool {
 	changed := Apply(cy.c, d)
 	if changed && d.processed > 0 {
 		cy.nextStart = (cy.nextStart + d.processed) % len(cy.nodes)
-		cy.c.SetMemo(nextStartKey, strconv.Itoa(cy.nextStart))
+		nextStartNodeIndex.Set(cy.c, struct{}{}, cy.nextStart)
 	}
 	switch {
 	case !changed || d.Node == "" && d.preemption.node == "":
@@ -238,8 +236,9 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 	return Decision{Pod: pod, Node: best, processed: processed}
 }
 
-// nextStartKey is where the scheduler keeps nextStartNodeIndex in the cluster's memory.
-const nextStartKey = "kube-scheduler/nextStartNodeIndex"
+// nextStartNodeIndex is where the scheduler keeps its one nextStartNodeIndex (a field of the
+// Scheduler in pkg/scheduler/scheduler.go) in the cluster's memory.
+var nextStartNodeIndex = cluster.NewMemo[struct{}, int]("kube-scheduler/nextStartNodeIndex")
 
 // minFeasibleNodesToFind is the cluster size from which the scheduler stops filtering once it
 // has found enough nodes.

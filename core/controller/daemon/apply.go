@@ -19,7 +19,7 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 	ds := plan.DaemonSet
 	out := Outcome{Changed: plan.Claims.Apply(c)}
 	for _, p := range plan.Failed {
-		backoffNext(c, backoffKey(ds, p.Spec.NodeName))
+		backoffNext(c, failedPodsBackoffKey(ds, p.Spec.NodeName))
 		c.Record(ds, cluster.EventWarning, "FailedDaemonPod", fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, p.Spec.NodeName), component, "")
 	}
 	for _, p := range plan.Succeeded {

@@ -1,9 +1,6 @@
 package daemon
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"daemonlab/core/api"
@@ -18,39 +15,49 @@ const (
 	backoffMax     = 15 * time.Minute
 )
 
-// backoffKey is failedPodsBackoffKey.
-func backoffKey(ds *api.DaemonSet, node string) string {
-	return fmt.Sprintf("daemon/backoff/%s/%d/%s", ds.UID, ds.Status.ObservedGeneration, node)
+// backoffKey is failedPodsBackoffKey (pkg/controller/daemon/daemon_controller.go): the
+// DaemonSet's uid, its observed generation and the node.
+type backoffKey struct {
+	ds         string
+	generation int64
+	node       string
 }
 
-// backoff returns an entry's delay and last update, if it has one that has not expired.
-func backoff(c *cluster.Cluster, key string) (time.Duration, time.Time, bool) {
-	v, ok := c.Memo(key)
-	if !ok {
-		return 0, time.Time{}, false
+// backoffEntry is client-go util/flowcontrol/backoff.go's backoffEntry: the delay and when it
+// was last updated.
+type backoffEntry struct {
+	backoff    time.Duration
+	lastUpdate time.Time
+}
+
+// backoffs are the controller's failedPodsBackoff.
+var backoffs = cluster.NewMemo[backoffKey, backoffEntry]("daemon/backoff")
+
+// failedPodsBackoffKey is a DaemonSet's back-off key for a node.
+func failedPodsBackoffKey(ds *api.DaemonSet, node string) backoffKey {
+	return backoffKey{ds.UID, ds.Status.ObservedGeneration, node}
+}
+
+// backoff returns an entry, if it has one that has not expired.
+func backoff(c *cluster.Cluster, key backoffKey) (backoffEntry, bool) {
+	e, ok := backoffs.Get(c, key)
+	if !ok || c.Now().Sub(e.lastUpdate) > 2*backoffMax {
+		return backoffEntry{}, false
 	}
-	delayText, lastText, _ := strings.Cut(v, "@")
-	nanos, err1 := strconv.ParseInt(delayText, 10, 64)
-	last, err2 := time.Parse(time.RFC3339Nano, lastText)
-	if err1 != nil || err2 != nil || c.Now().Sub(last) > 2*backoffMax {
-		return 0, time.Time{}, false
-	}
-	return time.Duration(nanos), last, true
+	return e, true
 }
 
 // inBackoff is IsInBackOffSinceUpdate.
-func inBackoff(c *cluster.Cluster, key string) bool {
-	delay, last, ok := backoff(c, key)
-	return ok && c.Now().Sub(last) < delay
+func inBackoff(c *cluster.Cluster, key backoffKey) bool {
+	e, ok := backoff(c, key)
+	return ok && c.Now().Sub(e.lastUpdate) < e.backoff
 }
 
 // backoffNext is Next: start at 1s, or double up to 15m.
-func backoffNext(c *cluster.Cluster, key string) {
-	delay, _, ok := backoff(c, key)
-	if !ok {
-		delay = backoffInitial
-	} else {
-		delay = min(2*delay, backoffMax)
+func backoffNext(c *cluster.Cluster, key backoffKey) {
+	delay := backoffInitial
+	if e, ok := backoff(c, key); ok {
+		delay = min(2*e.backoff, backoffMax)
 	}
-	c.SetMemo(key, strconv.FormatInt(int64(delay), 10)+"@"+c.Now().Format(time.RFC3339Nano))
+	backoffs.Set(c, key, backoffEntry{delay, c.Now()})
 }

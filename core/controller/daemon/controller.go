@@ -189,7 +189,7 @@ func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[s
 			var running []*api.Pod
 			for _, p := range runningPods(pods) {
 				switch {
-				case p.Status.Phase == api.PodFailed && !inBackoff(c, backoffKey(ds, node.Name)):
+				case p.Status.Phase == api.PodFailed && !inBackoff(c, failedPodsBackoffKey(ds, node.Name)):
 					plan.Failed = append(plan.Failed, p)
 					plan.PodsToDelete = append(plan.PodsToDelete, p)
 				case p.Status.Phase == api.PodFailed: // still backing off: wait

@@ -189,8 +189,8 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 				consider(since.Add(time.Duration(ds.Spec.MinReadySeconds) * time.Second))
 			}
 			if p.Status.Phase == api.PodFailed {
-				if delay, last, ok := backoff(c, backoffKey(ds, p.Spec.NodeName)); ok {
-					consider(last.Add(delay))
+				if e, ok := backoff(c, failedPodsBackoffKey(ds, p.Spec.NodeName)); ok {
+					consider(e.lastUpdate.Add(e.backoff))
 				}
 			}
 		}

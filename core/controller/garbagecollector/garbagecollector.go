@@ -118,7 +118,8 @@ func lastCheck(now time.Time) time.Time {
 	return cluster.Epoch.Add(now.Sub(cluster.Epoch) / gcCheckPeriod * gcCheckPeriod)
 }
 
-func seenKey(node string) string { return "podgc/missing/" + node }
+// missingSince is the check at which pod GC first saw each missing node missing, by node.
+var missingSince = cluster.NewMemo[string, time.Time]("podgc/missing")
 
 // SyncPods runs pod GC's gcOrphaned at its checks: a pod bound to a node that does not exist is
 // marked Failed with DisruptionTarget ("DeletionByPodGC", "PodGC: node no longer exists") and
@@ -131,13 +132,13 @@ func SyncPods(c *cluster.Cluster) bool {
 			continue
 		}
 		if c.Node(p.Spec.NodeName) != nil {
-			c.ForgetMemo(seenKey(p.Spec.NodeName))
+			missingSince.Forget(c, p.Spec.NodeName)
 			continue
 		}
-		seen, ok := c.MemoTime(seenKey(p.Spec.NodeName))
+		seen, ok := missingSince.Get(c, p.Spec.NodeName)
 		if !ok {
 			if c.Now().Equal(check) { // pod GC only looks at its checks
-				c.SetMemoTime(seenKey(p.Spec.NodeName), check)
+				missingSince.Set(c, p.Spec.NodeName, check)
 			}
 			continue
 		}
@@ -165,7 +166,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			continue
 		}
 		t := lastCheck(c.Now()).Add(gcCheckPeriod)
-		if seen, ok := c.MemoTime(seenKey(p.Spec.NodeName)); ok {
+		if seen, ok := missingSince.Get(c, p.Spec.NodeName); ok {
 			if due := lastCheck(seen.Add(quarantineTime + gcCheckPeriod - time.Nanosecond)); due.After(t) {
 				t = due
 			}

@@ -77,7 +77,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	for _, zone := range waitingZones(c) {
-		if t, ok := c.MemoTime(rateKey(zone)); ok {
+		if t, ok := lastTaint.Get(c, zone); ok {
 			consider(t.Add(EvictionInterval))
 		}
 	}
@@ -137,16 +137,18 @@ func markUnknown(c *cluster.Cluster, n *api.Node) bool {
 	return c.Update(next) == nil
 }
 
+// readySeen is the Ready status the controller last saw on each node, by node.
+var readySeen = cluster.NewMemo[string, api.ConditionStatus]("nodelifecycle/ready")
+
 // noticeReadyChange is step 2; the Ready status last seen is the controller's memory.
 func noticeReadyChange(c *cluster.Cluster, n *api.Node) bool {
 	r, _ := readyCondition(n)
-	key := "nodelifecycle/ready/" + n.Name
-	seen, _ := c.Memo(key)
-	if seen == string(r.Status) {
+	seen, _ := readySeen.Get(c, n.Name)
+	if seen == r.Status {
 		return false
 	}
-	c.SetMemo(key, string(r.Status))
-	if seen == string(api.ConditionTrue) && r.Status != api.ConditionTrue {
+	readySeen.Set(c, n.Name, r.Status)
+	if seen == api.ConditionTrue && r.Status != api.ConditionTrue {
 		c.Record(n, cluster.EventNormal, "NodeNotReady", "Node "+n.Name+" status is now: NodeNotReady", component, "")
 		markPodsNotReady(c, n.Name)
 	}
@@ -245,7 +247,8 @@ func zoneOf(n *api.Node) string {
 	return n.Labels["topology.kubernetes.io/region"] + "\x00" + n.Labels["topology.kubernetes.io/zone"]
 }
 
-func rateKey(zone string) string { return "nodelifecycle/zone/" + zone + "/last-taint" }
+// lastTaint is when each zone's rate limiter last let a NoExecute taint through, by zone key.
+var lastTaint = cluster.NewMemo[string, time.Time]("nodelifecycle/zone/last-taint")
 
 type zoneState int
 
@@ -334,7 +337,7 @@ func noExecuteTaintingPass(c *cluster.Cluster) bool {
 			changed = setTaints(c, n, []string{want}, isNoExecuteHealthTaint) || changed
 		case states[zone] == zonePartialDisruption && sizes[zone] <= 50:
 		case rateAllows(c, zone):
-			c.SetMemoTime(rateKey(zone), c.Now())
+			lastTaint.Set(c, zone, c.Now())
 			changed = setTaints(c, n, []string{want}, isNoExecuteHealthTaint) || changed
 		}
 	}
@@ -348,6 +351,6 @@ func readySincePass(c *cluster.Cluster, n *api.Node) bool {
 }
 
 func rateAllows(c *cluster.Cluster, zone string) bool {
-	last, ok := c.MemoTime(rateKey(zone))
+	last, ok := lastTaint.Get(c, zone)
 	return !ok || !c.Now().Before(last.Add(EvictionInterval))
 }

@@ -69,15 +69,10 @@ func noExecuteTaints(n *api.Node) []api.Taint {
 	return out
 }
 
-// memoKey is where a pod's countdown is remembered: memoPrefix + "namespace/name";
-// countdownSince reads it back without building the key.
-func memoKey(p *api.Pod) string { return memoPrefix + p.Namespace + "/" + p.Name }
+// countdowns are when each pod's countdown started, by pod.
+var countdowns = cluster.NewMemo[cluster.Key, time.Time]("tainteviction/countdown")
 
-func countdownSince(c *cluster.Cluster, p *api.Pod) (time.Time, bool) {
-	return c.MemoTimeAt(memoPrefix, p.Namespace, "/", p.Name)
-}
-
-const memoPrefix = "tainteviction/"
+func podKey(p *api.Pod) cluster.Key { return cluster.Key{Namespace: p.Namespace, Name: p.Name} }
 
 // Due returns when the pod is to be deleted, if it is: now when a NoExecute taint of its node is
 // not tolerated, else the time its countdown started plus the smallest tolerationSeconds.
@@ -98,7 +93,7 @@ func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	if wait == forever {
 		return time.Time{}, false
 	}
-	since, ok := countdownSince(c, p)
+	since, ok := countdowns.Get(c, podKey(p))
 	if !ok {
 		since = c.Now()
 	}
@@ -131,16 +126,16 @@ func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)
-		_, counting := countdownSince(c, p)
+		_, counting := countdowns.Get(c, podKey(p))
 		switch {
 		case scheduled && !at.After(c.Now()):
 			evict(c, p)
 			changed = true
 		case scheduled && !counting:
-			c.SetMemoTime(memoKey(p), c.Now())
+			countdowns.Set(c, podKey(p), c.Now())
 		case !scheduled && counting:
-			c.ForgetMemo(memoKey(p))
-			if p.DeletionTimestamp == nil && c.Get("Pod", cluster.Key{Namespace: p.Namespace, Name: p.Name}) != nil {
+			countdowns.Forget(c, podKey(p))
+			if p.DeletionTimestamp == nil && c.Get("Pod", podKey(p)) != nil {
 				c.Record(p, cluster.EventNormal, "TaintManagerEviction", "Cancelling deletion of Pod "+p.Namespace+"/"+p.Name, component, "")
 			}
 		}
@@ -149,7 +144,7 @@ func Sync(c *cluster.Cluster) bool {
 }
 
 func evict(c *cluster.Cluster, p *api.Pod) {
-	c.ForgetMemo(memoKey(p))
+	countdowns.Forget(c, podKey(p))
 	marked := api.DeepCopy(p)
 	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
 		LastTransitionTime: api.NewTime(c.Now()), Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"})
