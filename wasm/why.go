@@ -8,8 +8,8 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controller"
 	"daemonlab/core/controller/daemon"
-	"daemonlab/core/controller/deployment"
 	"daemonlab/core/controller/tainteviction"
 )
 
@@ -138,7 +138,7 @@ func (r *revisions) build() {
 		r.dsHash[ds.Namespace+"/"+ds.Name] = daemon.PlanHistory(c, ds).Hash
 	}
 	for d := range cluster.All[*api.Deployment](c) {
-		newRS, old := deployment.ReplicaSets(c, d)
+		newRS, old := controller.ReplicaSets(c, d)
 		if newRS != nil {
 			r.newestRS[newRS.Namespace+"/"+newRS.Name] = true
 		}
@@ -160,7 +160,7 @@ func (r *revisions) of(p *api.Pod) (rev string, old bool) {
 	key := p.Namespace + "/" + ref.Name
 	switch ref.Kind {
 	case "DaemonSet":
-		hash := p.Labels[daemon.ControllerRevisionHashLabel]
+		hash := p.Labels[api.LabelControllerRevisionHash]
 		cr, ok := r.c.Get("ControllerRevision", cluster.Key{Namespace: p.Namespace, Name: ref.Name + "-" + hash}).(*api.ControllerRevision)
 		if !ok {
 			return "", false
@@ -172,7 +172,7 @@ func (r *revisions) of(p *api.Pod) (rev string, old bool) {
 		if !ok || !owned {
 			return "", false
 		}
-		return "rev " + rs.Annotations[deployment.RevisionAnnotation], !newest
+		return "rev " + rs.Annotations[api.AnnotationRevision], !newest
 	}
 	return "", false
 }

@@ -50,3 +50,22 @@ const (
 
 // AnnotationChangeCause is what kubectl rollout history shows as a revision's CHANGE-CAUSE.
 const AnnotationChangeCause = "kubernetes.io/change-cause"
+
+// The labels and annotations the workload controllers put on what they create (k8s.io/api
+// apps/v1/types.go and pkg/controller/deployment/util/deployment_util.go).
+const (
+	// LabelControllerRevisionHash names the ControllerRevision a DaemonSet's pod was made from.
+	LabelControllerRevisionHash = "controller-revision-hash"
+	// LabelPodTemplateGeneration is the DaemonSet template generation a pod was made from.
+	LabelPodTemplateGeneration = "pod-template-generation"
+	// LabelPodTemplateHash tells a Deployment's ReplicaSets and their pods apart.
+	LabelPodTemplateHash = "pod-template-hash"
+	// AnnotationRevision is a Deployment's and its ReplicaSets' revision number.
+	AnnotationRevision = "deployment.kubernetes.io/revision"
+	// AnnotationRevisionHistory lists the revisions a ReplicaSet was before it came back.
+	AnnotationRevisionHistory = "deployment.kubernetes.io/revision-history"
+	// AnnotationDesiredReplicas and AnnotationMaxReplicas are the Deployment's replicas and
+	// replicas plus surge, as its ReplicaSets last saw them.
+	AnnotationDesiredReplicas = "deployment.kubernetes.io/desired-replicas"
+	AnnotationMaxReplicas     = "deployment.kubernetes.io/max-replicas"
+)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
-	"daemonlab/core/controller/deployment"
+	"daemonlab/core/controller"
 	"daemonlab/core/sim"
 )
 
@@ -104,7 +104,7 @@ func conditions(w describeWriter, cs []api.WorkloadCondition) {
 // conditions, the old and the new ReplicaSet, events.
 func describeDeployment(s *sim.Sim, obj api.Object, events bool) string {
 	d := obj.(*api.Deployment)
-	newRS, old := deployment.ReplicaSets(s.C, d)
+	newRS, old := controller.ReplicaSets(s.C, d)
 	return tabbed(func(w describeWriter) {
 		w.write(0, "Name:\t%s\n", d.Name)
 		w.write(0, "Namespace:\t%s\n", d.Namespace)

@@ -13,9 +13,9 @@ var kubeadmNamespaces = []string{"default", "kube-node-lease", "kube-public", "k
 
 // serverAnnotations are the annotations controllers and kubectl write; Export leaves them out.
 var serverAnnotations = []string{
-	"kubectl.kubernetes.io/last-applied-configuration",
-	"deprecated.daemonset.template.generation",
-	"deployment.kubernetes.io/revision",
+	api.LastAppliedAnnotation,
+	api.DeprecatedTemplateGeneration,
+	api.AnnotationRevision,
 }
 
 // Export writes the cluster's own objects as manifests to `kubectl apply -f` on a real cluster:

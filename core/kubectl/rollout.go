@@ -12,8 +12,7 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controller/daemon"
-	"daemonlab/core/controller/deployment"
+	"daemonlab/core/controller"
 	"daemonlab/core/sim"
 )
 
@@ -195,7 +194,7 @@ func rolloutStatusOf(obj api.Object, kind api.Kind, revision int64) (msg string,
 		return fmt.Sprintf("daemon set %q successfully rolled out\n", o.Name), true, ""
 	case *api.Deployment:
 		if revision > 0 {
-			current, _ := strconv.ParseInt(o.Annotations[deployment.RevisionAnnotation], 10, 64)
+			current, _ := strconv.ParseInt(o.Annotations[api.AnnotationRevision], 10, 64)
 			if current != revision {
 				return "", false, fmt.Sprintf("error: desired revision (%d) is different from the running revision (%d)", revision, current)
 			}
@@ -245,12 +244,12 @@ func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, str
 			out = append(out, revision{number: cr.Revision, changeCause: cr.Annotations[api.AnnotationChangeCause], template: revisionTemplate(cr), revision: cr})
 		}
 	case *api.Deployment:
-		newRS, old := deployment.ReplicaSets(c, o)
+		newRS, old := controller.ReplicaSets(c, o)
 		for _, rs := range append(old, newRS) {
 			if rs == nil {
 				continue
 			}
-			n, err := strconv.ParseInt(rs.Annotations[deployment.RevisionAnnotation], 10, 64)
+			n, err := strconv.ParseInt(rs.Annotations[api.AnnotationRevision], 10, 64)
 			if err != nil {
 				continue
 			}
@@ -381,7 +380,7 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 		if target == nil {
 			return "", notFound
 		}
-		if string(daemon.TemplatePatch(o)) == string(target.revision.Data) {
+		if string(controller.TemplatePatch(o)) == string(target.revision.Data) {
 			return fmt.Sprintf("skipped rollback (current template already matches revision %d)", to), ""
 		}
 		o.Spec.Template = target.template
@@ -395,11 +394,11 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 		if o.Spec.Paused {
 			return "", "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"
 		}
-		if deployment.EqualIgnoreHash(target.template, o.Spec.Template) {
+		if controller.EqualIgnoreHash(target.template, o.Spec.Template) {
 			return fmt.Sprintf("skipped rollback (current template already matches revision %d)", to), ""
 		}
 		o.Spec.Template = api.DeepCopy(target.template)
-		delete(o.Spec.Template.Labels, deployment.PodTemplateHashLabel)
+		delete(o.Spec.Template.Labels, api.LabelPodTemplateHash)
 		o.Annotations = rollbackAnnotations(o.Annotations, target, c, t.obj.(*api.Deployment))
 	}
 	if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
@@ -410,7 +409,7 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 
 // annotationsToSkip are the Deployment annotations a rollback keeps from the Deployment rather
 // than taking from the ReplicaSet.
-var annotationsToSkip = []string{"kubectl.kubernetes.io/last-applied-configuration", deployment.RevisionAnnotation, deployment.RevisionHistoryAnnotation, deployment.DesiredReplicasAnnotation, deployment.MaxReplicasAnnotation, "deprecated.deployment.rollback.to"}
+var annotationsToSkip = []string{api.LastAppliedAnnotation, api.AnnotationRevision, api.AnnotationRevisionHistory, api.AnnotationDesiredReplicas, api.AnnotationMaxReplicas, "deprecated.deployment.rollback.to"}
 
 // rollbackAnnotations are the Deployment's annotations after a rollback: its own of
 // annotationsToSkip, the ReplicaSet's others.
@@ -421,9 +420,9 @@ func rollbackAnnotations(current map[string]string, target *revision, c *cluster
 			out[k] = v
 		}
 	}
-	newRS, old := deployment.ReplicaSets(c, d)
+	newRS, old := controller.ReplicaSets(c, d)
 	for _, rs := range append(old, newRS) {
-		if rs != nil && rs.Annotations[deployment.RevisionAnnotation] == strconv.FormatInt(target.number, 10) {
+		if rs != nil && rs.Annotations[api.AnnotationRevision] == strconv.FormatInt(target.number, 10) {
 			for k, v := range rs.Annotations {
 				if !slices.Contains(annotationsToSkip, k) {
 					out[k] = v

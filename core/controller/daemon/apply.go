@@ -105,8 +105,8 @@ func NewDaemonPod(ds *api.DaemonSet, nodeName, hash string) *api.Pod {
 	for k, v := range tmpl.Labels {
 		pod.Labels[k] = v
 	}
-	pod.Labels[ControllerRevisionHashLabel] = hash
-	pod.Labels[PodTemplateGenerationLabel] = strconv.FormatInt(ds.TemplateGeneration(), 10)
+	pod.Labels[api.LabelControllerRevisionHash] = hash
+	pod.Labels[api.LabelPodTemplateGeneration] = strconv.FormatInt(ds.TemplateGeneration(), 10)
 	pod.OwnerReferences = []api.OwnerReference{api.NewControllerRef(ds, "apps/v1", "DaemonSet")}
 	AddOrUpdateDaemonPodTolerations(&pod.Spec)
 	pod.Spec.Affinity = ReplaceDaemonSetPodNodeNameNodeAffinity(pod.Spec.Affinity, nodeName)

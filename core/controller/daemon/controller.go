@@ -11,13 +11,6 @@ import (
 	"daemonlab/core/controller"
 )
 
-// Labels the controller puts on its pods (pkg/controller/daemon/util/daemonset_util.go
-// CreatePodTemplate).
-const (
-	ControllerRevisionHashLabel = "controller-revision-hash"
-	PodTemplateGenerationLabel  = "pod-template-generation"
-)
-
 // burstReplicas caps the pods one sync creates, and those it deletes (kube-controller-manager's
 // BurstReplicas for DaemonSets).
 const burstReplicas = 250
@@ -244,9 +237,9 @@ func keepOnNode(c *cluster.Cluster, ds *api.DaemonSet, running []*api.Pod, shoul
 	var oldestNew, oldestOld *api.Pod
 	for _, p := range running {
 		switch {
-		case p.Labels[ControllerRevisionHashLabel] == hash && oldestNew == nil:
+		case p.Labels[api.LabelControllerRevisionHash] == hash && oldestNew == nil:
 			oldestNew = p
-		case p.Labels[ControllerRevisionHashLabel] != hash && oldestOld == nil:
+		case p.Labels[api.LabelControllerRevisionHash] != hash && oldestOld == nil:
 			oldestOld = p
 		default:
 			remove = append(remove, p)
@@ -392,5 +385,5 @@ func status(c *cluster.Cluster, ds *api.DaemonSet, hash string, byNode map[strin
 // isPodUpdated reports whether a pod is of the current template: its hash label matches, or
 // its template generation does (IsPodUpdated).
 func isPodUpdated(p *api.Pod, hash string, generation int64) bool {
-	return p.Labels[ControllerRevisionHashLabel] == hash || p.Labels[PodTemplateGenerationLabel] == strconv.FormatInt(generation, 10)
+	return p.Labels[api.LabelControllerRevisionHash] == hash || p.Labels[api.LabelPodTemplateGeneration] == strconv.FormatInt(generation, 10)
 }

@@ -178,8 +178,8 @@ func TestNewDaemonPod(t *testing.T) {
 	p := pods[0]
 	assert.Regexp(t, `^foo-[bcdfghjklmnpqrstvwxz2456789]{5}$`, p.Name)
 	assert.Empty(t, p.Spec.NodeName)
-	assert.Equal(t, "1", p.Labels[PodTemplateGenerationLabel])
-	assert.Regexp(t, `^[456789bcdf]{8,10}$`, p.Labels[ControllerRevisionHashLabel])
+	assert.Equal(t, "1", p.Labels[api.LabelPodTemplateGeneration])
+	assert.Regexp(t, `^[456789bcdf]{8,10}$`, p.Labels[api.LabelControllerRevisionHash])
 	require.Len(t, p.OwnerReferences, 1)
 	ref := p.OwnerReferences[0]
 	assert.Equal(t, [3]string{"apps/v1", "DaemonSet", "foo"}, [3]string{ref.APIVersion, ref.Kind, ref.Name})

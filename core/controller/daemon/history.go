@@ -38,16 +38,16 @@ type History struct {
 //     it is the old revision's hash again).
 func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 	h := History{Claims: claimRevisions(c, ds)}
-	patch := TemplatePatch(ds)
+	patch := controller.TemplatePatch(ds)
 	var current, old []*api.ControllerRevision
 	for _, cr := range h.Claims.Owned {
-		if _, ok := cr.Labels[ControllerRevisionHashLabel]; !ok {
+		if _, ok := cr.Labels[api.LabelControllerRevisionHash]; !ok {
 			labelled := api.DeepCopy(cr)
 			labelled.Labels = maps.Clone(labelled.Labels)
 			if labelled.Labels == nil {
 				labelled.Labels = map[string]string{}
 			}
-			labelled.Labels[ControllerRevisionHashLabel] = labelled.Name
+			labelled.Labels[api.LabelControllerRevisionHash] = labelled.Name
 			h.Update = append(h.Update, labelled)
 			cr = labelled
 		}
@@ -63,7 +63,7 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 		name := ds.Name + "-" + hash
 		if taken, ok := c.Get("ControllerRevision", cluster.Key{Namespace: ds.Namespace, Name: name}).(*api.ControllerRevision); ok {
 			h.Collision = string(taken.Data) != string(patch)
-			h.Hash = taken.Labels[ControllerRevisionHashLabel]
+			h.Hash = taken.Labels[api.LabelControllerRevisionHash]
 			return h
 		}
 		h.Create = snapshot(ds, name, hash, patch, next)
@@ -77,7 +77,7 @@ func PlanHistory(c *cluster.Cluster, ds *api.DaemonSet) History {
 		renumbered.Revision = next
 		h.Update = append(h.Update, renumbered)
 	}
-	h.Hash = current[0].Labels[ControllerRevisionHashLabel]
+	h.Hash = current[0].Labels[api.LabelControllerRevisionHash]
 	return h
 }
 
@@ -89,7 +89,7 @@ func claimRevisions(c *cluster.Cluster, ds *api.DaemonSet) controller.Claims[*ap
 // revision first, except those whose hash a pod of the DaemonSet still carries (terminating
 // and finished pods included); the current revision does not count.
 func PlanCleanup(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevision {
-	patch := TemplatePatch(ds)
+	patch := controller.TemplatePatch(ds)
 	var old []*api.ControllerRevision
 	for _, cr := range claimRevisions(c, ds).Owned {
 		if string(cr.Data) != string(patch) {
@@ -99,23 +99,12 @@ func PlanCleanup(c *cluster.Cluster, ds *api.DaemonSet) []*api.ControllerRevisio
 	return beyondLimit(c, ds, old)
 }
 
-// TemplatePatch is getPatch: the DaemonSet's template as a strategic-merge patch that replaces
-// it, {"spec":{"template":{"$patch":"replace",…}}}, the data of a ControllerRevision.
-func TemplatePatch(ds *api.DaemonSet) json.RawMessage {
-	var template map[string]any
-	data, _ := json.Marshal(ds.Spec.Template) // stored objects always encode
-	_ = json.Unmarshal(data, &template)
-	template["$patch"] = "replace"
-	patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": template}})
-	return patch
-}
-
 func snapshot(ds *api.DaemonSet, name, hash string, patch json.RawMessage, revision int64) *api.ControllerRevision {
 	labels := maps.Clone(ds.Spec.Template.Labels)
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[ControllerRevisionHashLabel] = hash
+	labels[api.LabelControllerRevisionHash] = hash
 	cr := &api.ControllerRevision{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"}, Data: patch, Revision: revision}
 	cr.Name, cr.Namespace, cr.Labels, cr.Annotations = name, ds.Namespace, labels, maps.Clone(ds.Annotations)
 	cr.OwnerReferences = []api.OwnerReference{api.NewControllerRef(ds, "apps/v1", "DaemonSet")}
@@ -142,7 +131,7 @@ func beyondLimit(c *cluster.Cluster, ds *api.DaemonSet, old []*api.ControllerRev
 	}
 	live := map[string]bool{}
 	for _, p := range ownedPods(c, ds) {
-		if h := p.Labels[ControllerRevisionHashLabel]; h != "" {
+		if h := p.Labels[api.LabelControllerRevisionHash]; h != "" {
 			live[h] = true
 		}
 	}
@@ -153,7 +142,7 @@ func beyondLimit(c *cluster.Cluster, ds *api.DaemonSet, old []*api.ControllerRev
 		if toKill == 0 {
 			break
 		}
-		if live[cr.Labels[ControllerRevisionHashLabel]] {
+		if live[cr.Labels[api.LabelControllerRevisionHash]] {
 			continue
 		}
 		out = append(out, cr)

@@ -110,7 +110,7 @@ func readySince(ready bool, sec int64) podOption {
 func ready(p *api.Pod) { readySince(true, 0)(p) }
 
 // oldTemplate drops the hash label, as upstream's tests make a pod of an older template.
-func oldTemplate(p *api.Pod) { delete(p.Labels, ControllerRevisionHashLabel) }
+func oldTemplate(p *api.Pod) { delete(p.Labels, api.LabelControllerRevisionHash) }
 
 func failed(p *api.Pod) { p.Status.Phase = api.PodFailed }
 
@@ -130,7 +130,7 @@ func (f *fixture) addPods(node string, labels map[string]string, n int, opts ...
 	for range n {
 		p := NewDaemonPod(ds, node, f.hash())
 		p.Labels = maps.Clone(labels)
-		p.Labels[ControllerRevisionHashLabel] = f.hash()
+		p.Labels[api.LabelControllerRevisionHash] = f.hash()
 		p.Spec.NodeName = node
 		for _, o := range opts {
 			o(p)
@@ -208,7 +208,7 @@ func (f *fixture) liveHashes() map[string]int {
 	m := map[string]int{}
 	for _, p := range f.c.Pods() {
 		if p.DeletionTimestamp == nil {
-			m[p.Labels[ControllerRevisionHashLabel]]++
+			m[p.Labels[api.LabelControllerRevisionHash]]++
 		}
 	}
 	return m
@@ -803,14 +803,14 @@ func TestUpstreamUpdateCases(t *testing.T) {
 			next := api.DeepCopy(p)
 			switch {
 			case i < 88:
-				next.Labels[ControllerRevisionHashLabel] = newHash
+				next.Labels[api.LabelControllerRevisionHash] = newHash
 			case i < 90:
-				next.Labels[ControllerRevisionHashLabel] = oldHash
+				next.Labels[api.LabelControllerRevisionHash] = oldHash
 			default:
-				next.Labels[ControllerRevisionHashLabel] = oldHash
+				next.Labels[api.LabelControllerRevisionHash] = oldHash
 				ready(next)
 			}
-			next.Labels[PodTemplateGenerationLabel] = ""
+			next.Labels[api.LabelPodTemplateGeneration] = ""
 			require.NoError(t, f.c.Update(next))
 			i++
 		}
@@ -840,21 +840,21 @@ func TestUpstreamUpdateCases(t *testing.T) {
 		hash := f.hash()
 		hasNew := map[string]bool{}
 		for _, p := range f.c.Pods() {
-			if p.Labels[ControllerRevisionHashLabel] == hash {
+			if p.Labels[api.LabelControllerRevisionHash] == hash {
 				node, _ := GetTargetNodeName(p)
 				hasNew[node] = true
 			}
 		}
-		f.setReadiness(true, 2, func(p *api.Pod) bool { return p.Labels[ControllerRevisionHashLabel] == hash })
+		f.setReadiness(true, 2, func(p *api.Pod) bool { return p.Labels[api.LabelControllerRevisionHash] == hash })
 		f.setReadiness(false, 1, func(p *api.Pod) bool {
 			node, _ := GetTargetNodeName(p)
-			return p.Labels[ControllerRevisionHashLabel] != hash && !hasNew[node]
+			return p.Labels[api.LabelControllerRevisionHash] != hash && !hasNew[node]
 		})
 		f.at(310)
 		f.expect([3]int{1, 0, 0})
 		f.at(320)
 		f.expect([3]int{1, 3, 0})
-		f.setReadiness(true, 3, func(p *api.Pod) bool { return p.Labels[ControllerRevisionHashLabel] == hash })
+		f.setReadiness(true, 3, func(p *api.Pod) bool { return p.Labels[api.LabelControllerRevisionHash] == hash })
 		f.at(340)
 		f.expect([3]int{0, 2, 0})
 		f.at(350)

@@ -6,9 +6,7 @@
 package deployment
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"daemonlab/core/api"
@@ -18,15 +16,6 @@ import (
 )
 
 const component = "deployment-controller"
-
-// Annotations the controller keeps on ReplicaSets and Deployments.
-const (
-	RevisionAnnotation        = "deployment.kubernetes.io/revision"
-	RevisionHistoryAnnotation = "deployment.kubernetes.io/revision-history"
-	DesiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
-	MaxReplicasAnnotation     = "deployment.kubernetes.io/max-replicas"
-	PodTemplateHashLabel      = "pod-template-hash"
-)
 
 // syncer is one sync of one Deployment: the Deployment as it is being updated, and its
 // ReplicaSets.
@@ -75,27 +64,8 @@ func (s *syncer) replicaSets() []*api.ReplicaSet {
 	claims := controller.Claim(s.d, "apps/v1", "Deployment", s.d.Spec.Selector, cluster.All[*api.ReplicaSet](s.c))
 	claims.Apply(s.c)
 	out := claims.Owned
-	sortByCreation(out)
+	controller.SortByCreation(out)
 	return out
-}
-
-func sortByCreation(rss []*api.ReplicaSet) {
-	sort.SliceStable(rss, func(i, j int) bool {
-		if !rss[i].CreationTimestamp.Equal(rss[j].CreationTimestamp.Time) {
-			return rss[i].CreationTimestamp.Before(rss[j].CreationTimestamp.Time)
-		}
-		return rss[i].Name < rss[j].Name
-	})
-}
-
-// EqualIgnoreHash compares two templates without their pod-template-hash labels.
-func EqualIgnoreHash(a, b api.PodTemplateSpec) bool {
-	a, b = api.DeepCopy(a), api.DeepCopy(b)
-	delete(a.Labels, PodTemplateHashLabel)
-	delete(b.Labels, PodTemplateHashLabel)
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
 }
 
 // split finds the new ReplicaSet (the oldest whose template is the Deployment's) and the others.
@@ -103,7 +73,7 @@ func (s *syncer) split() (*api.ReplicaSet, []*api.ReplicaSet) {
 	var newRS *api.ReplicaSet
 	var old []*api.ReplicaSet
 	for _, rs := range s.replicaSets() {
-		if newRS == nil && EqualIgnoreHash(rs.Spec.Template, s.d.Spec.Template) {
+		if newRS == nil && controller.EqualIgnoreHash(rs.Spec.Template, s.d.Spec.Template) {
 			newRS = rs
 			continue
 		}
@@ -113,7 +83,7 @@ func (s *syncer) split() (*api.ReplicaSet, []*api.ReplicaSet) {
 }
 
 func revision(rs *api.ReplicaSet) int64 {
-	n, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
+	n, _ := strconv.ParseInt(rs.Annotations[api.AnnotationRevision], 10, 64)
 	return n
 }
 
@@ -135,7 +105,7 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 		if updated := s.setRevision(newRS, rev); updated != nil {
 			newRS = updated
 		}
-		s.setDeploymentRevision(newRS.Annotations[RevisionAnnotation])
+		s.setDeploymentRevision(newRS.Annotations[api.AnnotationRevision])
 		if s.hasProgressDeadline() && progressing(s.d.Status) == nil {
 			setCondition(&s.d.Status, condition("Progressing", api.ConditionTrue, "FoundNewReplicaSet", fmt.Sprintf("Found new replica set %q", newRS.Name), s.c))
 		}
@@ -182,13 +152,13 @@ func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.Replica
 	for k, v := range tmpl.Labels {
 		labels[k] = v
 	}
-	labels[PodTemplateHashLabel] = hash
+	labels[api.LabelPodTemplateHash] = hash
 	tmpl.Labels = labels
 	sel := api.DeepCopy(d.Spec.Selector)
 	if sel.MatchLabels == nil {
 		sel.MatchLabels = map[string]string{}
 	}
-	sel.MatchLabels[PodTemplateHashLabel] = hash
+	sel.MatchLabels[api.LabelPodTemplateHash] = hash
 	rs := &api.ReplicaSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}}
 	rs.Name, rs.Namespace = d.Name+"-"+hash, d.Namespace
 	rs.Labels = api.DeepCopy(labels)
@@ -196,9 +166,9 @@ func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.Replica
 	rs.Spec = api.ReplicaSetSpec{Replicas: new(int32), MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl}
 	*rs.Spec.Replicas = s.newRSReplicas(append(old, rs), rs)
 	rs.Annotations = copyAnnotations(d.Annotations)
-	rs.Annotations[RevisionAnnotation] = rev
-	rs.Annotations[DesiredReplicasAnnotation] = strconv.Itoa(int(replicas(d.Spec.Replicas)))
-	rs.Annotations[MaxReplicasAnnotation] = strconv.Itoa(int(replicas(d.Spec.Replicas) + s.maxSurge()))
+	rs.Annotations[api.AnnotationRevision] = rev
+	rs.Annotations[api.AnnotationDesiredReplicas] = strconv.Itoa(int(replicas(d.Spec.Replicas)))
+	rs.Annotations[api.AnnotationMaxReplicas] = strconv.Itoa(int(replicas(d.Spec.Replicas) + s.maxSurge()))
 	return rs
 }
 
@@ -208,7 +178,7 @@ func copyAnnotations(in map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range in {
 		switch k {
-		case api.LastAppliedAnnotation, RevisionAnnotation, RevisionHistoryAnnotation, DesiredReplicasAnnotation, MaxReplicasAnnotation, "deprecated.deployment.rollback.to":
+		case api.LastAppliedAnnotation, api.AnnotationRevision, api.AnnotationRevisionHistory, api.AnnotationDesiredReplicas, api.AnnotationMaxReplicas, "deprecated.deployment.rollback.to":
 		default:
 			out[k] = v
 		}
@@ -229,15 +199,15 @@ func (s *syncer) setRevision(rs *api.ReplicaSet, rev string) *api.ReplicaSet {
 		if next.Annotations == nil {
 			next.Annotations = map[string]string{}
 		}
-		if prev, ok := rs.Annotations[RevisionAnnotation]; ok {
-			history := rs.Annotations[RevisionHistoryAnnotation]
+		if prev, ok := rs.Annotations[api.AnnotationRevision]; ok {
+			history := rs.Annotations[api.AnnotationRevisionHistory]
 			if history == "" {
-				next.Annotations[RevisionHistoryAnnotation] = prev
+				next.Annotations[api.AnnotationRevisionHistory] = prev
 			} else {
-				next.Annotations[RevisionHistoryAnnotation] = history + "," + prev
+				next.Annotations[api.AnnotationRevisionHistory] = history + "," + prev
 			}
 		}
-		next.Annotations[RevisionAnnotation] = rev
+		next.Annotations[api.AnnotationRevision] = rev
 	}
 	next.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds
 	if s.c.Update(next) != nil {
@@ -247,13 +217,13 @@ func (s *syncer) setRevision(rs *api.ReplicaSet, rev string) *api.ReplicaSet {
 }
 
 func (s *syncer) setDeploymentRevision(rev string) {
-	if s.d.Annotations[RevisionAnnotation] == rev {
+	if s.d.Annotations[api.AnnotationRevision] == rev {
 		return
 	}
 	if s.d.Annotations == nil {
 		s.d.Annotations = map[string]string{}
 	}
-	s.d.Annotations[RevisionAnnotation] = rev
+	s.d.Annotations[api.AnnotationRevision] = rev
 	s.write()
 }
 
@@ -340,7 +310,7 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 	from := replicas(rs.Spec.Replicas)
 	desired := strconv.Itoa(int(replicas(s.d.Spec.Replicas)))
 	maxR := strconv.Itoa(int(replicas(s.d.Spec.Replicas) + s.maxSurge()))
-	if from == to && rs.Annotations[DesiredReplicasAnnotation] == desired && rs.Annotations[MaxReplicasAnnotation] == maxR {
+	if from == to && rs.Annotations[api.AnnotationDesiredReplicas] == desired && rs.Annotations[api.AnnotationMaxReplicas] == maxR {
 		return rs
 	}
 	next := api.DeepCopy(rs)
@@ -348,7 +318,7 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 	if next.Annotations == nil {
 		next.Annotations = map[string]string{}
 	}
-	next.Annotations[DesiredReplicasAnnotation], next.Annotations[MaxReplicasAnnotation] = desired, maxR
+	next.Annotations[api.AnnotationDesiredReplicas], next.Annotations[api.AnnotationMaxReplicas] = desired, maxR
 	if s.c.Update(next) != nil {
 		return rs
 	}
@@ -360,31 +330,4 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 		s.c.Record(s.d, cluster.EventNormal, "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", verb, rs.Name, from, to), component, "")
 	}
 	return next
-}
-
-// ReplicaSets returns d's new ReplicaSet (nil if there is none yet) and its old ones, oldest
-// first, as kubectl's deployment util finds them without changing anything: the ReplicaSets d
-// controls whose labels its selector matches; the new one is the oldest whose template is d's.
-func ReplicaSets(c *cluster.Cluster, d *api.Deployment) (*api.ReplicaSet, []*api.ReplicaSet) {
-	sel, err := api.LabelSelectorAsSelector(d.Spec.Selector)
-	if err != nil {
-		return nil, nil
-	}
-	var owned []*api.ReplicaSet
-	for rs := range cluster.All[*api.ReplicaSet](c) {
-		if ref, ok := api.ControllerOf(&rs.ObjectMeta); ok && rs.Namespace == d.Namespace && ref.UID == d.UID && sel.Matches(rs.Labels) {
-			owned = append(owned, rs)
-		}
-	}
-	sortByCreation(owned)
-	var newRS *api.ReplicaSet
-	var old []*api.ReplicaSet
-	for _, rs := range owned {
-		if newRS == nil && EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {
-			newRS = rs
-			continue
-		}
-		old = append(old, rs)
-	}
-	return newRS, old
 }

@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"daemonlab/core/api"
+	"daemonlab/core/controller"
 )
 
 // rolloutRolling is rolloutRolling:
@@ -67,7 +68,7 @@ func (s *syncer) reconcileOldReplicaSets(all, old []*api.ReplicaSet, newRS *api.
 // cleanupUnhealthyReplicas scales old ReplicaSets down by their unavailable pods, oldest first,
 // up to maxCleanup.
 func (s *syncer) cleanupUnhealthyReplicas(old []*api.ReplicaSet, maxCleanup int32) ([]*api.ReplicaSet, int32) {
-	sortByCreation(old)
+	controller.SortByCreation(old)
 	var total int32
 	for i, rs := range old {
 		have := replicas(rs.Spec.Replicas)
@@ -92,7 +93,7 @@ func (s *syncer) scaleDownOldForRollingUpdate(all, old []*api.ReplicaSet) int32 
 	if available <= minAvailable {
 		return 0
 	}
-	sortByCreation(old)
+	controller.SortByCreation(old)
 	var total int32
 	for _, rs := range old {
 		have := replicas(rs.Spec.Replicas)
@@ -172,7 +173,7 @@ func (s *syncer) cleanup(old []*api.ReplicaSet) {
 }
 
 func sortByRevision(rss []*api.ReplicaSet) {
-	sortByCreation(rss)
+	controller.SortByCreation(rss)
 	for i := 1; i < len(rss); i++ {
 		for j := i; j > 0 && revision(rss[j]) < revision(rss[j-1]); j-- {
 			rss[j], rss[j-1] = rss[j-1], rss[j]
