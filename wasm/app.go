@@ -551,9 +551,9 @@ func addNode(l Lang, c *cluster.Cluster) Action {
 	return Action{T(l, "add-node"), "sim add-node hd" + strconv.Itoa(i)}
 }
 
-// PodView is one pod chip: its owner (the top one: a Deployment rather than its ReplicaSet)
-// with the owner's colour (-1 for none), the revision of its template and whether that is an
-// old one, and notes on its timers and fate (see podNotes).
+// PodView is one pod chip: its owner (the top one: a Deployment rather than its ReplicaSet, as
+// describe's "Controlled By" names them) with the owner's colour (-1 for none), the revision of
+// its template and whether that is an old one, and notes on its timers and fate (see podNotes).
 type PodView struct {
 	Name, Namespace, Owner, Status, Ready, QoS string
 	Colour                                     int
@@ -600,7 +600,9 @@ func Render(m Model) View {
 			podCount[p.Spec.NodeName]++
 		default:
 			byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], podView(l, c, revs, p))
-			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
+			if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+				podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
+			}
 		}
 	}
 	v.Nodes = make([]NodeView, 0, len(nodes))
@@ -737,11 +739,11 @@ func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
 	st := kubectl.PodStatus(p, c.Now())
 	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
 		Notes: podNotes(l, c, p)}
-	if ref, ok := api.ControllerOf(&p.ObjectMeta); ok {
-		pv.Owner = ref.Kind + "/" + ref.Name
-		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: ref.Name}).(*api.ReplicaSet); ok && ref.Kind == "ReplicaSet" {
-			if top, ok := api.ControllerOf(&rs.ObjectMeta); ok {
-				pv.Owner = top.Kind + "/" + top.Name
+	pv.Owner = kubectl.ControlledBy(&p.ObjectMeta)
+	if name, ok := strings.CutPrefix(pv.Owner, "ReplicaSet/"); ok {
+		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
+			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
+				pv.Owner = top
 			}
 		}
 	}
