@@ -3,6 +3,7 @@
 package main
 
 import (
+	"daemonlab/core/playground"
 	"encoding/json"
 	"strings"
 	"syscall/js"
@@ -69,13 +70,13 @@ func browserLanguages() []string {
 //  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
 //     and refused with a notice;
 //  3. else the start state.
-func restore() (Model, error) {
+func restore() (playground.Model, error) {
 	m, notice := openShared()
 	if notice == "" && m.Sim != nil {
 		return m, nil
 	}
 	if saved, ok := storageGet(sessionKey); ok {
-		m, err := Load([]byte(saved))
+		m, err := playground.Load(lib, []byte(saved))
 		if err == nil {
 			m.Notice = notice
 			return m, nil
@@ -86,7 +87,7 @@ func restore() (Model, error) {
 			notice = "saved.bad"
 		}
 	}
-	m, err := NewModel()
+	m, err := playground.NewModel(lib)
 	m.Notice = notice
 	return m, err
 }
@@ -95,25 +96,25 @@ func restore() (Model, error) {
 // #lesson=N link names), and drops the link's fragment from it (a reload then restores the
 // autosave). It returns no model when the address carries neither, and a notice when the link
 // is damaged.
-func openShared() (m Model, notice string) {
+func openShared() (m playground.Model, notice string) {
 	loc := js.Global().Get("location")
 	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
 	lesson, isLesson := strings.CutPrefix(fragment, lessonLinkKey)
-	if !IsShareFragment(fragment) && !isLesson {
-		return Model{}, ""
+	if !playground.IsShareFragment(fragment) && !isLesson {
+		return playground.Model{}, ""
 	}
 	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
 	if isLesson {
-		m, err := startModel(lesson)
+		m, err := playground.StartModel(lib, lesson)
 		if err != nil {
-			return Model{}, "link.bad"
+			return playground.Model{}, "link.bad"
 		}
 		return m, ""
 	}
-	m, err := LoadShared(fragment)
+	m, err := playground.LoadShared(lib, fragment)
 	if err != nil {
 		println("DaemonLab did not open the share link:", err.Error())
-		return Model{}, "link.bad"
+		return playground.Model{}, "link.bad"
 	}
 	return m, ""
 }

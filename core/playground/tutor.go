@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"encoding/json"
@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"strconv"
 	"strings"
 
 	"daemonlab/core/lesson"
-	"daemonlab/lessons"
 )
 
 // Tutor is the lesson being taken: which step the learner is on, and what they did in it.
@@ -36,53 +36,39 @@ type (
 	NextStepMsg struct{}
 )
 
-// builtIn holds the lessons the page ships as far as they have been read (each is read once): the
-// page reads them a lesson at a time after its first paint (see Model.LessonsLater); whatever
-// needs them all reads the rest at once.
-var builtIn struct {
-	read   []*lesson.Lesson
-	reader *lesson.Reader
-	err    error
-}
-
 // readLessons reads built-in lessons until n are read or none are left, and returns those read.
-func readLessons(n int) ([]*lesson.Lesson, error) {
-	openLessons()
-	for builtIn.err == nil && len(builtIn.read) < n && builtIn.reader.Left() > 0 {
-		l, err := builtIn.reader.Next()
+func (lib *Library) readLessons(n int) ([]*lesson.Lesson, error) {
+	lib.openLessons()
+	for lib.err == nil && len(lib.read) < n && lib.reader.Left() > 0 {
+		l, err := lib.reader.Next()
 		if err != nil {
-			builtIn.err = err
+			lib.err = err
 			break
 		}
-		builtIn.read = append(builtIn.read, l)
+		lib.read = append(lib.read, l)
 	}
-	return builtIn.read[:min(n, len(builtIn.read))], builtIn.err
+	return lib.read[:min(n, len(lib.read))], lib.err
 }
 
 // openLessons lists the built-in lessons' directories, once.
-func openLessons() {
-	if builtIn.reader == nil && builtIn.err == nil {
-		builtIn.reader, builtIn.err = lesson.NewReader(lessons.Files, lessons.BuiltIn)
+func (lib *Library) openLessons() {
+	if lib.reader == nil && lib.err == nil {
+		lib.reader, lib.err = lesson.NewReader(lib.files, lib.builtIn)
 	}
 }
 
 // lessonCount is the number of built-in lessons, read or not.
-func lessonCount() int {
-	openLessons()
-	if builtIn.err != nil {
-		return len(builtIn.read)
+func (lib *Library) lessonCount() int {
+	lib.openLessons()
+	if lib.err != nil {
+		return len(lib.read)
 	}
-	return len(builtIn.read) + builtIn.reader.Left()
-}
-
-// allLessons returns the built-in lessons (lessons_test guarantees they parse).
-func allLessons() ([]*lesson.Lesson, error) {
-	return readLessons(math.MaxInt)
+	return len(lib.read) + lib.reader.Left()
 }
 
 // findLesson returns the lesson with an ID, or by its number ("7" for 07-node-failure).
-func findLesson(id string) (*lesson.Lesson, bool) {
-	all, err := allLessons()
+func (lib *Library) findLesson(id string) (*lesson.Lesson, bool) {
+	all, err := lib.readLessons(math.MaxInt)
 	if err != nil {
 		return nil, false
 	}
@@ -94,106 +80,124 @@ func findLesson(id string) (*lesson.Lesson, bool) {
 	return nil, false
 }
 
-// startModel is where a session starts: the playground's start state, or a lesson's.
-func startModel(lessonID string) (Model, error) {
+// StartModel is where a session starts: the playground's start state, or a lesson's (by its ID
+// or its number, as a #lesson=N link names it).
+func StartModel(lib *Library, lessonID string) (Model, error) {
 	if lessonID == "" {
-		return NewModel()
+		return NewModel(lib)
 	}
-	l, ok := findLesson(lessonID)
+	l, ok := lib.findLesson(lessonID)
 	if !ok {
 		return Model{}, fmt.Errorf("there is no lesson %q", lessonID)
 	}
-	return lessonModel(l)
+	return lessonModel(lib, l)
 }
 
 // lessonFiles are the files of a lesson opened from disk.
 var lessonFiles = []string{"lesson.yaml", "en.yaml", "zh-CN.yaml"}
 
 // openedLesson parses a lesson a teacher opened from disk, as strictly as the built-in ones.
-func openedLesson(files map[string]string) (*lesson.Lesson, error) {
+func (lib *Library) openedLesson(files map[string]string) (*lesson.Lesson, error) {
 	for _, name := range lessonFiles {
 		if _, ok := files[name]; !ok {
 			return nil, fmt.Errorf("open the three files lesson.yaml, en.yaml and zh-CN.yaml together (%s is missing)", name)
 		}
 	}
 	return lesson.Parse("00-your-lesson", []byte(files["lesson.yaml"]),
-		map[string][]byte{"en": []byte(files["en.yaml"]), "zh-CN": []byte(files["zh-CN.yaml"])}, lessons.BuiltIn)
+		map[string][]byte{"en": []byte(files["en.yaml"]), "zh-CN": []byte(files["zh-CN.yaml"])}, lib.builtIn)
 }
 
 // lessonModel is a lesson's start state, with its tutor at the first step.
-func lessonModel(l *lesson.Lesson) (Model, error) {
+func lessonModel(lib *Library, l *lesson.Lesson) (Model, error) {
 	s, err := l.Start()
 	if err != nil {
 		return Model{}, err
 	}
 	return Model{Sim: s, History: newHistory(s.C), Editor: l.Editor, Speed: DefaultSpeed, Lang: English,
-		Tutor: &Tutor{Lesson: l}}, nil
+		Tutor: &Tutor{Lesson: l}, lib: lib}, nil
 }
 
-// updateLesson handles the lesson messages; ok is false for any other message.
-func updateLesson(m Model, msg any) (Model, bool) {
-	t := m.Tutor
-	switch msg := msg.(type) {
-	case LessonMsg:
-		fresh, err := startModel(msg.ID)
-		if err != nil {
-			return m, true // the page offers only lessons that exist
-		}
-		return m.restart(fresh), true
-	case ProgressMsg:
-		progress, err := parseProgress([]byte(msg.Data))
-		if err != nil {
-			m.Notice, m.NoticeArg = "progress.bad", err.Error()
-			return m, true
-		}
-		m.Progress = maps.Clone(m.Progress) // a Model is a value: its map is not shared
-		if m.Progress == nil {
-			m.Progress = map[string]int{}
-		}
-		for id, done := range progress {
-			m.Progress[id] = max(m.Progress[id], done)
-		}
-		m.Notice, m.NoticeArg = "progress.done", ""
-	case OpenMsg:
-		l, err := openedLesson(msg.Files)
-		if err == nil {
-			var fresh Model
-			if fresh, err = lessonModel(l); err == nil {
-				fresh.Tutor.Files = msg.Files
-				return m.restart(fresh), true
-			}
-		}
-		m.Notice, m.NoticeArg = "lesson.bad", err.Error()
-	case PredictMsg:
-		if t != nil && t.step().Predict != nil && t.Predicted == 0 && msg.Choice >= 1 && msg.Choice <= int(t.step().Predict.Choices) {
-			t.Predicted = msg.Choice
-			t.Typed = nil // predict, then observe: what was looked at before does not count
-		}
-	case HintMsg:
-		if t != nil {
-			t.Hints = min(t.Hints+1, len(t.text(m.Lang).Hints))
-		}
-	case SolutionMsg:
-		if t == nil || t.Solution >= len(t.step().Solution) {
-			return m, true
-		}
-		if p := t.step().Predict; p != nil && t.Predicted == 0 {
-			t.Predicted = int(p.Answer) // the solution answers the question too
-		}
-		line := t.step().Solution[t.Solution]
-		t.Solution++
-		if line.Stdin != "" {
-			return Update(m, ApplyMsg{Text: line.Stdin}), true
-		}
-		return Update(m, RunMsg{Line: line.Run}), true
-	case NextStepMsg:
-		if t != nil && t.Met && t.Step < len(t.Lesson.Steps)-1 {
-			*t = Tutor{Lesson: t.Lesson, Step: t.Step + 1}
-		}
-	default:
-		return m, false
+func (LessonMsg) during() during { return dropTick }
+func (msg LessonMsg) update(m Model) Model {
+	fresh, err := StartModel(m.lib, msg.ID)
+	if err != nil {
+		return m // the page offers only lessons that exist
 	}
-	return m, true
+	return m.restart(fresh)
+}
+
+func (ProgressMsg) during() during { return finishTick }
+func (msg ProgressMsg) update(m Model) Model {
+	progress, err := m.lib.parseProgress([]byte(msg.Data))
+	if err != nil {
+		m.Notice, m.NoticeArg = "progress.bad", err.Error()
+		return m
+	}
+	m.Progress = maps.Clone(m.Progress) // a Model is a value: its map is not shared
+	if m.Progress == nil {
+		m.Progress = map[string]int{}
+	}
+	for id, done := range progress {
+		m.Progress[id] = max(m.Progress[id], done)
+	}
+	m.Notice, m.NoticeArg = "progress.done", ""
+	return m
+}
+
+func (OpenMsg) during() during { return dropTick }
+func (msg OpenMsg) update(m Model) Model {
+	l, err := m.lib.openedLesson(msg.Files)
+	if err == nil {
+		var fresh Model
+		if fresh, err = lessonModel(m.lib, l); err == nil {
+			fresh.Tutor.Files = msg.Files
+			return m.restart(fresh)
+		}
+	}
+	m.Notice, m.NoticeArg = "lesson.bad", err.Error()
+	return m
+}
+
+func (PredictMsg) during() during { return finishTick }
+func (msg PredictMsg) update(m Model) Model {
+	if t := m.Tutor; t != nil && t.step().Predict != nil && t.Predicted == 0 && msg.Choice >= 1 && msg.Choice <= int(t.step().Predict.Choices) {
+		t.Predicted = msg.Choice
+		t.Typed = nil // predict, then observe: what was looked at before does not count
+	}
+	return m
+}
+
+func (HintMsg) during() during { return finishTick }
+func (HintMsg) update(m Model) Model {
+	if t := m.Tutor; t != nil {
+		t.Hints = min(t.Hints+1, len(t.text(m.Lang).Hints))
+	}
+	return m
+}
+
+func (SolutionMsg) during() during { return finishTick }
+func (SolutionMsg) update(m Model) Model {
+	t := m.Tutor
+	if t == nil || t.Solution >= len(t.step().Solution) {
+		return m
+	}
+	if p := t.step().Predict; p != nil && t.Predicted == 0 {
+		t.Predicted = int(p.Answer) // the solution answers the question too
+	}
+	line := t.step().Solution[t.Solution]
+	t.Solution++
+	if line.Stdin != "" {
+		return Update(m, ApplyMsg{Text: line.Stdin})
+	}
+	return Update(m, RunMsg{Line: line.Run})
+}
+
+func (NextStepMsg) during() during { return finishTick }
+func (NextStepMsg) update(m Model) Model {
+	if t := m.Tutor; t != nil && t.Met && t.Step < len(t.Lesson.Steps)-1 {
+		*t = Tutor{Lesson: t.Lesson, Step: t.Step + 1}
+	}
+	return m
 }
 
 // restart moves to a fresh start state, keeping what outlives a session: the language, the
@@ -209,15 +213,19 @@ func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }
 // text is the current step's prose in a language.
 func (t *Tutor) text(l Lang) lesson.StepText { return t.Lesson.Text[string(l)].Steps[t.step().ID] }
 
-// observe records what the learner did (a command line) and checks the step's goal: it is met
-// once the prediction, if any, is made and the goal holds. A met step counts in the progress.
-func (m *Model) observe(line string) {
+// typed records a command line the learner ran, in a lesson.
+func (m *Model) typed(line string) {
+	if m.Tutor != nil {
+		m.Tutor.Typed = append(m.Tutor.Typed, line)
+	}
+}
+
+// observe checks the step's goal: it is met once the prediction, if any, is made and the goal
+// holds for what the learner ran (typed). A met step counts in the progress.
+func (m *Model) observe() {
 	t := m.Tutor
 	if t == nil {
 		return
-	}
-	if line != "" {
-		t.Typed = append(t.Typed, line)
 	}
 	if m.Tick != nil {
 		return // the goal is judged when the clock has stopped moving
@@ -243,7 +251,8 @@ type LessonItem struct {
 // TutorView is the lesson panel.
 type TutorView struct {
 	ID, Title, Intro string
-	Step, Steps      int // 1-based
+	Heading          string // "Lesson 7 · Title", or "Your lesson · Title" for one opened from disk (number 00)
+	Step, Steps      int    // 1-based
 	Text             string
 	Hints            []string // those shown
 	MoreHints        bool
@@ -251,23 +260,36 @@ type TutorView struct {
 	Predicted        int      // the choice made (1-based), 0 before
 	Answer           int      // the right choice, once a choice is made
 	Explain          string   // shown once a choice is made
+	Verdict          string   // whether the choice was right, once it is made
 	Met, Last        bool
 	NextSolution     string // the command "Show solution" runs next, "" when none is left
 }
 
-// lessonList is what the lesson picker lists: the lessons (the first LessonsListed while
-// LessonsLater) with the learner's progress.
-func lessonList(m Model) []LessonItem {
+// Picker is the lesson picker: the lessons it lists (the first LessonsListed while
+// LessonsLater) with the learner's progress, in a language, and the lesson being taken ("" in
+// the sandbox).
+type Picker struct {
+	Lessons []LessonItem
+	Lang    Lang
+	Current string
+}
+
+// RenderPicker is the lesson picker alone: the page draws it as the lessons are listed
+// (ShowLessonsMsg), without the rest of the view.
+func RenderPicker(m Model) Picker {
+	pk := Picker{Lang: m.Lang}
+	if m.Tutor != nil {
+		pk.Current = m.Tutor.Lesson.ID
+	}
 	n := math.MaxInt
 	if m.LessonsLater {
 		n = m.LessonsListed
 	}
-	listed, _ := readLessons(n)
-	var out []LessonItem
+	listed, _ := m.lib.readLessons(n)
 	for _, ls := range listed {
-		out = append(out, LessonItem{ID: ls.ID, Title: ls.Text[string(m.Lang)].Title, Done: m.Progress[ls.ID], Steps: len(ls.Steps)})
+		pk.Lessons = append(pk.Lessons, LessonItem{ID: ls.ID, Title: ls.Text[string(m.Lang)].Title, Done: m.Progress[ls.ID], Steps: len(ls.Steps)})
 	}
-	return out
+	return pk
 }
 
 // tutorView renders the lesson panel.
@@ -279,11 +301,17 @@ func tutorView(l Lang, t *Tutor) *TutorView {
 	st, prose := t.step(), t.text(l)
 	v := &TutorView{ID: t.Lesson.ID, Title: text.Title, Intro: text.Intro, Step: t.Step + 1, Steps: len(t.Lesson.Steps),
 		Text: prose.Text, Hints: prose.Hints[:min(t.Hints, len(prose.Hints))], MoreHints: t.Hints < len(prose.Hints),
-		Met: t.Met, Last: t.Step == len(t.Lesson.Steps)-1}
+		Met: t.Met, Last: t.Step == len(t.Lesson.Steps)-1, Heading: T(l, "lesson.own", text.Title)}
+	if number, _ := strconv.Atoi(strings.SplitN(t.Lesson.ID, "-", 2)[0]); number > 0 {
+		v.Heading = T(l, "lesson.title", number, text.Title)
+	}
 	if st.Predict != nil {
 		v.Choices, v.Predicted = prose.Choices, t.Predicted
 		if t.Predicted > 0 {
-			v.Answer, v.Explain = int(st.Predict.Answer), prose.Explain
+			v.Answer, v.Explain, v.Verdict = int(st.Predict.Answer), prose.Explain, T(l, "lesson.wrong")
+			if v.Predicted == v.Answer {
+				v.Verdict = T(l, "lesson.right")
+			}
 		}
 	}
 	if t.Solution < len(st.Solution) {
@@ -294,13 +322,13 @@ func tutorView(l Lang, t *Tutor) *TutorView {
 
 // parseProgress reads a progress file (what the page exports: steps completed by lesson ID) and
 // checks it against the lessons: known IDs, counts within their steps.
-func parseProgress(data []byte) (map[string]int, error) {
+func (lib *Library) parseProgress(data []byte) (map[string]int, error) {
 	var progress map[string]int
 	if len(data) > 64<<10 || json.Unmarshal(data, &progress) != nil {
 		return nil, errors.New("it is not a DaemonLab progress file")
 	}
 	for id, done := range progress {
-		l, ok := findLesson(id)
+		l, ok := lib.findLesson(id)
 		if !ok || l.ID != id || done < 0 || done > len(l.Steps) {
 			return nil, fmt.Errorf("it names no step %d of a lesson %q", done, id)
 		}
