@@ -3,19 +3,17 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
 	"time"
 
 	"daemonlab/core/kubectl"
-
 	"daemonlab/core/playground"
+
 	"honnef.co/go/js/dom/v2"
 )
 
@@ -43,7 +41,7 @@ type page struct {
 	shownPicker                                    playground.Picker                // the lesson picker as drawn
 	saveDue                                        bool                             // a change is not saved yet
 	working                                        bool                             // work is due: the clock is moving
-	tickDue                                        func()                           // the play tick waiting for the clock to stop
+	tickDue                                        bool                             // the next play tick waits for the clock to stop
 	scrollTerminal                                 js.Func                          // scrolls the terminal to its end
 	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
 	collectDue                                     bool                             // an idle-time collection check is asked for
@@ -90,7 +88,12 @@ func mount(m playground.Model) (*page, error) {
 		t.Set("scrollTop", t.Get("scrollHeight"))
 		return nil
 	})
-	p.listen(p.editor.Underlying(), "input", func(js.Value) { p.dispatch(playground.EditMsg{Text: p.editor.Value()}) })
+	// Typing goes through Update alone, not dispatch: the editor shows the text typed already, and
+	// the rest of the page (Reset's confirmation too) stays as it is.
+	p.listen(p.editor.Underlying(), "input", func(js.Value) {
+		p.model = playground.Update(p.model, playground.EditMsg{Text: p.editor.Value()})
+		p.save()
+	})
 	p.listen(p.editor.Underlying(), "keydown", func(e js.Value) {
 		if k := keyboard(e); k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
 			k.PreventDefault()
@@ -99,19 +102,15 @@ func mount(m playground.Model) (*page, error) {
 	})
 	p.onClick(p.byID("apply"), func() playground.Msg { return playground.ApplyMsg{Text: p.editor.Value()} })
 	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
-
 	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
 	for i, s := range playground.Speeds {
 		o := p.el("option", "", s.Label)
 		o.SetAttribute("value", strconv.Itoa(i))
 		p.speed.AppendChild(o)
 	}
-	p.listen(p.speed.Underlying(), "change", func(js.Value) {
-		i, _ := strconv.Atoi(p.speed.Value())
-		p.dispatch(playground.SpeedMsg{Index: i})
-	})
+	p.listen(p.speed.Underlying(), "change", func(js.Value) { p.dispatch(playground.SpeedMsg{Index: p.speed.SelectedIndex()}) }) // the options are the speeds in order
 	buttons := p.byID("time-buttons")
-	for i := range playground.Render(m).Time {
+	for i := range playground.TimeActions(m.Lang) {
 		b := p.el("button", "", "")
 		b.SetAttribute("type", "button")
 		p.onClick(b, func() playground.Msg { return playground.RunMsg{Line: p.view.Time[i].Command} })
@@ -120,11 +119,8 @@ func mount(m playground.Model) (*page, error) {
 	}
 	p.onClick(p.undo, func() playground.Msg { return playground.UndoMsg{} })
 	p.onClick(p.redo, func() playground.Msg { return playground.RedoMsg{} })
-	p.listen(p.scrubber.Underlying(), "input", func(js.Value) {
-		p.dispatch(playground.SeekMsg{Pos: int(p.scrubber.ValueAsNumber())})
-	})
+	p.listen(p.scrubber.Underlying(), "input", func(js.Value) { p.dispatch(playground.SeekMsg{Pos: int(p.scrubber.ValueAsNumber())}) })
 	p.onClick(p.addNode, func() playground.Msg { return playground.RunMsg{Line: p.view.AddNode.Command} })
-
 	p.onClick(p.byID("share"), func() playground.Msg { return playground.NoticeMsg{Key: "share.done"} })
 	p.onClick(p.byID("dismiss"), func() playground.Msg { return playground.NoticeMsg{} })
 	p.listen(p.byID("export").Underlying(), "click", func(js.Value) { p.export() })
@@ -143,25 +139,16 @@ func mount(m playground.Model) (*page, error) {
 		}
 		p.dispatch(playground.ResetMsg{})
 	})
-	lessonFile := p.byID("lesson-file").Underlying()
-	p.listen(lessonFile, "change", func(js.Value) {
-		p.openLessonFiles(lessonFile.Get("files"))
-		lessonFile.Set("value", "")
-	})
+	p.onFiles(p.byID("lesson-file"), p.openLesson)
 	p.listen(p.byID("progress-save").Underlying(), "click", func(js.Value) {
-		data, _ := json.Marshal(p.model.Progress) // a map of ints always marshals
-		p.download("daemonlab-progress.json", "application/json", string(data))
+		p.download("daemonlab-progress.json", "application/json", string(playground.ProgressFile(p.model)))
 	})
-	progressFile := p.byID("progress-file").Underlying()
-	p.listen(progressFile, "change", func(js.Value) {
-		if files := progressFile.Get("files"); files.Length() == 1 {
-			p.readFiles(files, func(texts map[string]string) {
-				for _, text := range texts {
-					p.dispatch(playground.ProgressMsg{Data: text})
-				}
-			})
+	p.onFiles(p.byID("progress-file"), func(files map[string]string) {
+		for _, text := range files {
+			if len(files) == 1 {
+				p.dispatch(playground.ProgressMsg{Data: text})
+			}
 		}
-		progressFile.Set("value", "")
 	})
 	// The buttons a render draws are not given listeners of their own: one listener takes every
 	// click on the page to the message of the button's data-key (a render of 5,000 nodes would
@@ -180,12 +167,10 @@ func mount(m playground.Model) (*page, error) {
 	p.listen(p.doc, "drop", func(e js.Value) {
 		if files := e.Get("dataTransfer").Get("files"); files.Length() > 0 {
 			e.Call("preventDefault")
-			p.openLessonFiles(files)
+			p.readFiles(files, p.openLesson)
 		}
 	})
-	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) {
-		p.dispatch(playground.LessonMsg{ID: p.lessonPicker.Value()})
-	})
+	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) { p.dispatch(playground.LessonMsg{ID: p.lessonPicker.Value()}) })
 	p.listen(p.lang.Underlying(), "change", func(js.Value) {
 		storageSet(langKey, p.lang.Value())
 		p.dispatch(playground.LangMsg{Lang: playground.Lang(p.lang.Value())})
@@ -197,23 +182,21 @@ func mount(m playground.Model) (*page, error) {
 		}
 	})
 	p.listen(js.Global(), "hashchange", func(js.Value) { p.openLink() })
-	// Play ticks are chained, not on an interval: while the clock is moving (a Tick under way)
-	// no tick begins, and the next is due a whole TickInterval after it stops, so however long a
-	// tick of a large cluster takes, simulated time runs slower than the speed says rather than
-	// ticks running back to back.
-	var tick func()
-	tick = func() {
-		if p.model.Playing && p.model.Tick == nil {
-			p.dispatch(playground.TickMsg{})
-		}
-		if p.model.Tick != nil {
-			p.tickDue = func() { p.win.SetTimeout(tick, playground.TickInterval) }
-			return
-		}
-		p.win.SetTimeout(tick, playground.TickInterval)
-	}
-	p.win.SetTimeout(tick, playground.TickInterval)
+	p.win.SetTimeout(p.tick, playground.TickInterval)
 	return p, nil
+}
+
+// tick is play's timer. Play ticks are chained, not on an interval: while the clock is moving (a
+// Tick under way) no tick begins, and the next is due a whole TickInterval after it stops (see
+// work), so however long a tick of a large cluster takes, simulated time runs slower than the
+// speed says rather than ticks running back to back.
+func (p *page) tick() {
+	if p.model.Playing && p.model.Tick == nil {
+		p.dispatch(playground.TickMsg{})
+	}
+	if p.tickDue = p.model.Tick != nil; !p.tickDue {
+		p.win.SetTimeout(p.tick, playground.TickInterval)
+	}
 }
 
 // openLink opens a share link pasted into the address bar of the open page (a change of the
@@ -243,21 +226,24 @@ func (p *page) signalEditor(name, detail string) {
 
 // showDiagnostics hands the apply's problems to the code editor, which marks them at their
 // lines, when they changed.
-func (p *page) showDiagnostics(diagnostics []playground.Diagnostic) {
-	if diagnostics == nil {
-		diagnostics = []playground.Diagnostic{} // [] rather than null
-	}
-	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
-	if string(data) != p.shownDiagnostics {
-		p.shownDiagnostics = string(data)
+func (p *page) showDiagnostics(diagnostics string) {
+	if diagnostics != p.shownDiagnostics {
+		p.shownDiagnostics = diagnostics
 		p.editor.SetAttribute("data-problems", p.shownDiagnostics) // for an editor that loads later
 		p.signalEditor("daemonlab-problems", p.shownDiagnostics)
 	}
 }
 
-// openLessonFiles opens the files a teacher chose or dropped (a FileList) as a lesson.
-func (p *page) openLessonFiles(list js.Value) {
-	p.readFiles(list, func(files map[string]string) { p.dispatch(playground.OpenMsg{Files: files}) })
+// openLesson opens the files a teacher chose or dropped, by name, as a lesson.
+func (p *page) openLesson(files map[string]string) { p.dispatch(playground.OpenMsg{Files: files}) }
+
+// onFiles calls done with the files chosen in a file input, by name, and clears the input (so
+// that choosing the same file again is a change too).
+func (p *page) onFiles(input element, done func(map[string]string)) {
+	p.listen(input.Underlying(), "change", func(js.Value) {
+		p.readFiles(input.Underlying().Get("files"), done)
+		input.Underlying().Set("value", "")
+	})
 }
 
 // readFiles reads the text of every file of a FileList, by name, and calls done with them all.
@@ -298,8 +284,7 @@ func (p *page) download(name, mediaType, text string) {
 	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": mediaType})
 	url := global.Get("URL").Call("createObjectURL", blob)
 	link := p.el("a", "", "")
-	link.SetAttribute("href", url.String())
-	link.SetAttribute("download", name)
+	setAttrs(link, "href", url.String(), "download", name)
 	link.Underlying().Call("click")
 	p.win.SetTimeout(func() { global.Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
@@ -309,28 +294,14 @@ func (p *page) onClick(e element, msg func() playground.Msg) {
 	p.listen(e.Underlying(), "click", func(js.Value) { p.dispatch(msg()) })
 }
 
-// promptKey is the terminal's keyboard: Enter runs the line, ↑/↓ walk the history, Tab
-// completes, Ctrl+L clears.
+// promptKey is the terminal's keyboard (playground.TerminalKey).
 func (p *page) promptKey(e js.Value) {
 	k := keyboard(e)
-	var msg playground.Msg
-	switch {
-	case k.Key() == "Enter":
-		msg = playground.RunMsg{Line: p.prompt.Value()}
-	case k.Key() == "ArrowUp":
-		msg = playground.HistoryMsg{Step: -1}
-	case k.Key() == "ArrowDown":
-		msg = playground.HistoryMsg{Step: +1}
-	case k.Key() == "Tab" && !k.ShiftKey():
-		msg = playground.CompleteMsg{Line: p.prompt.Value()}
-	case k.Key() == "l" && k.CtrlKey():
-		msg = playground.ClearMsg{}
-	default:
-		return
+	if msg, ok := playground.TerminalKey(k.Key(), k.CtrlKey(), k.ShiftKey(), p.prompt.Value()); ok {
+		k.PreventDefault()
+		p.dispatch(msg)
+		p.prompt.SetValue(p.view.Input)
 	}
-	k.PreventDefault()
-	p.dispatch(msg)
-	p.prompt.SetValue(p.view.Input)
 }
 
 func (p *page) showPanic(r any) {
@@ -353,9 +324,6 @@ func (p *page) dispatch(msg playground.Msg) (ok bool) {
 		p.model = playground.Update(p.model, msg)
 		switch msg.(type) {
 		case playground.TickMsg, playground.WorkMsg, playground.StopMsg:
-			return
-		case playground.EditMsg: // the editor shows the text typed already
-			p.save()
 			return
 		case playground.ShowLessonsMsg: // only the picker changes
 			p.renderPicker(playground.RenderPicker(p.model))
@@ -387,9 +355,9 @@ func (p *page) work() {
 	p.win.SetTimeout(func() {
 		Recover(p.show, p.showPanic)
 		p.nodes.RemoveAttribute("aria-busy")
-		if due := p.tickDue; due != nil {
-			p.tickDue = nil
-			due()
+		if p.tickDue {
+			p.tickDue = false
+			p.win.SetTimeout(p.tick, playground.TickInterval)
 		}
 	}, 0)
 }
@@ -422,9 +390,7 @@ func (p *page) saveNow() {
 	}
 	p.saveDue = false
 	storageSet(sessionKey, string(playground.Save(p.model)))
-	if progress, err := json.Marshal(p.model.Progress); err == nil {
-		storageSet(progressKey, string(progress))
-	}
+	storageSet(progressKey, string(playground.ProgressFile(p.model)))
 	p.collectWhenIdle()
 }
 
@@ -473,6 +439,13 @@ func (p *page) el(tag, class, text string) element {
 	return e
 }
 
+// setAttrs sets attributes of e, each given as its name and then its value.
+func setAttrs(e interface{ SetAttribute(name, value string) }, nameValues ...string) {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		e.SetAttribute(nameValues[i], nameValues[i+1])
+	}
+}
+
 // setDisabled enables or disables a control.
 func setDisabled(e element, disabled bool) {
 	if disabled {
@@ -490,11 +463,10 @@ func (p *page) translate(lang playground.Lang) {
 	for _, e := range all(p.doc, "[data-i18n]") {
 		e.SetTextContent(playground.T(lang, e.GetAttribute("data-i18n")))
 	}
-	for _, e := range all(p.doc, "[data-i18n-aria]") {
-		e.SetAttribute("aria-label", playground.T(lang, e.GetAttribute("data-i18n-aria")))
-	}
-	for _, e := range all(p.doc, "[data-i18n-title]") {
-		e.SetAttribute("title", playground.T(lang, e.GetAttribute("data-i18n-title")))
+	for _, a := range [][2]string{{"data-i18n-aria", "aria-label"}, {"data-i18n-title", "title"}} {
+		for _, e := range all(p.doc, "["+a[0]+"]") {
+			e.SetAttribute(a[1], playground.T(lang, e.GetAttribute(a[0])))
+		}
 	}
 	p.lang.SetValue(string(lang))
 	p.shownLang = lang
@@ -528,8 +500,7 @@ func (p *page) render() {
 	p.scrubber.SetAttribute("max", strconv.Itoa(v.Steps))
 	p.scrubber.SetValue(strconv.Itoa(v.Step))
 	stepText := playground.T(v.Lang, "scrubber", v.Step, v.Steps)
-	p.scrubber.SetAttribute("aria-valuetext", stepText)
-	p.scrubber.SetAttribute("aria-label", stepText)
+	setAttrs(p.scrubber, "aria-valuetext", stepText, "aria-label", stepText)
 	p.steps.SetTextContent(stepText)
 	p.reset.SetTextContent(playground.T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
 	setClass(p.reset, "armed", p.resetArmed)
@@ -607,11 +578,10 @@ func (p *page) renderNodes(v playground.View) {
 // cell is a node's cell in the compact grid, as drawn: its node's status and pods, in a
 // language.
 type cell struct {
-	el     element
-	name   string
-	status string
-	pods   int
-	lang   playground.Lang
+	el           element
+	name, status string
+	pods         int
+	lang         playground.Lang
 }
 
 // renderGrid draws a large cluster as a grid of cells, a button per node. While the nodes are
@@ -638,8 +608,7 @@ func (p *page) renderGrid(v playground.View) {
 		}
 		if c.status != n.Status || c.pods != n.PodCount || c.lang != v.Lang {
 			label := playground.T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
-			c.el.SetAttribute("aria-label", label)
-			c.el.SetAttribute("title", label)
+			setAttrs(c.el, "aria-label", label, "title", label)
 		}
 		c.status, c.pods, c.lang = n.Status, n.PodCount, v.Lang
 	}
@@ -685,11 +654,7 @@ func (p *page) renderDetails(d *playground.Details) {
 	if d == nil {
 		return
 	}
-	title := d.Ref.Kind + " " + d.Ref.Name
-	if d.Ref.Namespace != "" {
-		title = d.Ref.Kind + " " + d.Ref.Namespace + "/" + d.Ref.Name
-	}
-	p.detailsTitle.SetTextContent(title)
+	p.detailsTitle.SetTextContent(d.Ref.String())
 	p.detailsWhy.SetTextContent("")
 	setClass(asElement(p.detailsWhy.Underlying().Get("previousElementSibling")), "hidden", len(d.Why) == 0)
 	for _, w := range d.Why {
@@ -711,18 +676,10 @@ func (p *page) renderDetails(d *playground.Details) {
 // dropped from the top are removed and new ones appended, so a render that printed nothing
 // touches nothing.
 func (p *page) renderTerminal(v playground.View) {
-	kept := -1 // how many of the lines drawn stay, at the top of the new ones
-	for k := range len(p.shownTerm) + 1 {
-		if rest := p.shownTerm[k:]; len(rest) <= len(v.Terminal) && slices.Equal(rest, v.Terminal[:len(rest)]) {
-			kept = len(rest)
-			break
-		}
-	}
-	switch {
-	case kept <= 0:
-		kept = 0
+	kept := playground.KeptLines(p.shownTerm, v.Terminal)
+	if kept == 0 {
 		p.terminal.SetTextContent("")
-	default:
+	} else {
 		for range len(p.shownTerm) - kept {
 			p.terminal.Underlying().Get("firstChild").Call("remove")
 		}
@@ -731,14 +688,7 @@ func (p *page) renderTerminal(v playground.View) {
 		return
 	}
 	for _, l := range v.Terminal[kept:] {
-		class := "out"
-		switch {
-		case l.Command:
-			class = "cmd"
-		case l.Err:
-			class = "err"
-		}
-		p.terminal.AppendChild(p.el("pre", class, l.Text))
+		p.terminal.AppendChild(p.el("pre", l.Class(), l.Text))
 	}
 	p.shownTerm = v.Terminal
 	// Scrolled to the end just before the next frame's layout: reading the terminal's height
@@ -748,8 +698,7 @@ func (p *page) renderTerminal(v playground.View) {
 
 func (p *page) nodeCard(n playground.NodeView) element {
 	card := p.el("section", "node", "")
-	card.SetAttribute("data-node", n.Name)
-	card.SetAttribute("aria-label", n.Name)
+	setAttrs(card, "data-node", n.Name, "aria-label", n.Name)
 	head := p.el("header", "", "")
 	title := p.el("h3", "", "")
 	title.AppendChild(p.openButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
@@ -767,11 +716,7 @@ func (p *page) nodeCard(n playground.NodeView) element {
 		row.SetAttribute("title", label)
 		row.AppendChild(p.el("span", "", u.Resource+" "+u.Requested+" / "+u.Allocated))
 		meter := p.el("meter", "", "")
-		meter.SetAttribute("min", "0")
-		meter.SetAttribute("max", "100")
-		meter.SetAttribute("high", "90")
-		meter.SetAttribute("value", strconv.Itoa(u.Percent))
-		meter.SetAttribute("aria-label", label)
+		setAttrs(meter, "min", "0", "max", "100", "high", "90", "value", strconv.Itoa(u.Percent), "aria-label", label)
 		row.AppendChild(meter)
 		card.AppendChild(row)
 	}
@@ -807,8 +752,7 @@ func (p *page) nodeMenu(n playground.NodeView) element {
 		menu.SetAttribute("open", "")
 	}
 	summary := p.el("summary", "", playground.T(p.shownLang, "node.menu"))
-	summary.SetAttribute("data-key", "menu "+n.Name)
-	summary.SetAttribute("aria-label", playground.T(p.shownLang, "node.actions", n.Name))
+	setAttrs(summary, "data-key", "menu "+n.Name, "aria-label", playground.T(p.shownLang, "node.actions", n.Name))
 	menu.AppendChild(summary)
 	menu.AppendChild(p.actionButtons(n.Actions))
 	return menu
@@ -820,8 +764,7 @@ func (p *page) actionButtons(actions []playground.Action) element {
 	for _, a := range actions {
 		command := a.Command
 		b := p.button("small", a.Label, command, func() playground.Msg { return playground.RunMsg{Line: command} })
-		b.SetAttribute("title", command)
-		b.SetAttribute("data-command", command)
+		setAttrs(b, "title", command, "data-command", command)
 		items.AppendChild(b)
 	}
 	return items
@@ -832,8 +775,7 @@ func (p *page) actionButtons(actions []playground.Action) element {
 // keeping focus across renders.
 func (p *page) button(class, text, key string, msg func() playground.Msg) element {
 	b := p.el("button", class, text)
-	b.SetAttribute("type", "button")
-	b.SetAttribute("data-key", key)
+	setAttrs(b, "type", "button", "data-key", key)
 	if msg != nil {
 		p.clicks[key] = msg
 	}

@@ -36,7 +36,8 @@ func start() (err error) {
 		}
 		remembered, _ := storageGet(langKey)
 		m.Lang = playground.PickLang(remembered, browserLanguages())
-		m.Progress = loadProgress()
+		saved, _ := storageGet(progressKey)
+		m.Progress = playground.ReadProgress(saved)
 		m.LessonsLater = true
 		m.Chunk = true // the clock moves a piece at a time (see page.work)
 		var p *page

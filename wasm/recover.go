@@ -1,3 +1,5 @@
+// Command wasm is DaemonLab's page in the browser: it draws core/playground's View into the DOM
+// and hands the page's events to playground.Update as messages (dom.go; GOOS=js only).
 package main
 
 // Recover runs f and turns a panic inside it into a call of report, so that no panic crosses the

@@ -3,10 +3,10 @@
 package main
 
 import (
-	"daemonlab/core/playground"
-	"encoding/json"
 	"strings"
 	"syscall/js"
+
+	"daemonlab/core/playground"
 )
 
 // The page's localStorage keys.
@@ -16,21 +16,6 @@ const (
 	langKey     = "daemonlab.lang"           // the language the learner chose
 	progressKey = "daemonlab.progress"       // steps completed, by lesson
 )
-
-// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
-const lessonLinkKey = "lesson="
-
-// loadProgress reads the lesson progress saved in localStorage; anything unreadable is no
-// progress.
-func loadProgress() map[string]int {
-	progress := map[string]int{}
-	if saved, ok := storageGet(progressKey); ok {
-		if json.Unmarshal([]byte(saved), &progress) != nil {
-			return map[string]int{}
-		}
-	}
-	return progress
-}
 
 // storageGet reads a localStorage item; ok is false when there is none or the browser refuses
 // storage (a private window, a sandboxed frame), which throws.
@@ -92,28 +77,19 @@ func restore() (playground.Model, error) {
 	return m, err
 }
 
-// openShared loads the session of a share link in the address bar (or starts the lesson a
-// #lesson=N link names), and drops the link's fragment from it (a reload then restores the
-// autosave). It returns no model when the address carries neither, and a notice when the link
-// is damaged.
+// openShared opens a link in the address bar (playground.OpenLink) and drops the link's
+// fragment from it (a reload then restores the autosave). It returns no model when the address
+// carries none, and a notice when the link is damaged.
 func openShared() (m playground.Model, notice string) {
 	loc := js.Global().Get("location")
 	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
-	lesson, isLesson := strings.CutPrefix(fragment, lessonLinkKey)
-	if !playground.IsShareFragment(fragment) && !isLesson {
+	if !playground.IsLink(fragment) {
 		return playground.Model{}, ""
 	}
 	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
-	if isLesson {
-		m, err := playground.StartModel(lib, lesson)
-		if err != nil {
-			return playground.Model{}, "link.bad"
-		}
-		return m, ""
-	}
-	m, err := playground.LoadShared(lib, fragment)
+	m, err := playground.OpenLink(lib, fragment)
 	if err != nil {
-		println("DaemonLab did not open the share link:", err.Error())
+		println("DaemonLab did not open the link:", err.Error())
 		return playground.Model{}, "link.bad"
 	}
 	return m, ""

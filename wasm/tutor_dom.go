@@ -3,10 +3,11 @@
 package main
 
 import (
-	"daemonlab/core/playground"
 	"slices"
 	"strconv"
 	"strings"
+
+	"daemonlab/core/playground"
 )
 
 // renderPicker fills the lesson picker, when what it shows changed.
@@ -85,19 +86,13 @@ func (p *page) prediction(l playground.Lang, t *playground.TutorView) element {
 	for i, c := range t.Choices {
 		choice := i + 1
 		b := p.prose("button", "choice", c)
-		b.SetAttribute("type", "button")
-		b.SetAttribute("data-key", "choice "+strconv.Itoa(choice))
-		switch {
-		case t.Predicted == 0:
+		setAttrs(b, "type", "button", "data-key", "choice "+strconv.Itoa(choice))
+		if t.Predicted == 0 {
 			p.clicks["choice "+strconv.Itoa(choice)] = func() playground.Msg { return playground.PredictMsg{Choice: choice} }
-		case choice == t.Answer:
-			b.Class().Add("right")
+		} else {
 			b.SetAttribute("aria-disabled", "true")
-		case choice == t.Predicted:
-			b.Class().Add("wrong")
-			b.SetAttribute("aria-disabled", "true")
-		default:
-			b.SetAttribute("aria-disabled", "true")
+			setClass(b, "right", choice == t.Answer)
+			setClass(b, "wrong", choice == t.Predicted && choice != t.Answer)
 		}
 		box.AppendChild(b)
 	}

@@ -94,6 +94,14 @@ type Ref struct {
 	Kind, Namespace, Name string
 }
 
+// String is how the page names the object: "Node hd1", "Pod default/web-1".
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
 // Terminal is the terminal pane: what it printed, the lines typed (oldest first), where ↑/↓
 // are in that history, and the line being typed.
 type Terminal struct {
@@ -195,6 +203,25 @@ type HistoryMsg struct{ Step int }
 
 // ClearMsg clears the terminal (Ctrl+L).
 type ClearMsg struct{}
+
+// TerminalKey is the message of a key pressed at the terminal's prompt, whose line is line:
+// Enter runs the line, ↑/↓ walk the history, Tab completes, Ctrl+L clears. ok is false for any
+// other key, which the prompt takes as typing.
+func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
+	switch {
+	case key == "Enter":
+		return RunMsg{Line: line}, true
+	case key == "ArrowUp":
+		return HistoryMsg{Step: -1}, true
+	case key == "ArrowDown":
+		return HistoryMsg{Step: +1}, true
+	case key == "Tab" && !shift:
+		return CompleteMsg{Line: line}, true
+	case key == "l" && ctrl:
+		return ClearMsg{}, true
+	}
+	return nil, false
+}
 
 // PlayMsg starts or stops play; SpeedMsg picks its speed; TickMsg is one tick of the page's
 // timer while playing: it moves the clock by the speed's amount (with Chunk, it begins that
@@ -503,6 +530,29 @@ func (m Model) seek(pos int) Model {
 	m.Playing = false
 	m.History.seek(m.Sim, pos)
 	return m
+}
+
+// Class is the line's class on the page: "cmd", "err" or "out".
+func (l TermLine) Class() string {
+	switch {
+	case l.Command:
+		return "cmd"
+	case l.Err:
+		return "err"
+	}
+	return "out"
+}
+
+// KeptLines is how many of the terminal's lines drawn (shown) stay when it shows lines: those
+// at the end of shown that lines begins with (the scrollback drops lines from the top); 0 when
+// the terminal is drawn afresh.
+func KeptLines(shown, lines []TermLine) int {
+	for k := range shown {
+		if rest := shown[k:]; len(rest) <= len(lines) && slices.Equal(rest, lines[:len(rest)]) {
+			return len(rest)
+		}
+	}
+	return 0
 }
 
 func (t *Terminal) print(l TermLine) {

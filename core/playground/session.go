@@ -174,8 +174,23 @@ func ShareFragment(m Model) string {
 	return shareKey + base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-// IsShareFragment reports whether a fragment (without "#") claims to carry a session.
-func IsShareFragment(fragment string) bool { return strings.HasPrefix(fragment, shareKey) }
+// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
+const lessonLinkKey = "lesson="
+
+// IsLink reports whether a URL fragment (without "#") is a link the playground opens: a share
+// link's, which claims to carry a session, or a link to a lesson.
+func IsLink(fragment string) bool {
+	return strings.HasPrefix(fragment, shareKey) || strings.HasPrefix(fragment, lessonLinkKey)
+}
+
+// OpenLink opens a link (see IsLink): the session a share link carries (LoadShared), or the
+// start of the lesson a #lesson=N link names.
+func OpenLink(lib *Library, fragment string) (Model, error) {
+	if id, ok := strings.CutPrefix(fragment, lessonLinkKey); ok {
+		return StartModel(lib, id)
+	}
+	return LoadShared(lib, fragment)
+}
 
 // LoadShared rebuilds the session a share link's fragment carries; a truncated or altered link
 // is an error wrapping errSaved.

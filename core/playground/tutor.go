@@ -320,6 +320,23 @@ func tutorView(l Lang, t *Tutor) *TutorView {
 	return v
 }
 
+// ProgressFile is the learner's progress as a file (steps completed by lesson ID, JSON): the page
+// exports it, and keeps it in its storage.
+func ProgressFile(m Model) []byte {
+	data, _ := json.Marshal(m.Progress) // a map of ints always marshals
+	return data
+}
+
+// ReadProgress reads the progress the page kept (ProgressFile); anything unreadable, or none,
+// is no progress.
+func ReadProgress(saved string) map[string]int {
+	progress := map[string]int{}
+	if json.Unmarshal([]byte(saved), &progress) != nil {
+		return map[string]int{}
+	}
+	return progress
+}
+
 // parseProgress reads a progress file (what the page exports: steps completed by lesson ID) and
 // checks it against the lessons: known IDs, counts within their steps.
 func (lib *Library) parseProgress(data []byte) (map[string]int, error) {

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
@@ -24,8 +25,8 @@ type View struct {
 	Editor      string    // the editor's text
 	Output      string
 	Failed      bool
-	Problems    []string     // the apply's problems, "line N: message" where the line is known
-	Diagnostics []Diagnostic // the same problems, for the code editor to mark at their lines
+	Problems    []string // the apply's problems, "line N: message" where the line is known
+	Diagnostics string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
 	Terminal    []TermLine
 	Input       string
 	Time        []Action // the timeline's buttons
@@ -90,9 +91,9 @@ func statusClass(status string) string {
 	return class
 }
 
-// Diagnostic is one problem of an apply, where the code editor marks it (Line and Column are 0
+// diagnostic is one problem of an apply, where the code editor marks it (Line and Column are 0
 // when unknown).
-type Diagnostic struct {
+type diagnostic struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message"`
@@ -103,8 +104,8 @@ type Action struct {
 	Label, Command string
 }
 
-// timeActions are the timeline's buttons.
-func timeActions(l Lang) []Action {
+// TimeActions are the timeline's buttons.
+func TimeActions(l Lang) []Action {
 	return []Action{
 		{T(l, "next"), "sim step"},
 		{"+10s", "sim advance 10s"},
@@ -180,7 +181,7 @@ type PodView struct {
 func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.Editor, Output: m.Result.Out,
-		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: timeActions(l), AddNode: addNode(l, c),
+		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
 	switch {
 	case m.Notice != "" && m.NoticeArg != "":
@@ -194,14 +195,17 @@ func Render(m Model) View {
 	if m.Result.Err != "" {
 		v.Output, v.Failed = m.Result.Err, true
 	}
+	diagnostics := []diagnostic{}
 	for _, pr := range m.Result.Problems {
-		v.Diagnostics = append(v.Diagnostics, Diagnostic{pr.Line, pr.Column, pr.Message})
+		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message})
 		text := pr.Message
 		if pr.Line > 0 {
 			text = T(l, "line", pr.Line, pr.Message)
 		}
 		v.Problems = append(v.Problems, text)
 	}
+	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
+	v.Diagnostics = string(data)
 	nodes := c.Nodes()
 	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
