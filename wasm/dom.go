@@ -771,8 +771,8 @@ func (p *page) actionButtons(actions []playground.Action) element {
 }
 
 // button is a button that dispatches msg's message when clicked (an open button's key says its
-// message, see openKey: msg is nil); key names it, for the page's click listener and for
-// keeping focus across renders.
+// message, see playground.OpenKey: msg is nil); key names it, for the page's click listener
+// and for keeping focus across renders.
 func (p *page) button(class, text, key string, msg func() playground.Msg) element {
 	b := p.el("button", class, text)
 	setAttrs(b, "type", "button", "data-key", key)
