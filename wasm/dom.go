@@ -604,7 +604,7 @@ func (p *page) renderGrid(v playground.View) {
 			p.nodes.AppendChild(c.el)
 		}
 		if c.status != n.Status {
-			c.el.SetAttribute("class", "cell "+n.Class)
+			c.el.SetAttribute("class", "cell "+playground.StatusClass(n.Status))
 		}
 		if c.status != n.Status || c.pods != n.PodCount || c.lang != v.Lang {
 			label := playground.T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
@@ -703,7 +703,7 @@ func (p *page) nodeCard(n playground.NodeView) element {
 	title := p.el("h3", "", "")
 	title.AppendChild(p.openButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
 	head.AppendChild(title)
-	head.AppendChild(p.el("span", "status "+n.Class, n.Status))
+	head.AppendChild(p.el("span", "status "+playground.StatusClass(n.Status), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))

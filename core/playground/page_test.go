@@ -125,3 +125,14 @@ func TestProgressIsKeptAsAFile(t *testing.T) {
 		assert.Equal(t, map[string]int{}, ReadProgress(saved), saved)
 	}
 }
+
+// TestNodeStatusesHaveAClassEach: a node's STATUS is drawn as its condition in lower case, and
+// cordoned when scheduling is disabled.
+func TestNodeStatusesHaveAClassEach(t *testing.T) {
+	for status, want := range map[string]string{
+		"Ready": "ready", "NotReady": "notready", "Unknown": "unknown",
+		"Ready,SchedulingDisabled": "ready cordoned", "NotReady,SchedulingDisabled": "notready cordoned",
+	} {
+		assert.Equal(t, want, StatusClass(status), status)
+	}
+}

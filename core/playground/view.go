@@ -71,7 +71,6 @@ type Section struct {
 // NodeView is one node card.
 type NodeView struct {
 	Name, Status, Roles string
-	Class               string // the status's class (see statusClass)
 	Taints              []string
 	Pods                []PodView
 	Actions             []Action
@@ -81,9 +80,10 @@ type NodeView struct {
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
 }
 
-// statusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
-// "cordoned" when SchedulingDisabled.
-func statusClass(status string) string {
+// StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
+// "cordoned" when SchedulingDisabled. The page asks only when a status it draws changed (the
+// grid of a large cluster is redrawn on every tick of play).
+func StatusClass(status string) string {
 	class := strings.ToLower(strings.SplitN(status, ",", 2)[0])
 	if strings.Contains(status, "SchedulingDisabled") {
 		class += " cordoned"
@@ -230,7 +230,6 @@ func Render(m Model) View {
 	v.Nodes = make([]NodeView, 0, len(nodes))
 	for _, n := range nodes {
 		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Pods: byNode[n.Name], PodCount: len(byNode[n.Name]) + podCount[n.Name]}
-		nv.Class = statusClass(nv.Status)
 		if !v.Compact || v.Table { // a cell shows the status and the pods alone
 			nv.Roles, nv.Conditions = kubectl.NodeRoles(n), nodeConditions(n)
 			for _, t := range n.Spec.Taints {
