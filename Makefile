@@ -54,7 +54,7 @@ chromium:
 test-browser: chromium build
 	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
 
-FUZZPKGS := ./core/api ./core/jsonpath ./core/kubectl ./core/shell ./core/patch ./core/lesson ./core/scenario ./wasm
+FUZZPKGS := ./core/api ./core/jsonpath ./core/kubectl ./core/shell ./core/patch ./core/lesson ./core/scenario ./core/playground
 # `make test` runs each target for a count of inputs, not a time: with Go 1.26 a time-boxed run
 # can fail with "context deadline exceeded" as its time runs out (golang/go#75804, fixed in 1.27).
 FUZZBRIEF ?= 5000x
@@ -87,10 +87,10 @@ SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (c
 bench: build chromium
 	@mkdir -p .bench
 	@echo "== native"
-	@$(GO) test -run XXX -bench '$(BENCH_ALL)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/native.txt
+	@$(GO) test -run XXX -bench '$(BENCH_ALL)' -benchtime 1x -benchmem ./core/sim ./core/playground | tee .bench/native.txt
 	@$(GO) test -run XXX -bench Memory -benchtime 1x -benchmem ./core/sim | tee -a .bench/native.txt | grep Benchmark
 	@echo "== WebAssembly under Node"
-	@GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim ./wasm | tee .bench/wasm.txt
+	@GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench '$(BENCH_WASM)' -benchtime 1x -benchmem ./core/sim ./core/playground | tee .bench/wasm.txt
 	@GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" -run XXX -bench Memory -benchtime 1x -benchmem ./core/sim | tee -a .bench/wasm.txt | grep Benchmark
 	@echo "== WebAssembly / native"
 	@awk '/^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); if (FILENAME ~ /native/) n[name] = $$3; else w[name] = $$3 } \

@@ -3,17 +3,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
 	"time"
 
 	"daemonlab/core/kubectl"
+	"daemonlab/core/playground"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -31,28 +30,28 @@ type page struct {
 	editor                                         *dom.HTMLTextAreaElement
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
 	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
-	model                                          Model
-	shownLang                                      Lang                  // the language the static text is in
-	resetArmed                                     bool                  // Reset was clicked once: the next click resets
-	openMenus                                      map[string]bool       // the nodes whose fault menu was open
-	clicks                                         map[string]func() any // a click's message, by the data-key of the button clicked
-	cells                                          []cell                // the compact grid as drawn, if it is
-	shownTerm                                      []TermLine            // the terminal's lines as drawn
-	shownPicker                                    pickerState           // the lesson picker as drawn
-	saveDue                                        bool                  // a change is not saved yet
-	working                                        bool                  // work is due: the clock is moving
-	tickDue                                        func()                // the play tick waiting for the clock to stop
-	scrollTerminal                                 js.Func               // scrolls the terminal to its end
-	shownDiagnostics                               string                // the problems the code editor shows, as JSON
-	collectDue                                     bool                  // an idle-time collection check is asked for
+	model                                          playground.Model
+	view                                           playground.View                  // the view last rendered
+	shownLang                                      playground.Lang                  // the language the static text is in
+	resetArmed                                     bool                             // Reset was clicked once: the next click resets
+	openMenus                                      map[string]bool                  // the nodes whose fault menu was open
+	clicks                                         map[string]func() playground.Msg // a click's message, by the data-key of the button clicked
+	cells                                          []cell                           // the compact grid as drawn, if it is
+	shownTerm                                      []playground.TermLine            // the terminal's lines as drawn
+	shownPicker                                    playground.Picker                // the lesson picker as drawn
+	saveDue                                        bool                             // a change is not saved yet
+	working                                        bool                             // work is due: the clock is moving
+	tickDue                                        bool                             // the next play tick waits for the clock to stop
+	scrollTerminal                                 js.Func                          // scrolls the terminal to its end
+	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
+	collectDue                                     bool                             // an idle-time collection check is asked for
 }
 
 // mount finds the page's elements and wires their events to messages.
-func mount(m Model) (*page, error) {
+func mount(m playground.Model) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
-	m.Chunk = true // the clock moves a piece at a time (see work)
-	p := &page{win: win, doc: js.Global().Get("document"), model: m, openMenus: map[string]bool{}, clicks: map[string]func() any{}, shownDiagnostics: "[]"}
+	p := &page{win: win, doc: js.Global().Get("document"), model: m, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
@@ -84,57 +83,51 @@ func mount(m Model) (*page, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("the page lacks the form controls %s", strings.Join(missing, ", "))
 	}
-	p.setEditor(m.Editor)
 	p.scrollTerminal = js.FuncOf(func(js.Value, []js.Value) any {
 		t := p.terminal.Underlying()
 		t.Set("scrollTop", t.Get("scrollHeight"))
 		return nil
 	})
+	// Typing goes through Update alone, not dispatch: the editor shows the text typed already, and
+	// the rest of the page (Reset's confirmation too) stays as it is.
 	p.listen(p.editor.Underlying(), "input", func(js.Value) {
-		p.model.Editor = p.editor.Value()
+		p.model = playground.Update(p.model, playground.EditMsg{Text: p.editor.Value()})
 		p.save()
 	})
 	p.listen(p.editor.Underlying(), "keydown", func(e js.Value) {
 		if k := keyboard(e); k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
 			k.PreventDefault()
-			p.dispatch(ApplyMsg{Text: p.editor.Value()})
+			p.dispatch(playground.ApplyMsg{Text: p.editor.Value()})
 		}
 	})
-	p.onClick(p.byID("apply"), func() any { return ApplyMsg{Text: p.editor.Value()} })
+	p.onClick(p.byID("apply"), func() playground.Msg { return playground.ApplyMsg{Text: p.editor.Value()} })
 	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
-
-	p.onClick(p.play, func() any { return PlayMsg{On: !p.model.Playing} })
-	for i, s := range Speeds {
+	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
+	for i, s := range playground.Speeds {
 		o := p.el("option", "", s.Label)
 		o.SetAttribute("value", strconv.Itoa(i))
 		p.speed.AppendChild(o)
 	}
-	p.listen(p.speed.Underlying(), "change", func(js.Value) {
-		i, _ := strconv.Atoi(p.speed.Value())
-		p.dispatch(SpeedMsg{Index: i})
-	})
+	p.listen(p.speed.Underlying(), "change", func(js.Value) { p.dispatch(playground.SpeedMsg{Index: p.speed.SelectedIndex()}) }) // the options are the speeds in order
 	buttons := p.byID("time-buttons")
-	for i := range timeActions(m.Lang) {
+	for i := range playground.TimeActions(m.Lang) {
 		b := p.el("button", "", "")
 		b.SetAttribute("type", "button")
-		p.onClick(b, func() any { return RunMsg{Line: timeActions(p.model.Lang)[i].Command} })
+		p.onClick(b, func() playground.Msg { return playground.RunMsg{Line: p.view.Time[i].Command} })
 		buttons.AppendChild(b)
 		p.timeButtons = append(p.timeButtons, b)
 	}
-	p.onClick(p.undo, func() any { return UndoMsg{} })
-	p.onClick(p.redo, func() any { return RedoMsg{} })
-	p.listen(p.scrubber.Underlying(), "input", func(js.Value) {
-		p.dispatch(SeekMsg{Pos: int(p.scrubber.ValueAsNumber())})
-	})
-	p.onClick(p.addNode, func() any { return RunMsg{Line: addNode(p.model.Lang, p.model.Sim.C).Command} })
-
-	p.onClick(p.byID("share"), func() any { return NoticeMsg{Key: "share.done"} })
-	p.onClick(p.byID("dismiss"), func() any { return NoticeMsg{} })
+	p.onClick(p.undo, func() playground.Msg { return playground.UndoMsg{} })
+	p.onClick(p.redo, func() playground.Msg { return playground.RedoMsg{} })
+	p.listen(p.scrubber.Underlying(), "input", func(js.Value) { p.dispatch(playground.SeekMsg{Pos: int(p.scrubber.ValueAsNumber())}) })
+	p.onClick(p.addNode, func() playground.Msg { return playground.RunMsg{Line: p.view.AddNode.Command} })
+	p.onClick(p.byID("share"), func() playground.Msg { return playground.NoticeMsg{Key: "share.done"} })
+	p.onClick(p.byID("dismiss"), func() playground.Msg { return playground.NoticeMsg{} })
 	p.listen(p.byID("export").Underlying(), "click", func(js.Value) { p.export() })
-	p.onClick(p.byID("close-details"), func() any { return SelectMsg{} })
-	p.onClick(p.tableToggle, func() any { return TableMsg{On: !p.model.Table} })
+	p.onClick(p.byID("close-details"), func() playground.Msg { return playground.SelectMsg{} })
+	p.onClick(p.tableToggle, func() playground.Msg { return playground.TableMsg{On: !p.view.Table} })
 	filter := func(js.Value) {
-		p.dispatch(EventsMsg{Filter: EventFilter{Type: p.eventType.Value(), Object: p.eventObject.Value()}})
+		p.dispatch(playground.EventsMsg{Filter: playground.EventFilter{Type: p.eventType.Value(), Object: p.eventObject.Value()}})
 	}
 	p.listen(p.eventType.Underlying(), "change", filter)
 	p.listen(p.eventObject.Underlying(), "input", filter)
@@ -144,27 +137,18 @@ func mount(m Model) (*page, error) {
 			p.render()
 			return
 		}
-		p.dispatch(ResetMsg{})
+		p.dispatch(playground.ResetMsg{})
 	})
-	lessonFile := p.byID("lesson-file").Underlying()
-	p.listen(lessonFile, "change", func(js.Value) {
-		p.openLessonFiles(lessonFile.Get("files"))
-		lessonFile.Set("value", "")
-	})
+	p.onFiles(p.byID("lesson-file"), p.openLesson)
 	p.listen(p.byID("progress-save").Underlying(), "click", func(js.Value) {
-		data, _ := json.Marshal(p.model.Progress) // a map of ints always marshals
-		p.download("daemonlab-progress.json", "application/json", string(data))
+		p.download("daemonlab-progress.json", "application/json", string(playground.ProgressFile(p.model)))
 	})
-	progressFile := p.byID("progress-file").Underlying()
-	p.listen(progressFile, "change", func(js.Value) {
-		if files := progressFile.Get("files"); files.Length() == 1 {
-			p.readFiles(files, func(texts map[string]string) {
-				for _, text := range texts {
-					p.dispatch(ProgressMsg{Data: text})
-				}
-			})
+	p.onFiles(p.byID("progress-file"), func(files map[string]string) {
+		for _, text := range files {
+			if len(files) == 1 {
+				p.dispatch(playground.ProgressMsg{Data: text})
+			}
 		}
-		progressFile.Set("value", "")
 	})
 	// The buttons a render draws are not given listeners of their own: one listener takes every
 	// click on the page to the message of the button's data-key (a render of 5,000 nodes would
@@ -174,8 +158,8 @@ func mount(m Model) (*page, error) {
 			key := b.Call("getAttribute", "data-key").String()
 			if msg := p.clicks[key]; msg != nil {
 				p.dispatch(msg())
-			} else if ref, ok := openRef(key); ok {
-				p.dispatch(SelectMsg{Ref: ref})
+			} else if ref, ok := playground.OpenRef(key); ok {
+				p.dispatch(playground.SelectMsg{Ref: ref})
 			}
 		}
 	})
@@ -183,15 +167,13 @@ func mount(m Model) (*page, error) {
 	p.listen(p.doc, "drop", func(e js.Value) {
 		if files := e.Get("dataTransfer").Get("files"); files.Length() > 0 {
 			e.Call("preventDefault")
-			p.openLessonFiles(files)
+			p.readFiles(files, p.openLesson)
 		}
 	})
-	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) {
-		p.dispatch(LessonMsg{ID: p.lessonPicker.Value()})
-	})
+	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) { p.dispatch(playground.LessonMsg{ID: p.lessonPicker.Value()}) })
 	p.listen(p.lang.Underlying(), "change", func(js.Value) {
 		storageSet(langKey, p.lang.Value())
-		p.dispatch(LangMsg{Lang: Lang(p.lang.Value())})
+		p.dispatch(playground.LangMsg{Lang: playground.Lang(p.lang.Value())})
 	})
 	p.listen(js.Global(), "pagehide", func(js.Value) { p.saveNow() })
 	p.listen(p.doc, "visibilitychange", func(js.Value) {
@@ -200,23 +182,21 @@ func mount(m Model) (*page, error) {
 		}
 	})
 	p.listen(js.Global(), "hashchange", func(js.Value) { p.openLink() })
-	// Play ticks are chained, not on an interval: while the clock is moving (a Tick under way)
-	// no tick begins, and the next is due a whole TickInterval after it stops, so however long a
-	// tick of a large cluster takes, simulated time runs slower than the speed says rather than
-	// ticks running back to back.
-	var tick func()
-	tick = func() {
-		if p.model.Playing && p.model.Tick == nil {
-			p.dispatch(TickMsg{})
-		}
-		if p.model.Tick != nil {
-			p.tickDue = func() { p.win.SetTimeout(tick, TickInterval) }
-			return
-		}
-		p.win.SetTimeout(tick, TickInterval)
-	}
-	p.win.SetTimeout(tick, TickInterval)
+	p.win.SetTimeout(p.tick, playground.TickInterval)
 	return p, nil
+}
+
+// tick is play's timer. Play ticks are chained, not on an interval: while the clock is moving (a
+// Tick under way) no tick begins, and the next is due a whole TickInterval after it stops (see
+// work), so however long a tick of a large cluster takes, simulated time runs slower than the
+// speed says rather than ticks running back to back.
+func (p *page) tick() {
+	if p.model.Playing && p.model.Tick == nil {
+		p.dispatch(playground.TickMsg{})
+	}
+	if p.tickDue = p.model.Tick != nil; !p.tickDue {
+		p.win.SetTimeout(p.tick, playground.TickInterval)
+	}
 }
 
 // openLink opens a share link pasted into the address bar of the open page (a change of the
@@ -225,13 +205,9 @@ func mount(m Model) (*page, error) {
 func (p *page) openLink() {
 	m, notice := openShared()
 	if notice != "" {
-		p.dispatch(NoticeMsg{Key: notice})
-		return
-	}
-	if m.Sim != nil {
-		m.Lang, m.Progress, m.Chunk = p.model.Lang, p.model.Progress, p.model.Chunk
-		p.model = m
-		p.dispatch(NoticeMsg{})
+		p.dispatch(playground.NoticeMsg{Key: notice})
+	} else if m.Sim != nil {
+		p.dispatch(playground.SessionMsg{Session: m})
 	}
 }
 
@@ -250,27 +226,24 @@ func (p *page) signalEditor(name, detail string) {
 
 // showDiagnostics hands the apply's problems to the code editor, which marks them at their
 // lines, when they changed.
-func (p *page) showDiagnostics(problems []kubectl.Problem) {
-	type diagnostic struct {
-		Line    int    `json:"line"`
-		Column  int    `json:"column"`
-		Message string `json:"message"`
-	}
-	out := []diagnostic{}
-	for _, pr := range problems {
-		out = append(out, diagnostic{pr.Line, pr.Column, pr.Message})
-	}
-	data, _ := json.Marshal(out) // ints and strings always marshal
-	if string(data) != p.shownDiagnostics {
-		p.shownDiagnostics = string(data)
+func (p *page) showDiagnostics(diagnostics string) {
+	if diagnostics != p.shownDiagnostics {
+		p.shownDiagnostics = diagnostics
 		p.editor.SetAttribute("data-problems", p.shownDiagnostics) // for an editor that loads later
 		p.signalEditor("daemonlab-problems", p.shownDiagnostics)
 	}
 }
 
-// openLessonFiles opens the files a teacher chose or dropped (a FileList) as a lesson.
-func (p *page) openLessonFiles(list js.Value) {
-	p.readFiles(list, func(files map[string]string) { p.dispatch(OpenMsg{Files: files}) })
+// openLesson opens the files a teacher chose or dropped, by name, as a lesson.
+func (p *page) openLesson(files map[string]string) { p.dispatch(playground.OpenMsg{Files: files}) }
+
+// onFiles calls done with the files chosen in a file input, by name, and clears the input (so
+// that choosing the same file again is a change too).
+func (p *page) onFiles(input element, done func(map[string]string)) {
+	p.listen(input.Underlying(), "change", func(js.Value) {
+		p.readFiles(input.Underlying().Get("files"), done)
+		input.Underlying().Set("value", "")
+	})
 }
 
 // readFiles reads the text of every file of a FileList, by name, and calls done with them all.
@@ -299,7 +272,7 @@ func (p *page) readFiles(list js.Value, done func(map[string]string)) {
 func (p *page) export() {
 	text := kubectl.Export(p.model.Sim.C)
 	if text == "" {
-		p.dispatch(NoticeMsg{Key: "export.empty"})
+		p.dispatch(playground.NoticeMsg{Key: "export.empty"})
 		return
 	}
 	p.download("daemonlab.yaml", "application/yaml", text)
@@ -311,44 +284,29 @@ func (p *page) download(name, mediaType, text string) {
 	blob := global.Get("Blob").New([]any{text}, map[string]any{"type": mediaType})
 	url := global.Get("URL").Call("createObjectURL", blob)
 	link := p.el("a", "", "")
-	link.SetAttribute("href", url.String())
-	link.SetAttribute("download", name)
+	setAttrs(link, "href", url.String(), "download", name)
 	link.Underlying().Call("click")
 	p.win.SetTimeout(func() { global.Get("URL").Call("revokeObjectURL", url) }, 10_000)
 }
 
 // onClick makes a click on e dispatch the message msg returns.
-func (p *page) onClick(e element, msg func() any) {
+func (p *page) onClick(e element, msg func() playground.Msg) {
 	p.listen(e.Underlying(), "click", func(js.Value) { p.dispatch(msg()) })
 }
 
-// promptKey is the terminal's keyboard: Enter runs the line, ↑/↓ walk the history, Tab
-// completes, Ctrl+L clears.
+// promptKey is the terminal's keyboard (playground.TerminalKey).
 func (p *page) promptKey(e js.Value) {
 	k := keyboard(e)
-	var msg any
-	switch {
-	case k.Key() == "Enter":
-		msg = RunMsg{Line: p.prompt.Value()}
-	case k.Key() == "ArrowUp":
-		msg = HistoryMsg{Step: -1}
-	case k.Key() == "ArrowDown":
-		msg = HistoryMsg{Step: +1}
-	case k.Key() == "Tab" && !k.ShiftKey():
-		msg = CompleteMsg{Line: p.prompt.Value()}
-	case k.Key() == "l" && k.CtrlKey():
-		msg = ClearMsg{}
-	default:
-		return
+	if msg, ok := playground.TerminalKey(k.Key(), k.CtrlKey(), k.ShiftKey(), p.prompt.Value()); ok {
+		k.PreventDefault()
+		p.dispatch(msg)
+		p.prompt.SetValue(p.view.Input)
 	}
-	k.PreventDefault()
-	p.dispatch(msg)
-	p.prompt.SetValue(p.model.Terminal.Input)
 }
 
 func (p *page) showPanic(r any) {
 	println("DaemonLab internal error:", fmt.Sprint(r), "\n", string(debug.Stack()))
-	p.banner.SetTextContent(T(p.model.Lang, "panic"))
+	p.banner.SetTextContent(playground.T(p.shownLang, "panic"))
 	p.banner.Class().Remove("hidden")
 }
 
@@ -360,19 +318,15 @@ const workSlice = 30 * time.Millisecond
 // beginning and work (the page shows the clock's move when it is over); when the message set the
 // clock moving, work is due. A panic inside is reported on the page (dispatch then reports
 // false) and leaves the model as it was.
-func (p *page) dispatch(msg any) (ok bool) {
+func (p *page) dispatch(msg playground.Msg) (ok bool) {
 	ok = !Recover(func() {
 		p.resetArmed = false
-		p.model = Update(p.model, msg)
+		p.model = playground.Update(p.model, msg)
 		switch msg.(type) {
-		case TickMsg, WorkMsg:
+		case playground.TickMsg, playground.WorkMsg, playground.StopMsg:
 			return
-		case ShowLessonsMsg: // only the picker changes
-			current := ""
-			if p.model.Tutor != nil {
-				current = p.model.Tutor.Lesson.ID
-			}
-			p.renderPicker(pickerState{lessonList(p.model), p.model.Lang, current})
+		case playground.ShowLessonsMsg: // only the picker changes
+			p.renderPicker(playground.RenderPicker(p.model))
 			return
 		}
 		p.show()
@@ -390,8 +344,8 @@ func (p *page) dispatch(msg any) (ok bool) {
 // its own too) and lets the next play tick be due. Meanwhile the cluster is aria-busy.
 func (p *page) work() {
 	start := time.Now()
-	if !p.dispatch(WorkMsg{Enough: func() bool { return time.Since(start) >= workSlice }}) {
-		p.model.Tick, p.model.Playing = nil, false // a run that panicked is not retried
+	if !p.dispatch(playground.WorkMsg{Enough: func() bool { return time.Since(start) >= workSlice }}) {
+		p.dispatch(playground.StopMsg{}) // a run that panicked is not retried
 	}
 	if p.model.Tick != nil {
 		p.win.SetTimeout(p.work, 0)
@@ -401,19 +355,15 @@ func (p *page) work() {
 	p.win.SetTimeout(func() {
 		Recover(p.show, p.showPanic)
 		p.nodes.RemoveAttribute("aria-busy")
-		if due := p.tickDue; due != nil {
-			p.tickDue = nil
-			due()
+		if p.tickDue {
+			p.tickDue = false
+			p.win.SetTimeout(p.tick, playground.TickInterval)
 		}
 	}, 0)
 }
 
-// show saves the session and renders it; when the model's editor text changed (a reset, a
-// lesson, a solution's manifest), the editor shows it.
+// show saves the session and renders it.
 func (p *page) show() {
-	if p.model.Editor != p.editor.Value() {
-		p.setEditor(p.model.Editor)
-	}
 	p.save()
 	p.render()
 	p.collectWhenIdle()
@@ -439,17 +389,15 @@ func (p *page) saveNow() {
 		return
 	}
 	p.saveDue = false
-	storageSet(sessionKey, string(Save(p.model)))
-	if progress, err := json.Marshal(p.model.Progress); err == nil {
-		storageSet(progressKey, string(progress))
-	}
+	storageSet(sessionKey, string(playground.Save(p.model)))
+	storageSet(progressKey, string(playground.ProgressFile(p.model)))
 	p.collectWhenIdle()
 }
 
 // collectWhenIdle has the garbage collector run while the browser is idle rather than in the
 // middle of handling a command: Go's collector runs on the page's thread, and a collection at
 // 1,000 nodes takes about 40 ms, three frames. Once the page is idle (requestIdleCallback, where
-// the browser has it) after it handled something, it collects when collectNow says so.
+// the browser has it) after it handled something, it collects when playground.CollectNow says so.
 func (p *page) collectWhenIdle() {
 	if p.collectDue || js.Global().Get("requestIdleCallback").Type() != js.TypeFunction {
 		return
@@ -462,7 +410,7 @@ func (p *page) collectWhenIdle() {
 			p.collectDue = false
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
-			if collectNow(ms.HeapAlloc, ms.NextGC) {
+			if playground.CollectNow(ms.HeapAlloc, ms.NextGC) {
 				runtime.GC()
 			}
 		}, p.showPanic)
@@ -491,6 +439,13 @@ func (p *page) el(tag, class, text string) element {
 	return e
 }
 
+// setAttrs sets attributes of e, each given as its name and then its value.
+func setAttrs(e interface{ SetAttribute(name, value string) }, nameValues ...string) {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		e.SetAttribute(nameValues[i], nameValues[i+1])
+	}
+}
+
 // setDisabled enables or disables a control.
 func setDisabled(e element, disabled bool) {
 	if disabled {
@@ -502,24 +457,24 @@ func setDisabled(e element, disabled bool) {
 
 // translate puts the page's static text into lang: every element's data-i18n text and
 // data-i18n-aria label.
-func (p *page) translate(lang Lang) {
+func (p *page) translate(lang playground.Lang) {
 	p.doc.Get("documentElement").Call("setAttribute", "lang", string(lang))
-	p.doc.Set("title", T(lang, "title"))
+	p.doc.Set("title", playground.T(lang, "title"))
 	for _, e := range all(p.doc, "[data-i18n]") {
-		e.SetTextContent(T(lang, e.GetAttribute("data-i18n")))
+		e.SetTextContent(playground.T(lang, e.GetAttribute("data-i18n")))
 	}
-	for _, e := range all(p.doc, "[data-i18n-aria]") {
-		e.SetAttribute("aria-label", T(lang, e.GetAttribute("data-i18n-aria")))
-	}
-	for _, e := range all(p.doc, "[data-i18n-title]") {
-		e.SetAttribute("title", T(lang, e.GetAttribute("data-i18n-title")))
+	for _, a := range [][2]string{{"data-i18n-aria", "aria-label"}, {"data-i18n-title", "title"}} {
+		for _, e := range all(p.doc, "["+a[0]+"]") {
+			e.SetAttribute(a[1], playground.T(lang, e.GetAttribute(a[0])))
+		}
 	}
 	p.lang.SetValue(string(lang))
 	p.shownLang = lang
 }
 
 func (p *page) render() {
-	v := Render(p.model)
+	v := playground.Render(p.model)
+	p.view = v
 	clear(p.clicks)
 	if v.Lang != p.shownLang {
 		p.translate(v.Lang)
@@ -529,8 +484,11 @@ func (p *page) render() {
 		focused = a.GetAttribute("data-key")
 	}
 
+	if v.Editor != p.editor.Value() { // a reset, a lesson, a solution's manifest
+		p.setEditor(v.Editor)
+	}
 	p.clock.SetTextContent(v.Clock)
-	p.play.SetTextContent(T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
+	p.play.SetTextContent(playground.T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
 	p.play.SetAttribute("aria-pressed", strconv.FormatBool(v.Playing))
 	p.speed.SetValue(strconv.Itoa(v.Speed))
 	for i, a := range v.Time {
@@ -541,11 +499,10 @@ func (p *page) render() {
 	setDisabled(p.redo, v.Step == v.Steps)
 	p.scrubber.SetAttribute("max", strconv.Itoa(v.Steps))
 	p.scrubber.SetValue(strconv.Itoa(v.Step))
-	stepText := T(v.Lang, "scrubber", v.Step, v.Steps)
-	p.scrubber.SetAttribute("aria-valuetext", stepText)
-	p.scrubber.SetAttribute("aria-label", stepText)
+	stepText := playground.T(v.Lang, "scrubber", v.Step, v.Steps)
+	setAttrs(p.scrubber, "aria-valuetext", stepText, "aria-label", stepText)
 	p.steps.SetTextContent(stepText)
-	p.reset.SetTextContent(T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
+	p.reset.SetTextContent(playground.T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
 	setClass(p.reset, "armed", p.resetArmed)
 	p.addNode.SetTextContent("+ " + v.AddNode.Label)
 	p.addNode.SetAttribute("title", v.AddNode.Command)
@@ -559,7 +516,7 @@ func (p *page) render() {
 		p.pending.AppendChild(p.podChip(pod))
 	}
 	if v.MorePending > 0 {
-		p.pending.AppendChild(p.el("li", "more", T(v.Lang, "more", v.MorePending)))
+		p.pending.AppendChild(p.el("li", "more", playground.T(v.Lang, "more", v.MorePending)))
 	}
 	p.events.SetTextContent("$ " + v.Events.Command + "\n" + v.Events.Text)
 	setClass(asElement(p.pending.Underlying().Get("parentElement")), "hidden", len(v.Pending) == 0)
@@ -570,7 +527,7 @@ func (p *page) render() {
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
 	}
-	p.showDiagnostics(p.model.Result.Problems)
+	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
 	if focused != "" {
 		// The element focused before may have been redrawn: focus the one drawn in its place.
@@ -583,25 +540,24 @@ func (p *page) render() {
 }
 
 // renderNotice shows the notice, with the share link when one was just made.
-func (p *page) renderNotice(v View) {
+func (p *page) renderNotice(v playground.View) {
 	setClass(p.notice, "hidden", v.Notice == "")
 	p.noticeText.SetTextContent(v.Notice)
-	sharing := p.model.Notice == "share.done"
-	setClass(p.shareURL.BasicHTMLElement, "hidden", !sharing)
-	if sharing {
+	setClass(p.shareURL.BasicHTMLElement, "hidden", v.Share == "")
+	if v.Share != "" {
 		loc := p.win.Location()
-		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + ShareFragment(p.model))
+		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + v.Share)
 		p.shareURL.Select()
 	}
 }
 
 // renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
 // cluster, or a table.
-func (p *page) renderNodes(v View) {
+func (p *page) renderNodes(v playground.View) {
 	for _, menu := range all(p.nodes.Underlying(), ".node-menu") {
 		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
 	}
-	p.tableToggle.SetTextContent(T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
+	p.tableToggle.SetTextContent(playground.T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
 	p.tableToggle.SetAttribute("aria-pressed", strconv.FormatBool(v.Table))
 	setClass(p.nodes, "compact", v.Compact && !v.Table)
 	if v.Compact && !v.Table {
@@ -622,17 +578,16 @@ func (p *page) renderNodes(v View) {
 // cell is a node's cell in the compact grid, as drawn: its node's status and pods, in a
 // language.
 type cell struct {
-	el     element
-	name   string
-	status string
-	pods   int
-	lang   Lang
+	el           element
+	name, status string
+	pods         int
+	lang         playground.Lang
 }
 
 // renderGrid draws a large cluster as a grid of cells, a button per node. While the nodes are
 // the same, the cells drawn are kept and only what changed is set (a grid of 5,000 nodes is
 // redrawn on every tick of play).
-func (p *page) renderGrid(v View) {
+func (p *page) renderGrid(v playground.View) {
 	same := len(p.cells) == len(v.Nodes)
 	for i := 0; same && i < len(v.Nodes); i++ {
 		same = p.cells[i].name == v.Nodes[i].Name
@@ -644,28 +599,27 @@ func (p *page) renderGrid(v View) {
 	for i, n := range v.Nodes {
 		c := &p.cells[i]
 		if c.el == nil {
-			c.el, c.name = p.openButton("", "", Ref{Kind: "Node", Name: n.Name}), n.Name
+			c.el, c.name = p.openButton("", "", playground.Ref{Kind: "Node", Name: n.Name}), n.Name
 			c.el.SetAttribute("data-node", n.Name)
 			p.nodes.AppendChild(c.el)
 		}
 		if c.status != n.Status {
-			c.el.SetAttribute("class", "cell "+statusClass(n.Status))
+			c.el.SetAttribute("class", "cell "+playground.StatusClass(n.Status))
 		}
 		if c.status != n.Status || c.pods != n.PodCount || c.lang != v.Lang {
-			label := T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
-			c.el.SetAttribute("aria-label", label)
-			c.el.SetAttribute("title", label)
+			label := playground.T(v.Lang, "cell", n.Name, n.Status, n.PodCount)
+			setAttrs(c.el, "aria-label", label, "title", label)
 		}
 		c.status, c.pods, c.lang = n.Status, n.PodCount, v.Lang
 	}
 }
 
 // nodeTable is the cluster as a table: a node per row with its status, roles, taints and pods.
-func (p *page) nodeTable(v View) element {
+func (p *page) nodeTable(v playground.View) element {
 	table := p.el("table", "cluster-table", "")
 	head := p.el("tr", "", "")
 	for _, col := range []string{"col.node", "col.status", "col.roles", "col.taints", "col.pods"} {
-		th := p.el("th", "", T(v.Lang, col))
+		th := p.el("th", "", playground.T(v.Lang, col))
 		th.SetAttribute("scope", "col")
 		head.AppendChild(th)
 	}
@@ -675,7 +629,7 @@ func (p *page) nodeTable(v View) element {
 		row.SetAttribute("data-node", n.Name)
 		th := p.el("th", "", "")
 		th.SetAttribute("scope", "row")
-		th.AppendChild(p.openButton("node-name", n.Name, Ref{Kind: "Node", Name: n.Name}))
+		th.AppendChild(p.openButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
 		row.AppendChild(th)
 		row.AppendChild(p.el("td", "", n.Status))
 		row.AppendChild(p.el("td", "", n.Roles))
@@ -694,27 +648,13 @@ func (p *page) nodeTable(v View) element {
 	return table
 }
 
-// statusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
-// "cordoned" when SchedulingDisabled.
-func statusClass(status string) string {
-	class := strings.ToLower(strings.SplitN(status, ",", 2)[0])
-	if strings.Contains(status, "SchedulingDisabled") {
-		class += " cordoned"
-	}
-	return class
-}
-
 // renderDetails shows the panel on the selected object, or hides it.
-func (p *page) renderDetails(d *Details) {
+func (p *page) renderDetails(d *playground.Details) {
 	setClass(p.details, "hidden", d == nil)
 	if d == nil {
 		return
 	}
-	title := d.Ref.Kind + " " + d.Ref.Name
-	if d.Ref.Namespace != "" {
-		title = d.Ref.Kind + " " + d.Ref.Namespace + "/" + d.Ref.Name
-	}
-	p.detailsTitle.SetTextContent(title)
+	p.detailsTitle.SetTextContent(d.Ref.String())
 	p.detailsWhy.SetTextContent("")
 	setClass(asElement(p.detailsWhy.Underlying().Get("previousElementSibling")), "hidden", len(d.Why) == 0)
 	for _, w := range d.Why {
@@ -735,19 +675,11 @@ func (p *page) renderDetails(d *Details) {
 // renderTerminal draws the terminal's lines. The lines drawn are kept: those the scrollback
 // dropped from the top are removed and new ones appended, so a render that printed nothing
 // touches nothing.
-func (p *page) renderTerminal(v View) {
-	kept := -1 // how many of the lines drawn stay, at the top of the new ones
-	for k := range len(p.shownTerm) + 1 {
-		if rest := p.shownTerm[k:]; len(rest) <= len(v.Terminal) && slices.Equal(rest, v.Terminal[:len(rest)]) {
-			kept = len(rest)
-			break
-		}
-	}
-	switch {
-	case kept <= 0:
-		kept = 0
+func (p *page) renderTerminal(v playground.View) {
+	kept := playground.KeptLines(p.shownTerm, v.Terminal)
+	if kept == 0 {
 		p.terminal.SetTextContent("")
-	default:
+	} else {
 		for range len(p.shownTerm) - kept {
 			p.terminal.Underlying().Get("firstChild").Call("remove")
 		}
@@ -756,14 +688,7 @@ func (p *page) renderTerminal(v View) {
 		return
 	}
 	for _, l := range v.Terminal[kept:] {
-		class := "out"
-		switch {
-		case l.Command:
-			class = "cmd"
-		case l.Err:
-			class = "err"
-		}
-		p.terminal.AppendChild(p.el("pre", class, l.Text))
+		p.terminal.AppendChild(p.el("pre", l.Class(), l.Text))
 	}
 	p.shownTerm = v.Terminal
 	// Scrolled to the end just before the next frame's layout: reading the terminal's height
@@ -771,15 +696,14 @@ func (p *page) renderTerminal(v View) {
 	js.Global().Call("requestAnimationFrame", p.scrollTerminal)
 }
 
-func (p *page) nodeCard(n NodeView) element {
+func (p *page) nodeCard(n playground.NodeView) element {
 	card := p.el("section", "node", "")
-	card.SetAttribute("data-node", n.Name)
-	card.SetAttribute("aria-label", n.Name)
+	setAttrs(card, "data-node", n.Name, "aria-label", n.Name)
 	head := p.el("header", "", "")
 	title := p.el("h3", "", "")
-	title.AppendChild(p.openButton("node-name", n.Name, Ref{Kind: "Node", Name: n.Name}))
+	title.AppendChild(p.openButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
 	head.AppendChild(title)
-	head.AppendChild(p.el("span", "status "+statusClass(n.Status), n.Status))
+	head.AppendChild(p.el("span", "status "+playground.StatusClass(n.Status), n.Status))
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))
@@ -787,16 +711,12 @@ func (p *page) nodeCard(n NodeView) element {
 		card.AppendChild(p.chips("condition", n.Conditions))
 	}
 	for _, u := range n.Usage {
-		label := T(p.model.Lang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
+		label := playground.T(p.shownLang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
 		row := p.el("div", "usage", "")
 		row.SetAttribute("title", label)
 		row.AppendChild(p.el("span", "", u.Resource+" "+u.Requested+" / "+u.Allocated))
 		meter := p.el("meter", "", "")
-		meter.SetAttribute("min", "0")
-		meter.SetAttribute("max", "100")
-		meter.SetAttribute("high", "90")
-		meter.SetAttribute("value", strconv.Itoa(u.Percent))
-		meter.SetAttribute("aria-label", label)
+		setAttrs(meter, "min", "0", "max", "100", "high", "90", "value", strconv.Itoa(u.Percent), "aria-label", label)
 		row.AppendChild(meter)
 		card.AppendChild(row)
 	}
@@ -817,7 +737,7 @@ func (p *page) chips(kind string, items []string) element {
 	list := p.el("ul", kind+"s", "")
 	for _, item := range items {
 		chip := p.el("li", kind, item)
-		chip.SetAttribute("title", T(p.model.Lang, kind, item))
+		chip.SetAttribute("title", playground.T(p.shownLang, kind, item))
 		list.AppendChild(chip)
 	}
 	return list
@@ -825,40 +745,37 @@ func (p *page) chips(kind string, items []string) element {
 
 // nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the
 // terminal. It stays open across renders until closed (render reads which are open).
-func (p *page) nodeMenu(n NodeView) element {
+func (p *page) nodeMenu(n playground.NodeView) element {
 	menu := p.el("details", "node-menu", "")
 	menu.SetAttribute("data-menu", n.Name)
 	if p.openMenus[n.Name] {
 		menu.SetAttribute("open", "")
 	}
-	summary := p.el("summary", "", T(p.model.Lang, "node.menu"))
-	summary.SetAttribute("data-key", "menu "+n.Name)
-	summary.SetAttribute("aria-label", T(p.model.Lang, "node.actions", n.Name))
+	summary := p.el("summary", "", playground.T(p.shownLang, "node.menu"))
+	setAttrs(summary, "data-key", "menu "+n.Name, "aria-label", playground.T(p.shownLang, "node.actions", n.Name))
 	menu.AppendChild(summary)
 	menu.AppendChild(p.actionButtons(n.Actions))
 	return menu
 }
 
 // actionButtons are a node's fault menu: a button per action, running its command.
-func (p *page) actionButtons(actions []Action) element {
+func (p *page) actionButtons(actions []playground.Action) element {
 	items := p.el("div", "node-actions", "")
 	for _, a := range actions {
 		command := a.Command
-		b := p.button("small", a.Label, command, func() any { return RunMsg{Line: command} })
-		b.SetAttribute("title", command)
-		b.SetAttribute("data-command", command)
+		b := p.button("small", a.Label, command, func() playground.Msg { return playground.RunMsg{Line: command} })
+		setAttrs(b, "title", command, "data-command", command)
 		items.AppendChild(b)
 	}
 	return items
 }
 
 // button is a button that dispatches msg's message when clicked (an open button's key says its
-// message, see openKey: msg is nil); key names it, for the page's click listener and for
-// keeping focus across renders.
-func (p *page) button(class, text, key string, msg func() any) element {
+// message, see playground.OpenKey: msg is nil); key names it, for the page's click listener
+// and for keeping focus across renders.
+func (p *page) button(class, text, key string, msg func() playground.Msg) element {
 	b := p.el("button", class, text)
-	b.SetAttribute("type", "button")
-	b.SetAttribute("data-key", key)
+	setAttrs(b, "type", "button", "data-key", key)
 	if msg != nil {
 		p.clicks[key] = msg
 	}
@@ -866,37 +783,37 @@ func (p *page) button(class, text, key string, msg func() any) element {
 }
 
 // openButton is a button that opens the details panel on ref.
-func (p *page) openButton(class, text string, ref Ref) element {
-	b := p.button(class, text, openKey(ref), nil)
-	b.SetAttribute("aria-label", T(p.model.Lang, "open", ref.Name))
+func (p *page) openButton(class, text string, ref playground.Ref) element {
+	b := p.button(class, text, playground.OpenKey(ref), nil)
+	b.SetAttribute("aria-label", playground.T(p.shownLang, "open", ref.Name))
 	return b
 }
 
-func (p *page) podChip(pod PodView) element {
+func (p *page) podChip(pod playground.PodView) element {
 	class := "pod " + strings.ToLower(pod.Status)
 	if pod.Colour >= 0 {
 		class += fmt.Sprintf(" owner-%d", pod.Colour)
 	}
 	chip := p.el("li", class, "")
 	chip.SetAttribute("data-pod", pod.Name)
-	chip.AppendChild(p.openButton("name", pod.Name, Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
+	chip.AppendChild(p.openButton("name", pod.Name, playground.Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
 	chip.AppendChild(p.el("span", "state", pod.Ready+" "+pod.Status))
 	meta := p.el("span", "meta", pod.Namespace)
 	if kind, name, ok := strings.Cut(pod.Owner, "/"); ok {
 		meta.Underlying().Call("append", " · ")
-		meta.AppendChild(p.openButton("owner", pod.Owner, Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
+		meta.AppendChild(p.openButton("owner", pod.Owner, playground.Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
 	}
 	chip.AppendChild(meta)
 	badges := p.el("span", "badges", "")
 	if pod.QoS != "" {
 		qos := p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS)
-		qos.SetAttribute("title", T(p.model.Lang, "qos", pod.QoS))
+		qos.SetAttribute("title", playground.T(p.shownLang, "qos", pod.QoS))
 		badges.AppendChild(qos)
 	}
 	if pod.Revision != "" {
 		rev, class := pod.Revision, "badge rev"
 		if pod.Old {
-			rev, class = rev+" · "+T(p.model.Lang, "old"), class+" old"
+			rev, class = rev+" · "+playground.T(p.shownLang, "old"), class+" old"
 		}
 		badges.AppendChild(p.el("span", class, rev))
 	}

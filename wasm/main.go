@@ -7,8 +7,13 @@ import (
 	"runtime/debug"
 	"syscall/js"
 
+	"daemonlab/core/playground"
 	"daemonlab/core/sim"
+	"daemonlab/lessons"
 )
+
+// lib is what the playground is made of: the start manifest and the lessons the page ships.
+var lib = playground.NewLibrary(lessons.Start, lessons.Files, lessons.BuiltIn)
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
@@ -25,14 +30,16 @@ func main() {
 
 func start() (err error) {
 	Recover(func() {
-		var m Model
+		var m playground.Model
 		if m, err = restore(); err != nil {
 			return
 		}
 		remembered, _ := storageGet(langKey)
-		m.Lang = PickLang(remembered, browserLanguages())
-		m.Progress = loadProgress()
+		m.Lang = playground.PickLang(remembered, browserLanguages())
+		saved, _ := storageGet(progressKey)
+		m.Progress = playground.ReadProgress(saved)
 		m.LessonsLater = true
+		m.Chunk = true // the clock moves a piece at a time (see page.work)
 		var p *page
 		if p, err = mount(m); err != nil {
 			return
@@ -48,7 +55,7 @@ func start() (err error) {
 func (p *page) listLessons() {
 	p.win.SetTimeout(func() {
 		Recover(func() {
-			p.dispatch(ShowLessonsMsg{})
+			p.dispatch(playground.ShowLessonsMsg{})
 			if p.model.LessonsLater {
 				p.listLessons()
 			}

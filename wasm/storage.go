@@ -3,9 +3,10 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"syscall/js"
+
+	"daemonlab/core/playground"
 )
 
 // The page's localStorage keys.
@@ -15,21 +16,6 @@ const (
 	langKey     = "daemonlab.lang"           // the language the learner chose
 	progressKey = "daemonlab.progress"       // steps completed, by lesson
 )
-
-// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
-const lessonLinkKey = "lesson="
-
-// loadProgress reads the lesson progress saved in localStorage; anything unreadable is no
-// progress.
-func loadProgress() map[string]int {
-	progress := map[string]int{}
-	if saved, ok := storageGet(progressKey); ok {
-		if json.Unmarshal([]byte(saved), &progress) != nil {
-			return map[string]int{}
-		}
-	}
-	return progress
-}
 
 // storageGet reads a localStorage item; ok is false when there is none or the browser refuses
 // storage (a private window, a sandboxed frame), which throws.
@@ -69,13 +55,13 @@ func browserLanguages() []string {
 //  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
 //     and refused with a notice;
 //  3. else the start state.
-func restore() (Model, error) {
+func restore() (playground.Model, error) {
 	m, notice := openShared()
 	if notice == "" && m.Sim != nil {
 		return m, nil
 	}
 	if saved, ok := storageGet(sessionKey); ok {
-		m, err := Load([]byte(saved))
+		m, err := playground.Load(lib, []byte(saved))
 		if err == nil {
 			m.Notice = notice
 			return m, nil
@@ -86,34 +72,25 @@ func restore() (Model, error) {
 			notice = "saved.bad"
 		}
 	}
-	m, err := NewModel()
+	m, err := playground.NewModel(lib)
 	m.Notice = notice
 	return m, err
 }
 
-// openShared loads the session of a share link in the address bar (or starts the lesson a
-// #lesson=N link names), and drops the link's fragment from it (a reload then restores the
-// autosave). It returns no model when the address carries neither, and a notice when the link
-// is damaged.
-func openShared() (m Model, notice string) {
+// openShared opens a link in the address bar (playground.OpenLink) and drops the link's
+// fragment from it (a reload then restores the autosave). It returns no model when the address
+// carries none, and a notice when the link is damaged.
+func openShared() (m playground.Model, notice string) {
 	loc := js.Global().Get("location")
 	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
-	lesson, isLesson := strings.CutPrefix(fragment, lessonLinkKey)
-	if !IsShareFragment(fragment) && !isLesson {
-		return Model{}, ""
+	if !playground.IsLink(fragment) {
+		return playground.Model{}, ""
 	}
 	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
-	if isLesson {
-		m, err := startModel(lesson)
-		if err != nil {
-			return Model{}, "link.bad"
-		}
-		return m, ""
-	}
-	m, err := LoadShared(fragment)
+	m, err := playground.OpenLink(lib, fragment)
 	if err != nil {
-		println("DaemonLab did not open the share link:", err.Error())
-		return Model{}, "link.bad"
+		println("DaemonLab did not open the link:", err.Error())
+		return playground.Model{}, "link.bad"
 	}
 	return m, ""
 }

@@ -6,42 +6,32 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"daemonlab/core/playground"
 )
 
-// pickerState is what the lesson picker shows: the lessons with their progress, in a language,
-// and the lesson chosen.
-type pickerState struct {
-	lessons []LessonItem
-	lang    Lang
-	current string
-}
-
 // renderPicker fills the lesson picker, when what it shows changed.
-func (p *page) renderPicker(want pickerState) {
-	if shown := p.shownPicker; slices.Equal(shown.lessons, want.lessons) && shown.lang == want.lang && shown.current == want.current {
+func (p *page) renderPicker(want playground.Picker) {
+	if shown := p.shownPicker; slices.Equal(shown.Lessons, want.Lessons) && shown.Lang == want.Lang && shown.Current == want.Current {
 		return
 	}
 	picker := p.lessonPicker
 	picker.SetTextContent("")
-	sandbox := p.el("option", "", T(want.lang, "lesson.sandbox"))
+	sandbox := p.el("option", "", playground.T(want.Lang, "lesson.sandbox"))
 	sandbox.SetAttribute("value", "")
 	picker.AppendChild(sandbox)
-	for i, l := range want.lessons {
-		o := p.el("option", "", T(want.lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
+	for i, l := range want.Lessons {
+		o := p.el("option", "", playground.T(want.Lang, "lesson.item", i+1, l.Title, l.Done, l.Steps))
 		o.SetAttribute("value", l.ID)
 		picker.AppendChild(o)
 	}
-	picker.SetValue(want.current)
+	picker.SetValue(want.Current)
 	p.shownPicker = want
 }
 
 // renderLessons fills the lesson picker and draws the lesson panel.
-func (p *page) renderLessons(v View) {
-	current := ""
-	if v.Tutor != nil {
-		current = v.Tutor.ID
-	}
-	p.renderPicker(pickerState{v.Lessons, v.Lang, current})
+func (p *page) renderLessons(v playground.View) {
+	p.renderPicker(v.Picker)
 
 	panel := p.tutor
 	panel.SetTextContent("")
@@ -51,13 +41,9 @@ func (p *page) renderLessons(v View) {
 	}
 	t, l := v.Tutor, v.Lang
 	head := p.el("header", "", "")
-	title := T(l, "lesson.own", t.Title) // a lesson opened from disk has number 00
-	if number, _ := strconv.Atoi(strings.SplitN(t.ID, "-", 2)[0]); number > 0 {
-		title = T(l, "lesson.title", number, t.Title)
-	}
-	head.AppendChild(p.el("h2", "", title))
-	head.AppendChild(p.el("span", "lesson-step", T(l, "lesson.step", t.Step, t.Steps)))
-	head.AppendChild(p.button("small quiet", T(l, "lesson.leave"), "lesson leave", func() any { return LessonMsg{} }))
+	head.AppendChild(p.el("h2", "", t.Heading))
+	head.AppendChild(p.el("span", "lesson-step", playground.T(l, "lesson.step", t.Step, t.Steps)))
+	head.AppendChild(p.button("small quiet", playground.T(l, "lesson.leave"), "lesson leave", func() playground.Msg { return playground.LessonMsg{} }))
 	panel.AppendChild(head)
 	if t.Step == 1 {
 		panel.AppendChild(p.prose("p", "intro", t.Intro))
@@ -70,59 +56,48 @@ func (p *page) renderLessons(v View) {
 		panel.AppendChild(p.prose("p", "hint", h))
 	}
 	actions := p.el("div", "lesson-actions", "")
-	hint := p.button("small quiet", T(l, "lesson.hint"), "lesson hint", func() any { return HintMsg{} })
+	hint := p.button("small quiet", playground.T(l, "lesson.hint"), "lesson hint", func() playground.Msg { return playground.HintMsg{} })
 	setDisabled(hint, !t.MoreHints)
 	actions.AppendChild(hint)
-	solve := p.button("small quiet", T(l, "lesson.solve"), "lesson solve", func() any { return SolutionMsg{} })
+	solve := p.button("small quiet", playground.T(l, "lesson.solve"), "lesson solve", func() playground.Msg { return playground.SolutionMsg{} })
 	solve.SetAttribute("title", t.NextSolution)
 	setDisabled(solve, t.NextSolution == "")
 	actions.AppendChild(solve)
-	goal := p.el("span", "goal", T(l, "lesson.goal"))
+	goal := p.el("span", "goal", playground.T(l, "lesson.goal"))
 	if t.Met {
-		goal = p.el("span", "goal met", T(l, "lesson.met"))
+		goal = p.el("span", "goal met", playground.T(l, "lesson.met"))
 	}
 	goal.SetAttribute("role", "status")
 	actions.AppendChild(goal)
 	switch {
 	case t.Met && t.Last:
-		actions.AppendChild(p.el("strong", "lesson-done", T(l, "lesson.done")))
+		actions.AppendChild(p.el("strong", "lesson-done", playground.T(l, "lesson.done")))
 	case t.Met:
-		actions.AppendChild(p.button("", T(l, "lesson.next"), "lesson next", func() any { return NextStepMsg{} }))
+		actions.AppendChild(p.button("", playground.T(l, "lesson.next"), "lesson next", func() playground.Msg { return playground.NextStepMsg{} }))
 	}
 	panel.AppendChild(actions)
 }
 
 // prediction is a step's question: a button per choice until one is chosen, then the choices
 // marked right and wrong, and the explanation.
-func (p *page) prediction(l Lang, t *TutorView) element {
+func (p *page) prediction(l playground.Lang, t *playground.TutorView) element {
 	box := p.el("fieldset", "predict", "")
-	box.AppendChild(p.el("legend", "", T(l, "lesson.predict")))
+	box.AppendChild(p.el("legend", "", playground.T(l, "lesson.predict")))
 	for i, c := range t.Choices {
 		choice := i + 1
 		b := p.prose("button", "choice", c)
-		b.SetAttribute("type", "button")
-		b.SetAttribute("data-key", "choice "+strconv.Itoa(choice))
-		switch {
-		case t.Predicted == 0:
-			p.clicks["choice "+strconv.Itoa(choice)] = func() any { return PredictMsg{Choice: choice} }
-		case choice == t.Answer:
-			b.Class().Add("right")
+		setAttrs(b, "type", "button", "data-key", "choice "+strconv.Itoa(choice))
+		if t.Predicted == 0 {
+			p.clicks["choice "+strconv.Itoa(choice)] = func() playground.Msg { return playground.PredictMsg{Choice: choice} }
+		} else {
 			b.SetAttribute("aria-disabled", "true")
-		case choice == t.Predicted:
-			b.Class().Add("wrong")
-			b.SetAttribute("aria-disabled", "true")
-		default:
-			b.SetAttribute("aria-disabled", "true")
+			setClass(b, "right", choice == t.Answer)
+			setClass(b, "wrong", choice == t.Predicted && choice != t.Answer)
 		}
 		box.AppendChild(b)
 	}
 	if t.Predicted > 0 {
-		verdict := T(l, "lesson.wrong")
-		if t.Predicted == t.Answer {
-			verdict = T(l, "lesson.right")
-		}
-		explain := p.prose("p", "explain", verdict+" "+t.Explain)
-		box.AppendChild(explain)
+		box.AppendChild(p.prose("p", "explain", t.Verdict+" "+t.Explain))
 	}
 	return box
 }

@@ -297,8 +297,9 @@ func eventsAbout(c *cluster.Cluster, obj api.Object, alsoByName bool) []*api.Eve
 	return append(byUID, byName...)
 }
 
-// controlledBy is "Kind/name" of an object's controller, or "".
-func controlledBy(meta *api.ObjectMeta) string {
+// ControlledBy is "Kind/name" of an object's controller, as describe's "Controlled By" prints
+// it, or "".
+func ControlledBy(meta *api.ObjectMeta) string {
 	if ref, ok := api.ControllerOf(meta); ok {
 		return ref.Kind + "/" + ref.Name
 	}

@@ -101,50 +101,27 @@ func nodePods(c *cluster.Cluster, node string) []*api.Pod {
 }
 
 // describeNodeResource prints the node's pods with their requests and limits as a share of
-// what the node can allocate (truncated to whole percents), then the totals.
+// what the node can allocate, then the totals (NodeAllocated).
 func describeNodeResource(w describeWriter, pods []*api.Pod, node *api.Node, now time.Time) {
 	w.write(0, "Non-terminated Pods:\t(%d in total)\n", len(pods))
 	w.write(1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n")
 	w.write(1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n")
-	alloc := node.Status.Capacity
-	if len(node.Status.Allocatable) > 0 {
-		alloc = node.Status.Allocatable
-	}
-	cpu, mem, eph := alloc[api.ResourceCPU], alloc[api.ResourceMemory], alloc[api.ResourceEphemeralStorage]
-	// A share of nothing is 0, as describe guards its totals (nodes here always have cpu and
-	// memory; ephemeral-storage may be absent).
-	milliShare := func(q api.Quantity, of api.Quantity) int64 {
-		if of.MilliValue() == 0 {
-			return 0
-		}
-		return int64(float64(q.MilliValue()) / float64(of.MilliValue()) * 100)
-	}
-	share := func(q api.Quantity, of api.Quantity) int64 {
-		if of.Value() == 0 {
-			return 0
-		}
-		return int64(float64(q.Value()) / float64(of.Value()) * 100)
-	}
-	totalReq, totalLim := api.ResourceList{}, api.ResourceList{}
+	a := NodeAllocated(node, pods)
 	for _, p := range pods {
 		req, lim := api.PodRequestsList(p), api.PodLimitsList(p)
-		api.AddResources(totalReq, req)
-		api.AddResources(totalLim, lim)
 		cr, cl, mr, ml := req[api.ResourceCPU], lim[api.ResourceCPU], req[api.ResourceMemory], lim[api.ResourceMemory]
 		w.write(1, "%s\t%s\t\t%s (%d%%)\t%s (%d%%)\t%s (%d%%)\t%s (%d%%)\t%s\n", p.Namespace, p.Name,
-			cr.String(), milliShare(cr, cpu), cl.String(), milliShare(cl, cpu), mr.String(), share(mr, mem), ml.String(), share(ml, mem), age(p.CreationTimestamp, now))
+			cr.String(), a.Share(api.ResourceCPU, cr), cl.String(), a.Share(api.ResourceCPU, cl),
+			mr.String(), a.Share(api.ResourceMemory, mr), ml.String(), a.Share(api.ResourceMemory, ml), age(p.CreationTimestamp, now))
 	}
 	w.write(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n")
 	w.write(1, "Resource\tRequests\tLimits\n")
 	w.write(1, "--------\t--------\t------\n")
-	for _, r := range []struct {
-		name api.ResourceName
-		f    func(api.Quantity, api.Quantity) int64
-		of   api.Quantity
-	}{{api.ResourceCPU, milliShare, cpu}, {api.ResourceMemory, share, mem}, {api.ResourceEphemeralStorage, share, eph}} {
-		rq, lm := totalReq[r.name], totalLim[r.name]
-		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", r.name, rq.String(), r.f(rq, r.of), lm.String(), r.f(lm, r.of))
+	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage} {
+		rq, lm := a.Requests[r], a.Limits[r]
+		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", r, rq.String(), a.Share(r, rq), lm.String(), a.Share(r, lm))
 	}
+	alloc, totalReq, totalLim := a.Allocatable, a.Requests, a.Limits
 	var ext []string
 	for name := range alloc {
 		switch name {
@@ -158,4 +135,42 @@ func describeNodeResource(w describeWriter, pods []*api.Pod, node *api.Node, now
 		rq, lm := totalReq[api.ResourceName(name)], totalLim[api.ResourceName(name)]
 		w.write(1, "%s\t%s\t%s\n", name, rq.String(), lm.String())
 	}
+}
+
+// Allocation is describe node's "Allocated resources": the requests and limits of a node's
+// pods, summed, and what the node can allocate.
+type Allocation struct {
+	Requests, Limits api.ResourceList // each pod's as PodRequestsList and PodLimitsList count them
+	Allocatable      api.ResourceList // the node's allocatable, or its capacity when it reports none
+}
+
+// NodeAllocated sums the requests and limits of pods, the node's pods that have not finished (as
+// describe lists them: sidecars and overhead included), against what the node can allocate.
+func NodeAllocated(node *api.Node, pods []*api.Pod) Allocation {
+	a := Allocation{Requests: api.ResourceList{}, Limits: api.ResourceList{}, Allocatable: node.Status.Capacity}
+	if len(node.Status.Allocatable) > 0 {
+		a.Allocatable = node.Status.Allocatable
+	}
+	for _, p := range pods {
+		api.AddResources(a.Requests, api.PodRequestsList(p))
+		api.AddResources(a.Limits, api.PodLimitsList(p))
+	}
+	return a
+}
+
+// Share is q of resource r as a percent, truncated, of what the node can allocate of it: cpu in
+// millicores, the rest in whole units. A share of nothing is 0, as describe guards its totals
+// (nodes here always have cpu and memory; ephemeral-storage may be absent).
+func (a Allocation) Share(r api.ResourceName, q api.Quantity) int64 {
+	of := a.Allocatable[r]
+	if r == api.ResourceCPU {
+		if of.MilliValue() == 0 {
+			return 0
+		}
+		return int64(float64(q.MilliValue()) / float64(of.MilliValue()) * 100)
+	}
+	if of.Value() == 0 {
+		return 0
+	}
+	return int64(float64(q.Value()) / float64(of.Value()) * 100)
 }

@@ -68,7 +68,7 @@ func describePod(s *sim.Sim, obj api.Object, events bool) string {
 				w.write(1, "IP:\t%s\n", ip.IP)
 			}
 		}
-		if by := controlledBy(&pod.ObjectMeta); by != "" {
+		if by := ControlledBy(&pod.ObjectMeta); by != "" {
 			w.write(0, "Controlled By:\t%s\n", by)
 		}
 		if pod.Status.NominatedNodeName != "" {

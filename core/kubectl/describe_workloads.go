@@ -76,7 +76,7 @@ func describeReplicaSet(s *sim.Sim, obj api.Object, events bool) string {
 		w.write(0, "Selector:\t%s\n", api.FormatLabelSelector(rs.Spec.Selector))
 		labelsMultiline(w, "Labels", rs.Labels)
 		annotationsMultiline(w, "Annotations", rs.Annotations)
-		if by := controlledBy(&rs.ObjectMeta); by != "" {
+		if by := ControlledBy(&rs.ObjectMeta); by != "" {
 			w.write(0, "Controlled By:\t%s\n", by)
 		}
 		w.write(0, "Replicas:\t%d current / %d desired\n", rs.Status.Replicas, wantReplicas(rs.Spec.Replicas))

@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"strings"
@@ -23,9 +23,9 @@ func output(t *testing.T, m Model, line string) string {
 // TestOnlyCommandsThatChangeTheClusterAreSteps: reads, errors and completion leave the history
 // alone; applies, faults and time are steps.
 func TestOnlyCommandsThatChangeTheClusterAreSteps(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
-	for _, msg := range []any{RunMsg{"kubectl get pods -o wide"}, RunMsg{"kubectl get dss"}, CompleteMsg{"kubectl get "}, ApplyMsg{"kind: Nope"}} {
+	for _, msg := range []Msg{RunMsg{"kubectl get pods -o wide"}, RunMsg{"kubectl get dss"}, CompleteMsg{"kubectl get "}, ApplyMsg{"kind: Nope"}} {
 		m = Update(m, msg)
 	}
 	assert.Empty(t, m.History.Steps)
@@ -39,7 +39,7 @@ func TestOnlyCommandsThatChangeTheClusterAreSteps(t *testing.T) {
 // TestUndoRedoAndSeekRestoreEveryStep: undo goes back a step at a time, redo forward, the
 // scrubber anywhere; a new command after an undo drops the steps that could have been redone.
 func TestUndoRedoAndSeekRestoreEveryStep(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	var seen []string // what `get nodes,pods` printed after each step
 	seen = append(seen, output(t, m, "kubectl get nodes,pods -A"))
@@ -69,7 +69,7 @@ func TestUndoRedoAndSeekRestoreEveryStep(t *testing.T) {
 // TestSeekRebuildsForgottenStates: beyond the recent snapshots, a state is rebuilt by replaying
 // from the nearest one kept, and equals the state first reached there.
 func TestSeekRebuildsForgottenStates(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	var seen []string
 	for i := range recentSnapshots + 30 {
@@ -86,7 +86,7 @@ func TestSeekRebuildsForgottenStates(t *testing.T) {
 // TestPlayTicksExtendOneStep: play's ticks advance the clock by the speed's amount and count as
 // one step, undone at once.
 func TestPlayTicksExtendOneStep(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, TickMsg{})
 	assert.Empty(t, m.History.Steps, "no tick while paused")
@@ -110,7 +110,7 @@ func tick(m Model) Model {
 // paints between WorkMsgs); taken to its end, it leaves the cluster exactly as `sim advance`
 // does, and only then becomes a step of the history.
 func TestATickRunsInPiecesToWhatAdvanceLeaves(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"kubectl set image ds/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=quay.io/fluentd_elasticsearch/fluentd:v2.6.0"})
 	m = Update(m, SpeedMsg{Index: 3})
@@ -136,7 +136,7 @@ func TestATickRunsInPiecesToWhatAdvanceLeaves(t *testing.T) {
 // under way; a command first finishes it (the tick is a step before the command's); undo drops
 // it and goes back from the last step the page showed.
 func TestMessagesDuringATick(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	m = Update(m, PlayMsg{On: true})
@@ -147,7 +147,7 @@ func TestMessagesDuringATick(t *testing.T) {
 	}
 
 	m = begun(m)
-	for _, msg := range []any{PlayMsg{On: false}, SpeedMsg{Index: 2}, SelectMsg{Ref: Ref{Kind: "Node", Name: "hd2"}}, TableMsg{On: true}, LangMsg{Lang: Chinese}, EventsMsg{}, NoticeMsg{}} {
+	for _, msg := range []Msg{PlayMsg{On: false}, SpeedMsg{Index: 2}, SelectMsg{Ref: Ref{Kind: "Node", Name: "hd2"}}, TableMsg{On: true}, LangMsg{Lang: Chinese}, EventsMsg{}, NoticeMsg{}} {
 		m = Update(m, msg)
 		assert.NotNil(t, m.Tick, "%T leaves the tick under way", msg)
 	}
@@ -172,7 +172,7 @@ func TestMessagesDuringATick(t *testing.T) {
 // steps, not one step run twice), and the cluster is as the command leaves it at once. Other
 // lines, and advances the shell would refuse, run at once.
 func TestATypedAdvanceRunsInPieces(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	want := Update(Update(m, RunMsg{"sim advance 5m"}), RunMsg{"sim advance 5m"})
@@ -202,7 +202,7 @@ func TestATypedAdvanceRunsInPieces(t *testing.T) {
 // TestSavedSessionsReplayExactly: a session saved and loaded (as on reload, or through a share
 // link) is the same cluster, timeline position, editor and typed history.
 func TestSavedSessionsReplayExactly(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, ApplyMsg{strings.Replace(m.Editor, "fluentd:v2.5.1", "fluentd:v2.6.0", 1)})
 	require.NotEmpty(t, m.History.Steps[0].Apply, "the new image is a step")
@@ -215,8 +215,8 @@ func TestSavedSessionsReplayExactly(t *testing.T) {
 	m = Update(m, UndoMsg{})
 	m.Editor = "edited but not applied"
 	for name, load := range map[string]func(Model) (Model, error){
-		"saved":  func(m Model) (Model, error) { return Load(Save(m)) },
-		"shared": func(m Model) (Model, error) { return LoadShared(ShareFragment(m)) },
+		"saved":  func(m Model) (Model, error) { return Load(lib, Save(m)) },
+		"shared": func(m Model) (Model, error) { return LoadShared(lib, ShareFragment(m)) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, err := load(m)
@@ -235,7 +235,7 @@ func TestSavedSessionsReplayExactly(t *testing.T) {
 // TestDamagedSessionsAreRefused: a truncated or altered share link, or a saved session that is
 // not one, is refused with a message, and loading builds nothing.
 func TestDamagedSessionsAreRefused(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	link := ShareFragment(m)
@@ -245,7 +245,7 @@ func TestDamagedSessionsAreRefused(t *testing.T) {
 		"altered":     link[:10] + "A" + link[11:],
 		"not deflate": "s=" + strings.Repeat("A", 40),
 	} {
-		_, err := LoadShared(fragment)
+		_, err := LoadShared(lib, fragment)
 		assert.ErrorIs(t, err, errSaved, name)
 	}
 	for name, saved := range map[string]string{
@@ -263,23 +263,23 @@ func TestDamagedSessionsAreRefused(t *testing.T) {
 		"wrong type":     `{"v":"1","steps":[],"pos":0,"editor":""}`,
 		"too large":      `{"v":1,"steps":[],"pos":0,"editor":"` + strings.Repeat("x", maxSavedBytes) + `"}`,
 	} {
-		_, err := Load([]byte(saved))
+		_, err := Load(lib, []byte(saved))
 		assert.ErrorIs(t, err, errSaved, name)
 	}
 }
 
 // FuzzLoadShared: no share link, however forged, panics or loads more than the limits allow.
 func FuzzLoadShared(f *testing.F) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(f, err)
 	f.Add(ShareFragment(Update(m, RunMsg{"sim fail hd2 kubelet-down"})))
 	f.Add("s=")
 	f.Add(`{"v":1,"steps":[{"run":"sim advance 1m","times":3}],"pos":1,"editor":"x"}`)
 	f.Fuzz(func(t *testing.T, fragment string) {
-		if got, err := LoadShared(fragment); err == nil {
+		if got, err := LoadShared(lib, fragment); err == nil {
 			assert.LessOrEqual(t, len(got.History.Steps), maxSteps)
 		}
-		if got, err := Load([]byte(fragment)); err == nil {
+		if got, err := Load(lib, []byte(fragment)); err == nil {
 			assert.LessOrEqual(t, len(got.History.Steps), maxSteps)
 		}
 	})

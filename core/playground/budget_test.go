@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // machine, and the garbage collector's share of a step (which runs on the page's thread) grows
 // with them.
 func stepCost(t *testing.T, n int) (bytesPerStep uint64) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	var manifest strings.Builder
 	for i := range n {

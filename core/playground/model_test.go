@@ -1,19 +1,24 @@
-package main
+package playground
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/lessons"
 )
+
+// lib is the page's library, made as wasm's main makes it: one for every test, so that the
+// lessons are read once.
+var lib = NewLibrary(lessons.Start, lessons.Files, lessons.BuiltIn)
 
 // TestStartStateShowsThreeFluentdPods: the page opens on hd1, hd2 and hd3 with one Running
 // fluentd pod each, hd1 showing its control-plane taint, and a web pod on each worker.
 func TestStartStateShowsThreeFluentdPods(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	v := Render(m)
 	require.Len(t, v.Nodes, 3)
@@ -42,7 +47,7 @@ func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 // TestFailedApplyShowsTheErrorAndKeepsTheCluster: a bad edit shows Kubernetes' message and its
 // line, and the cluster keeps its pods.
 func TestFailedApplyShowsTheErrorAndKeepsTheCluster(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	before := Render(m).Nodes
 	m = Update(m, ApplyMsg{Text: strings.Replace(m.Editor, "effect: NoSchedule", "effect: NoSchedul", 1)})
@@ -53,60 +58,11 @@ func TestFailedApplyShowsTheErrorAndKeepsTheCluster(t *testing.T) {
 	assert.Equal(t, before, v.Nodes)
 }
 
-// TestRecoverReportsPanics: a panic inside an event handler becomes a report, not a crash.
-func TestRecoverReportsPanics(t *testing.T) {
-	var got any
-	assert.True(t, Recover(func() { panic("boom") }, func(r any) { got = r }))
-	assert.Equal(t, "boom", got)
-	assert.False(t, Recover(func() {}, func(any) { t.Fatal("no panic, no report") }))
-}
-
-// TestCoreStaysPure guards the layout's boundary: compiled for the browser, no package of core
-// (nor any module it uses) imports syscall/js or the DOM package, and the page ships none of
-// the upstream k8s.io modules (they are for differential tests only). On GOOS=js the standard
-// library's own time and syscall packages import syscall/js, so the check is on importers
-// outside the standard library.
-func TestCoreStaysPure(t *testing.T) {
-	type pkg struct {
-		path     string
-		standard bool
-		imports  []string
-	}
-	deps := func(pattern string) []pkg {
-		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}} {{join .Imports \" \"}}", pattern)
-		cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Skipf("go list is not available here: %v", err)
-		}
-		var pkgs []pkg
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			f := strings.Fields(line)
-			pkgs = append(pkgs, pkg{path: f[0], standard: f[1] == "true", imports: f[2:]})
-		}
-		return pkgs
-	}
-	core := deps("daemonlab/core/...")
-	require.NotEmpty(t, core)
-	for _, p := range core {
-		assert.False(t, strings.HasPrefix(p.path, "honnef.co/go/js/dom"), "core depends on %s", p.path)
-		if p.standard {
-			continue
-		}
-		for _, imp := range p.imports {
-			assert.NotEqual(t, "syscall/js", imp, "%s imports syscall/js", p.path)
-		}
-	}
-	for _, p := range deps("daemonlab/wasm") {
-		assert.False(t, strings.HasPrefix(p.path, "k8s.io/"), "the page ships %s", p.path)
-	}
-}
-
 // TestTerminalRunsCommandsWithHistoryAndCompletion pins the terminal: a command is echoed and
 // its output (or error) follows; ↑ and ↓ walk the history; Tab completes one candidate at once
 // and lists several; Ctrl+L clears.
 func TestTerminalRunsCommandsWithHistoryAndCompletion(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{Line: "kubectl get ds -A"})
 	m = Update(m, RunMsg{Line: "kubectl get dss"})
@@ -138,7 +94,7 @@ func TestTerminalRunsCommandsWithHistoryAndCompletion(t *testing.T) {
 // the unreachable taint the web pod is evicted (Terminating, as its kubelet cannot confirm) and
 // replaced on hd3, while the DaemonSet pod stays, tolerating the taint forever.
 func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	actions := Render(m).Nodes[1].Actions
 	require.Equal(t, Action{"Stop the kubelet", "sim fail hd2 kubelet-down"}, actions[0])
@@ -168,19 +124,19 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 // from its key.
 func TestOpenKeysReadBack(t *testing.T) {
 	for _, ref := range []Ref{{Kind: "Node", Name: "hd2"}, {Kind: "Pod", Namespace: "kube-system", Name: "fluentd-elasticsearch-x7k2p"}, {Kind: "DaemonSet", Namespace: "default", Name: "a.b"}} {
-		got, ok := openRef(openKey(ref))
+		got, ok := OpenRef(OpenKey(ref))
 		assert.True(t, ok)
 		assert.Equal(t, ref, got)
 	}
 	for _, key := range []string{"lesson next", "choice 1", "open Node", "menu hd2", "open hd2"} {
-		_, ok := openRef(key)
+		_, ok := OpenRef(key)
 		assert.False(t, ok, key)
 	}
 }
 
 // TestAddNodeTakesTheFirstFreeName: "Add a node" names the node hdN for the first N free.
 func TestAddNodeTakesTheFirstFreeName(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	assert.Equal(t, "sim add-node hd4", Render(m).AddNode.Command)
 	m = Update(m, RunMsg{"kubectl delete node hd2"})
@@ -195,7 +151,7 @@ func TestAddNodeTakesTheFirstFreeName(t *testing.T) {
 // TestEventsListFiltersByTypeAndObject: the events list is `kubectl events -A`, narrowed by type
 // (kubectl's --types) and by object, keeping kubectl's header.
 func TestEventsListFiltersByTypeAndObject(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	m = Update(m, RunMsg{"sim advance 2m"})
@@ -225,7 +181,7 @@ func TestEventsListFiltersByTypeAndObject(t *testing.T) {
 // (LAST SEEN), a filter, an undone step and another session with the same events each show.
 func TestEventsListIsAlwaysCurrent(t *testing.T) {
 	fresh := func(m Model) string { return formatEvents(m.Sim, m.Events).Text }
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	first := Render(m).Events.Text
 	assert.Equal(t, fresh(m), first)
@@ -244,7 +200,7 @@ func TestEventsListIsAlwaysCurrent(t *testing.T) {
 	m = Update(m, EventsMsg{})
 	m = Update(m, UndoMsg{})
 	assert.Equal(t, aged, Render(m).Events.Text, "undone: the scaling's events are gone")
-	other, err := NewModel()
+	other, err := NewModel(lib)
 	require.NoError(t, err)
 	assert.Equal(t, first, Render(other).Events.Text, "another session with the same events")
 }
@@ -252,7 +208,7 @@ func TestEventsListIsAlwaysCurrent(t *testing.T) {
 // TestLargeClustersUseTheCompactGrid: past compactNodes nodes the page draws cells without pods,
 // and a node's details carry its fault menu.
 func TestLargeClustersUseTheCompactGrid(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	require.False(t, Render(m).Compact)
 	for i := 4; i <= compactNodes+1; i++ {
@@ -284,7 +240,7 @@ func TestLargeClustersUseTheCompactGrid(t *testing.T) {
 // TestDetailsOfAWorkload: a DaemonSet's panel says for every node whether it wants a pod there
 // and why, with kubectl's describe and rollout history; a Deployment's has no reasons.
 func TestDetailsOfAWorkload(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"kubectl taint node hd3 dedicated=db:NoExecute"})
 	m = Update(m, SelectMsg{Ref{Kind: "DaemonSet", Namespace: "kube-system", Name: "fluentd-elasticsearch"}})
@@ -311,7 +267,7 @@ func TestDetailsOfAWorkload(t *testing.T) {
 // memory pressure (with its message), the taint eviction controller, drain — in the page's
 // language.
 func TestPodNotesSayWhoDisruptedAPod(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"kubectl run hog --image=nginx"})
 	m = Update(m, RunMsg{"sim advance 5s"})

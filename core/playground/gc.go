@@ -1,4 +1,4 @@
-package main
+package playground
 
 import "daemonlab/core/sim"
 
@@ -6,8 +6,9 @@ import "daemonlab/core/sim"
 // collects (in about 100 ms at 48 MB, about 2,000 nodes).
 const idleCollectMax = 48 << 20
 
-// collectNow reports whether the page, idle, should run the garbage collector now, given the
-// heap in use and the collector's next goal (see collectWhenIdle):
+// CollectNow reports whether the page, idle, should run the garbage collector now, given the
+// heap in use and the collector's next goal (Go's collector runs on the page's thread, and the
+// page asks once it is idle after handling something):
 //
 //  1. The goal is what the last collection kept, grown by sim.GCPercent.
 //  2. Once the heap has come half of the way from what was kept to the goal, it collects: the
@@ -15,7 +16,7 @@ const idleCollectMax = 48 << 20
 //     then not due for a while.
 //  3. Above idleCollectMax kept, a collection takes longer than an idle moment lasts, and the
 //     collector keeps its own schedule.
-func collectNow(heapAlloc, nextGC uint64) bool {
+func CollectNow(heapAlloc, nextGC uint64) bool {
 	kept := nextGC * 100 / (100 + sim.GCPercent)
 	return kept <= idleCollectMax && heapAlloc >= kept+(nextGC-kept)/2
 }

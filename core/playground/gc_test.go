@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestAnIdlePageCollectsHalfWayToTheGoal pins collectNow's rules: with GCPercent 60, a
+// TestAnIdlePageCollectsHalfWayToTheGoal pins CollectNow's rules: with GCPercent 60, a
 // collection that kept 20 MB sets the goal at 32 MB, and an idle page collects from 26 MB on; a
 // heap above 48 MB kept is left to the collector.
 func TestAnIdlePageCollectsHalfWayToTheGoal(t *testing.T) {
@@ -24,6 +24,6 @@ func TestAnIdlePageCollectsHalfWayToTheGoal(t *testing.T) {
 		{79 * mb, 80 * mb, false}, // 50 MB kept
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, collectNow(tt.heap, tt.goal), "%d MB in use, goal %d MB", tt.heap/mb, tt.goal/mb)
+		assert.Equal(t, tt.want, CollectNow(tt.heap, tt.goal), "%d MB in use, goal %d MB", tt.heap/mb, tt.goal/mb)
 	}
 }

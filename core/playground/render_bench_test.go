@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // largeModel is the start state with n nodes in all, the DaemonSet on every one.
 func largeModel(b *testing.B, n int) Model {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(b, err)
 	for i := 4; i <= n; i++ {
 		m = Update(m, RunMsg{fmt.Sprintf("sim add-node hd%d", i)})

@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"maps"
@@ -15,7 +15,7 @@ import (
 // the cluster meets it (and its prediction is made); hints come one at a time; the next step
 // comes when the learner asks; progress is kept; the sandbox is one message away.
 func TestLessonIsTakenStepByStep(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, LessonMsg{ID: "1"})
 	require.NotNil(t, m.Tutor)
@@ -63,7 +63,7 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 	assert.Equal(t, "$ kubectl get pods -n kube-system -o wide", Render(m).Terminal[len(Render(m).Terminal)-2].Text)
 	assert.Equal(t, 3, m.Progress["01-one-pod-per-node"])
 
-	saved, err := Load(Save(m))
+	saved, err := Load(lib, Save(m))
 	require.NoError(t, err)
 	assert.Equal(t, Render(m).Tutor, Render(saved).Tutor, "a reload keeps the place in the lesson")
 
@@ -77,28 +77,28 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 // fifteen lessons would be most of its start-up) and lists one more lesson for each
 // ShowLessonsMsg, in order, until all are listed.
 func TestLessonsAreListedAfterTheFirstPaint(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m.LessonsLater = true
-	assert.Empty(t, Render(m).Lessons)
-	all := Render(Model{Sim: m.Sim, Lang: English}).Lessons
+	assert.Empty(t, Render(m).Picker.Lessons)
+	all := Render(Model{Sim: m.Sim, Lang: English, lib: lib}).Picker.Lessons
 	require.Len(t, all, 15)
 	for n := 1; n <= 15; n++ {
 		require.True(t, m.LessonsLater, "lesson %d is still to list", n)
 		m = Update(m, ShowLessonsMsg{})
-		assert.Equal(t, all[:n], Render(m).Lessons)
+		assert.Equal(t, all[:n], Render(m).Picker.Lessons)
 	}
 	assert.False(t, m.LessonsLater, "all are listed")
 	m = Update(m, ShowLessonsMsg{})
-	assert.Len(t, Render(m).Lessons, 15)
+	assert.Len(t, Render(m).Picker.Lessons, 15)
 }
 
 // TestLessonsListAndChineseText: the lesson list in the page's language, with progress.
 func TestLessonsListAndChineseText(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, LangMsg{Chinese})
-	items := Render(m).Lessons
+	items := Render(m).Picker.Lessons
 	require.Len(t, items, 15)
 	assert.Equal(t, LessonItem{ID: "07-node-failure", Title: "节点故障", Steps: 4}, items[6])
 	m = Update(m, LessonMsg{ID: "07-node-failure"})
@@ -124,7 +124,7 @@ func lessonOneFiles(t *testing.T) map[string]string {
 // built-in lessons are and played at once, and survive a reload; a malformed one is refused with
 // the parser's message and the session is kept.
 func TestTeachersOpenLessonsFromDisk(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"})
 	before := Render(m).Nodes
@@ -150,7 +150,7 @@ func TestTeachersOpenLessonsFromDisk(t *testing.T) {
 	require.NotNil(t, m.Tutor)
 	assert.Equal(t, "My own lesson", Render(m).Tutor.Title)
 	m = Update(m, ApplyMsg{Text: m.Editor})
-	reloaded, err := Load(Save(m))
+	reloaded, err := Load(lib, Save(m))
 	require.NoError(t, err)
 	assert.Equal(t, Render(m).Tutor, Render(reloaded).Tutor)
 	assert.Equal(t, Render(m).Nodes, Render(reloaded).Nodes)
@@ -159,7 +159,7 @@ func TestTeachersOpenLessonsFromDisk(t *testing.T) {
 // TestProgressFilesAreCheckedAndMerged: a progress file names built-in lessons and steps they
 // have; a valid one is merged (the higher count wins), anything else refused with a message.
 func TestProgressFilesAreCheckedAndMerged(t *testing.T) {
-	m, err := NewModel()
+	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m.Progress = map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 1}
 	m = Update(m, ProgressMsg{Data: `{"01-one-pod-per-node": 1, "02-nodes-come-and-go": 4, "07-node-failure": 2}`})

@@ -1,4 +1,4 @@
-package main
+package playground
 
 import (
 	"bytes"
@@ -63,10 +63,10 @@ func Save(m Model) []byte {
 	return data
 }
 
-// Load rebuilds a saved session: the start state, then every step replayed, then the timeline
+// Load rebuilds a saved session: the start state (of lib), then every step replayed, then the timeline
 // moved to where it stood. Anything malformed, too large or of another version is an error
 // (wrapping errSaved) and builds nothing.
-func Load(data []byte) (Model, error) {
+func Load(lib *Library, data []byte) (Model, error) {
 	if len(data) > maxSavedBytes {
 		return Model{}, fmt.Errorf("%w: it is larger than %d MB", errSaved, maxSavedBytes>>20)
 	}
@@ -79,7 +79,7 @@ func Load(data []byte) (Model, error) {
 	if err := sv.check(); err != nil {
 		return Model{}, err
 	}
-	m, err := sv.start()
+	m, err := sv.start(lib)
 	if err != nil {
 		return Model{}, fmt.Errorf("%w: %v", errSaved, err)
 	}
@@ -98,25 +98,25 @@ func Load(data []byte) (Model, error) {
 	m.Terminal.Pos = len(sv.Typed)
 	if l := sv.Lesson; l != nil {
 		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution, Files: l.Files}
-		m.observe("")
+		m.observe()
 	}
 	return m, nil
 }
 
 // start is the saved session's start state: the playground's, a built-in lesson's, or that of
 // the lesson opened from disk it carries.
-func (sv Saved) start() (Model, error) {
+func (sv Saved) start(lib *Library) (Model, error) {
 	switch {
 	case sv.Lesson == nil:
-		return NewModel()
+		return NewModel(lib)
 	case sv.Lesson.Files != nil:
-		l, err := openedLesson(sv.Lesson.Files)
+		l, err := lib.openedLesson(sv.Lesson.Files)
 		if err != nil {
 			return Model{}, err
 		}
-		return lessonModel(l)
+		return lessonModel(lib, l)
 	}
-	return startModel(sv.Lesson.ID)
+	return StartModel(lib, sv.Lesson.ID)
 }
 
 // check says whether a saved place in a lesson fits the lesson the tutor started.
@@ -174,12 +174,27 @@ func ShareFragment(m Model) string {
 	return shareKey + base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-// IsShareFragment reports whether a fragment (without "#") claims to carry a session.
-func IsShareFragment(fragment string) bool { return strings.HasPrefix(fragment, shareKey) }
+// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
+const lessonLinkKey = "lesson="
+
+// IsLink reports whether a URL fragment (without "#") is a link the playground opens: a share
+// link's, which claims to carry a session, or a link to a lesson.
+func IsLink(fragment string) bool {
+	return strings.HasPrefix(fragment, shareKey) || strings.HasPrefix(fragment, lessonLinkKey)
+}
+
+// OpenLink opens a link (see IsLink): the session a share link carries (LoadShared), or the
+// start of the lesson a #lesson=N link names.
+func OpenLink(lib *Library, fragment string) (Model, error) {
+	if id, ok := strings.CutPrefix(fragment, lessonLinkKey); ok {
+		return StartModel(lib, id)
+	}
+	return LoadShared(lib, fragment)
+}
 
 // LoadShared rebuilds the session a share link's fragment carries; a truncated or altered link
 // is an error wrapping errSaved.
-func LoadShared(fragment string) (Model, error) {
+func LoadShared(lib *Library, fragment string) (Model, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(fragment, shareKey))
 	if err != nil {
 		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
@@ -188,5 +203,5 @@ func LoadShared(fragment string) (Model, error) {
 	if err != nil {
 		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
 	}
-	return Load(data)
+	return Load(lib, data)
 }

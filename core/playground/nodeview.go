@@ -1,7 +1,8 @@
-package main
+package playground
 
 import (
 	"daemonlab/core/api"
+	"daemonlab/core/kubectl"
 )
 
 // Usage is how much of one resource the pods on a node request, of what it can allocate.
@@ -12,27 +13,13 @@ type Usage struct {
 }
 
 // nodeUsage is kubectl describe node's "Allocated resources" for cpu and memory: the requests
-// of the node's pods that have not terminated (PodRequestsList, sidecars and overhead
-// included) against its allocatable (its capacity when none is reported).
+// of pods (the node's pods that have not finished) against its allocatable.
 func nodeUsage(n *api.Node, pods []*api.Pod) []Usage {
-	alloc := n.Status.Capacity
-	if len(n.Status.Allocatable) > 0 {
-		alloc = n.Status.Allocatable
-	}
-	total := api.ResourceList{}
-	for _, p := range pods {
-		if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
-			api.AddResources(total, api.PodRequestsList(p))
-		}
-	}
+	a := kubectl.NodeAllocated(n, pods)
 	var out []Usage
 	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-		req, of := total[r], alloc[r]
-		u := Usage{Resource: string(r), Requested: req.String(), Allocated: of.String()}
-		if of.MilliValue() > 0 {
-			u.Percent = int(float64(req.MilliValue()) / float64(of.MilliValue()) * 100)
-		}
-		out = append(out, u)
+		req, of := a.Requests[r], a.Allocatable[r]
+		out = append(out, Usage{Resource: string(r), Requested: req.String(), Allocated: of.String(), Percent: int(a.Share(r, req))})
 	}
 	return out
 }

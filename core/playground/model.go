@@ -1,0 +1,579 @@
+// Package playground is the page's model: the state the playground shows (the simulated
+// cluster, its history, the editor, the terminal, the lesson being taken), Update, which applies
+// a Msg to it, and Render, which turns it into a View, the plain data the page draws. It runs
+// natively and is tested here; package wasm binds it to the DOM. The page hands it the lessons
+// it ships (a Library): the lessons are data that only the page imports.
+package playground
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"daemonlab/core/kubectl"
+	"daemonlab/core/lesson"
+	"daemonlab/core/shell"
+	"daemonlab/core/sim"
+)
+
+// Model is everything the page shows: the cluster and its history, the editor's text and the
+// last apply, the terminal, the timeline's play state, the language and a notice for the
+// learner.
+type Model struct {
+	Sim       *sim.Sim
+	History   History
+	Editor    string
+	Result    kubectl.Result
+	Terminal  Terminal
+	Playing   bool
+	Speed     int // index into Speeds
+	Lang      Lang
+	Notice    string // the key of a message for the learner (see texts), or ""
+	NoticeArg string // what the message's %s stands for, if it has one
+	Selected  Ref    // the object the details panel shows; the zero Ref for none
+	Events    EventFilter
+	Table     bool           // the cluster as a table rather than cards
+	Tutor     *Tutor         // the lesson being taken; nil in the sandbox
+	Progress  map[string]int // steps completed, by lesson ID (kept apart from the session)
+	// LessonsLater has the lesson picker list only the first LessonsListed lessons: the page
+	// opens listing none (reading the lessons would be most of its start-up) and after its first
+	// paint reads them a lesson at a time, a task each, so that it answers input meanwhile
+	// (ShowLessonsMsg); it clears LessonsLater once they are all listed.
+	LessonsLater  bool
+	LessonsListed int
+	// Chunk has the clock moved a piece at a time: a play tick, or `sim advance` typed or from
+	// the timeline's buttons, becomes a Tick under way that WorkMsg carries on, so that the page
+	// paints and handles input while a large cluster moves. The page sets it; without it (the
+	// tests) the clock moves at once.
+	Chunk bool
+	// Tick is the clock moving, under way; nil when it is not.
+	Tick *Tick
+	lib  *Library // what the model's start states are made of, shared by every model made from it
+}
+
+// Library is what the playground's start states are made of, handed in by the page: its start
+// manifest, the built-in lessons' files and the manifests lessons name (as package lessons has
+// them). It reads the lessons when they are first needed, a lesson at a time, each once: the
+// page reads them after its first paint (see Model.LessonsLater), and whatever needs them all
+// reads the rest at once.
+type Library struct {
+	start   string
+	files   fs.FS
+	builtIn map[string]string
+	read    []*lesson.Lesson
+	reader  *lesson.Reader
+	err     error
+}
+
+// NewLibrary is the library of a start manifest, the lessons' files (a directory a lesson, see
+// lesson.NewReader) and the manifests they may name.
+func NewLibrary(start string, files fs.FS, builtIn map[string]string) *Library {
+	return &Library{start: start, files: files, builtIn: builtIn}
+}
+
+// Tick is the clock moving, under way: its step, the run doing it, the cluster's write count
+// before it (a run that wrote nothing is no step of the history), and whether it is a play tick
+// (which extends a last step that is the same).
+type Tick struct {
+	Step   Step
+	Run    *sim.Run
+	writes int64
+	play   bool
+}
+
+// EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
+// events whose object (kind/name, as kubectl events prints it) contains it.
+type EventFilter struct {
+	Type, Object string
+}
+
+// Ref names an object the learner clicked: a Node or a Pod.
+type Ref struct {
+	Kind, Namespace, Name string
+}
+
+// String is how the page names the object: "Node hd1", "Pod default/web-1".
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// Terminal is the terminal pane: what it printed, the lines typed (oldest first), where ↑/↓
+// are in that history, and the line being typed.
+type Terminal struct {
+	Lines   []TermLine
+	History []string
+	Pos     int // len(History) when not browsing it
+	Input   string
+}
+
+// TermLine is one block of the terminal: a command echoed, or what it printed (Err for standard
+// error).
+type TermLine struct {
+	Text         string
+	Command, Err bool
+}
+
+// maxTermLines bounds the scrollback.
+const maxTermLines = 500
+
+// startupTime is how long the start state lets the cluster run after applying the start
+// manifest, so that its pods are Running when the page opens.
+const startupTime = 30 * time.Second
+
+// Speed is one speed of play: each tick of the page's timer (TickInterval of real time) moves
+// the clock by Advance.
+type Speed struct {
+	Label   string
+	Advance time.Duration
+}
+
+// Command is a tick's step in the history: `sim advance` by the speed's Advance.
+func (s Speed) Command() string { return "sim advance " + s.Advance.String() }
+
+// TickInterval is how often play ticks, in milliseconds of real time.
+const TickInterval = 250
+
+// Speeds are play's speeds; DefaultSpeed plays a 300s toleration out in half a minute.
+var Speeds = []Speed{
+	{"1×", 250 * time.Millisecond},
+	{"10×", 2500 * time.Millisecond},
+	{"30×", 7500 * time.Millisecond},
+	{"60×", 15 * time.Second},
+}
+
+// DefaultSpeed is 10×.
+const DefaultSpeed = 1
+
+// NewModel returns the playground's start state: the default cluster with the library's start
+// manifest applied and 30 simulated seconds run, in English.
+func NewModel(lib *Library) (Model, error) {
+	s, err := sim.New(1, sim.Default)
+	if err != nil {
+		return Model{}, err
+	}
+	r := shell.ApplyAll(s, lib.start)
+	if r.Err != "" {
+		return Model{}, fmt.Errorf("the start manifest does not apply: %s", r.Err)
+	}
+	s.Advance(startupTime)
+	return Model{Sim: s, History: newHistory(s.C), Editor: lib.start, Speed: DefaultSpeed, Lang: English, lib: lib}, nil
+}
+
+// Msg is a message for Update. Its methods are unexported, so that only this package's messages
+// are messages, and each message handles itself: a message that does not say what it does to a
+// Tick under way and how it changes the model is no Msg, and does not compile as one.
+type Msg interface {
+	// during is what the message does to a Tick under way.
+	during() during
+	// update applies the message to the model; Update does what every message needs before and
+	// after.
+	update(m Model) Model
+}
+
+// during is what a message does to a Tick under way (see TickMsg).
+type during int
+
+const (
+	finishTick during = iota // first finishes it: the message acts on the cluster the tick leaves
+	keepTick                 // leaves it under way: the message changes only the view, or play
+	dropTick                 // drops it: the state it leaves is replaced
+)
+
+// ApplyMsg asks to apply the editor's text.
+type ApplyMsg struct{ Text string }
+
+// EditMsg is the editor's text edited, not applied: it is kept with the session.
+type EditMsg struct{ Text string }
+
+// RunMsg runs a command line in the terminal, as typed or as a button's command (echoed, so that
+// learners see the command behind every button).
+type RunMsg struct{ Line string }
+
+// CompleteMsg completes the terminal's line (Tab): one completion replaces it, several are
+// listed.
+type CompleteMsg struct{ Line string }
+
+// HistoryMsg moves through the terminal's history: -1 older (↑), +1 newer (↓).
+type HistoryMsg struct{ Step int }
+
+// ClearMsg clears the terminal (Ctrl+L).
+type ClearMsg struct{}
+
+// TerminalKey is the message of a key pressed at the terminal's prompt, whose line is line:
+// Enter runs the line, ↑/↓ walk the history, Tab completes, Ctrl+L clears. ok is false for any
+// other key, which the prompt takes as typing.
+func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
+	switch {
+	case key == "Enter":
+		return RunMsg{Line: line}, true
+	case key == "ArrowUp":
+		return HistoryMsg{Step: -1}, true
+	case key == "ArrowDown":
+		return HistoryMsg{Step: +1}, true
+	case key == "Tab" && !shift:
+		return CompleteMsg{Line: line}, true
+	case key == "l" && ctrl:
+		return ClearMsg{}, true
+	}
+	return nil, false
+}
+
+// PlayMsg starts or stops play; SpeedMsg picks its speed; TickMsg is one tick of the page's
+// timer while playing: it moves the clock by the speed's amount (with Chunk, it begins that
+// Tick). WorkMsg carries a Tick under way on (a play tick, or a `sim advance`) until Enough
+// says so (the page gives each a few milliseconds) or it is over. Stopping play lets a Tick
+// under way finish; a message that only changes the view leaves it under way; one that moves
+// through the history or starts afresh drops it (the state it leaves is replaced); any other
+// first finishes it (see during). StopMsg drops a Tick under way and stops play: the page sends
+// it when a Tick's work panicked, so that the run is not retried.
+type (
+	PlayMsg  struct{ On bool }
+	SpeedMsg struct{ Index int }
+	TickMsg  struct{}
+	WorkMsg  struct{ Enough func() bool }
+	StopMsg  struct{}
+)
+
+// UndoMsg and RedoMsg move one step back or forward in the history; SeekMsg moves to any step
+// (the scrubber). Each stops play.
+type (
+	UndoMsg struct{}
+	RedoMsg struct{}
+	SeekMsg struct{ Pos int }
+)
+
+// ResetMsg starts afresh from the start state, or the lesson's (the page asks for confirmation
+// first).
+type ResetMsg struct{}
+
+// SessionMsg replaces the session with another (a share link opened in the open page), keeping
+// what outlives a session: the language, the progress and how the clock moves (Chunk). It
+// dismisses the notice.
+type SessionMsg struct{ Session Model }
+
+// LangMsg switches the page's language.
+type LangMsg struct{ Lang Lang }
+
+// SelectMsg opens the details panel on an object; the zero Ref closes it.
+type SelectMsg struct{ Ref Ref }
+
+// EventsMsg sets the events list's filter.
+type EventsMsg struct{ Filter EventFilter }
+
+// TableMsg shows the cluster as a table (for screen readers, and for a quick overview) or as
+// cards.
+type TableMsg struct{ On bool }
+
+// ShowLessonsMsg lists one more lesson in the picker (see Model.LessonsLater).
+type ShowLessonsMsg struct{}
+
+// NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
+// could not be read, a share link made); an empty key dismisses it.
+type NoticeMsg struct{ Key string }
+
+// Update applies a message to the model. Apply is all or nothing: when any object fails, the
+// cluster is left as it was and the result says why. Every command that changes the cluster
+// becomes a step of the history. In a lesson, what the learner runs is recorded and the step's
+// goal checked after every message.
+func Update(m Model, msg Msg) Model {
+	if m.Tutor != nil {
+		t := *m.Tutor // a Model is a value: its tutor is copied, not shared
+		t.Typed = slices.Clone(t.Typed)
+		m.Tutor = &t
+	}
+	switch msg.during() {
+	case finishTick:
+		m.work(func() bool { return false })
+	case dropTick:
+		m.Tick = nil
+	case keepTick:
+	}
+	m = msg.update(m)
+	m.observe()
+	return m
+}
+
+func (ApplyMsg) during() during { return finishTick }
+func (msg ApplyMsg) update(m Model) Model {
+	m.Editor = msg.Text
+	m.Result = m.do(Step{Apply: msg.Text})
+	m.typed("kubectl apply -f -")
+	return m
+}
+
+func (EditMsg) during() during { return keepTick }
+func (msg EditMsg) update(m Model) Model {
+	m.Editor = msg.Text
+	return m
+}
+
+func (RunMsg) during() during { return finishTick }
+func (msg RunMsg) update(m Model) Model {
+	t := &m.Terminal
+	line := strings.TrimSpace(msg.Line)
+	t.Input = ""
+	if line == "" {
+		return m
+	}
+	m.typed(line)
+	if n := len(t.History); n == 0 || t.History[n-1] != line {
+		t.History = append(t.History, line)
+	}
+	t.Pos = len(t.History)
+	t.print(TermLine{Text: "$ " + line, Command: true})
+	if line == "clear" {
+		t.Lines = nil
+		return m
+	}
+	if d, ok := advanceOf(line); ok && m.Chunk {
+		m.Tick = &Tick{Step: Step{Run: line}, Run: m.Sim.Begin(d), writes: m.Sim.C.Writes()}
+		return m
+	}
+	r := m.do(Step{Run: line})
+	if r.Out != "" {
+		t.print(TermLine{Text: strings.TrimSuffix(r.Out, "\n")})
+	}
+	if r.Err != "" {
+		t.print(TermLine{Text: strings.TrimSuffix(r.Err, "\n"), Err: true})
+	}
+	return m
+}
+
+func (CompleteMsg) during() during { return finishTick }
+func (msg CompleteMsg) update(m Model) Model {
+	t := &m.Terminal
+	t.Input = msg.Line
+	switch options := shell.Complete(m.Sim, msg.Line); len(options) {
+	case 0:
+	case 1:
+		t.Input = options[0]
+		if !strings.ContainsAny(options[0][len(options[0])-1:], "=./") {
+			t.Input += " " // a whole word: on to the next
+		}
+	default:
+		t.Input = commonPrefix(options)
+		t.print(TermLine{Text: "$ " + msg.Line, Command: true})
+		var words []string
+		for _, o := range options {
+			words = append(words, lastWord(o))
+		}
+		t.print(TermLine{Text: strings.Join(words, "  ")})
+	}
+	return m
+}
+
+func (HistoryMsg) during() during { return finishTick }
+func (msg HistoryMsg) update(m Model) Model {
+	t := &m.Terminal
+	t.Pos = max(0, min(len(t.History), t.Pos+msg.Step))
+	t.Input = ""
+	if t.Pos < len(t.History) {
+		t.Input = t.History[t.Pos]
+	}
+	return m
+}
+
+func (ClearMsg) during() during { return finishTick }
+func (ClearMsg) update(m Model) Model {
+	m.Terminal.Lines = nil
+	return m
+}
+
+func (PlayMsg) during() during { return keepTick }
+func (msg PlayMsg) update(m Model) Model {
+	m.Playing = msg.On
+	return m
+}
+
+func (SpeedMsg) during() during { return keepTick }
+func (msg SpeedMsg) update(m Model) Model {
+	if msg.Index >= 0 && msg.Index < len(Speeds) {
+		m.Speed = msg.Index
+	}
+	return m
+}
+
+func (TickMsg) during() during { return keepTick }
+func (TickMsg) update(m Model) Model {
+	if m.Playing && m.Tick == nil {
+		sp := Speeds[m.Speed]
+		m.Tick = &Tick{Step: Step{Run: sp.Command()}, Run: m.Sim.Begin(sp.Advance), writes: m.Sim.C.Writes(), play: true}
+		if !m.Chunk {
+			m.work(func() bool { return false })
+		}
+	}
+	return m
+}
+
+func (WorkMsg) during() during { return keepTick }
+func (msg WorkMsg) update(m Model) Model {
+	m.work(msg.Enough)
+	return m
+}
+
+func (StopMsg) during() during { return dropTick }
+func (StopMsg) update(m Model) Model {
+	m.Playing = false
+	return m
+}
+
+func (UndoMsg) during() during           { return dropTick }
+func (UndoMsg) update(m Model) Model     { return m.seek(m.History.Pos - 1) }
+func (RedoMsg) during() during           { return dropTick }
+func (RedoMsg) update(m Model) Model     { return m.seek(m.History.Pos + 1) }
+func (SeekMsg) during() during           { return dropTick }
+func (msg SeekMsg) update(m Model) Model { return m.seek(msg.Pos) }
+
+func (ResetMsg) during() during { return dropTick }
+func (ResetMsg) update(m Model) Model {
+	lesson := ""
+	if m.Tutor != nil {
+		lesson = m.Tutor.Lesson.ID
+	}
+	return LessonMsg{ID: lesson}.update(m) // the sandbox's or the lesson's start again
+}
+
+func (SessionMsg) during() during { return dropTick }
+func (msg SessionMsg) update(m Model) Model {
+	s := msg.Session
+	s.Lang, s.Progress, s.Chunk, s.Notice, s.NoticeArg = m.Lang, m.Progress, m.Chunk, "", ""
+	return s
+}
+
+func (LangMsg) during() during { return keepTick }
+func (msg LangMsg) update(m Model) Model {
+	if slices.Contains(Langs, msg.Lang) {
+		m.Lang = msg.Lang
+	}
+	return m
+}
+
+func (ShowLessonsMsg) during() during { return keepTick }
+func (ShowLessonsMsg) update(m Model) Model {
+	if m.LessonsLater {
+		m.LessonsListed++
+		m.LessonsLater = m.LessonsListed < m.lib.lessonCount()
+	}
+	return m
+}
+
+func (NoticeMsg) during() during { return keepTick }
+func (msg NoticeMsg) update(m Model) Model {
+	m.Notice, m.NoticeArg = msg.Key, ""
+	return m
+}
+
+func (SelectMsg) during() during { return keepTick }
+func (msg SelectMsg) update(m Model) Model {
+	m.Selected = msg.Ref
+	return m
+}
+
+func (EventsMsg) during() during { return keepTick }
+func (msg EventsMsg) update(m Model) Model {
+	if slices.Contains([]string{"", "Normal", "Warning"}, msg.Filter.Type) {
+		m.Events = msg.Filter
+	}
+	return m
+}
+
+func (TableMsg) during() during { return keepTick }
+func (msg TableMsg) update(m Model) Model {
+	m.Table = msg.On
+	return m
+}
+
+// do runs a step and, when it changed the cluster, records it in the history.
+func (m *Model) do(st Step) kubectl.Result {
+	before := m.Sim.C.Writes()
+	r := st.do(m.Sim)
+	if m.Sim.C.Writes() != before {
+		m.History.record(m.Sim.C, st, false)
+	}
+	return r
+}
+
+// work does the pieces of the tick under way until enough reports true or the tick is over; a
+// tick over that changed the cluster is a step of the history (a repeat of the last one counts
+// as another run of it).
+func (m *Model) work(enough func() bool) {
+	for m.Tick != nil {
+		if m.Tick.Run.Next() {
+			if m.Sim.C.Writes() != m.Tick.writes {
+				m.History.record(m.Sim.C, m.Tick.Step, m.Tick.play)
+			}
+			m.Tick = nil
+		} else if enough() {
+			return
+		}
+	}
+}
+
+// advanceOf reads a line that is `sim advance DURATION` and nothing else (what the shell would
+// refuse is left to it).
+func advanceOf(line string) (time.Duration, bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "sim" || f[1] != "advance" {
+		return 0, false
+	}
+	d, err := time.ParseDuration(f[2])
+	return d, err == nil && d >= 0
+}
+
+// seek moves the timeline to a step, and stops play.
+func (m Model) seek(pos int) Model {
+	m.Playing = false
+	m.History.seek(m.Sim, pos)
+	return m
+}
+
+// Class is the line's class on the page: "cmd", "err" or "out".
+func (l TermLine) Class() string {
+	switch {
+	case l.Command:
+		return "cmd"
+	case l.Err:
+		return "err"
+	}
+	return "out"
+}
+
+// KeptLines is how many of the terminal's lines drawn (shown) stay when it shows lines: those
+// at the end of shown that lines begins with (the scrollback drops lines from the top); 0 when
+// the terminal is drawn afresh.
+func KeptLines(shown, lines []TermLine) int {
+	for k := range shown {
+		if rest := shown[k:]; len(rest) <= len(lines) && slices.Equal(rest, lines[:len(rest)]) {
+			return len(rest)
+		}
+	}
+	return 0
+}
+
+func (t *Terminal) print(l TermLine) {
+	t.Lines = append(t.Lines, l)
+	if extra := len(t.Lines) - maxTermLines; extra > 0 {
+		t.Lines = t.Lines[extra:]
+	}
+}
+
+// commonPrefix is the longest prefix of all the lines.
+func commonPrefix(lines []string) string {
+	p := lines[0]
+	for _, l := range lines[1:] {
+		for !strings.HasPrefix(l, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// lastWord is what a completion adds: the line's last word.
+func lastWord(line string) string {
+	return line[strings.LastIndexAny(line, " |")+1:]
+}

@@ -1,0 +1,375 @@
+package playground
+
+import (
+	"encoding/json"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/kubectl"
+	"daemonlab/core/shell"
+	"daemonlab/core/sim"
+)
+
+// View is the page as plain data, in the model's language.
+type View struct {
+	Lang        Lang
+	Clock       string
+	Nodes       []NodeView
+	Pending     []PodView // pods no node has taken
+	Editor      string    // the editor's text
+	Output      string
+	Failed      bool
+	Problems    []string // the apply's problems, "line N: message" where the line is known
+	Diagnostics string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
+	Terminal    []TermLine
+	Input       string
+	Time        []Action // the timeline's buttons
+	AddNode     Action
+	Playing     bool
+	Speed       int
+	Step, Steps int // where the timeline stands, of how many steps
+	Notice      string
+	Share       string   // with the notice of a share link made, the link's fragment (ShareFragment)
+	Details     *Details // the panel on the selected object, if it still exists
+	Picker      Picker
+	Tutor       *TutorView // the lesson panel, in a lesson
+	Events      Section    // the events list, filtered
+	Table       bool       // show the cluster as a table
+	Compact     bool       // too many nodes for cards: a grid of cells, without their pods
+	MorePending int        // pending pods beyond the lane's maxPending
+}
+
+// compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
+const compactNodes = 48
+
+// maxPending is how many pending pods the lane shows; MorePending counts the rest.
+const maxPending = 100
+
+// maxEvents is how many events the list shows, the newest.
+const maxEvents = 200
+
+// Details is the panel on one object: what the page explains about it (why it is where it is,
+// its timers) and what kubectl shows of it, each with the command that shows it.
+type Details struct {
+	Ref      Ref
+	Why      []string
+	Sections []Section
+	Actions  []Action // a node's fault menu, when the compact grid has none
+}
+
+// Section is one kubectl command's output in the details panel.
+type Section struct {
+	Command, Text string
+}
+
+// NodeView is one node card.
+type NodeView struct {
+	Name, Status, Roles string
+	Taints              []string
+	Pods                []PodView
+	Actions             []Action
+	Daemons             []string // for each DaemonSet, whether it wants a pod here and why
+	PodCount            int      // the pods bound to it (the compact grid does not list them)
+	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
+	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
+}
+
+// StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
+// "cordoned" when SchedulingDisabled. The page asks only when a status it draws changed (the
+// grid of a large cluster is redrawn on every tick of play).
+func StatusClass(status string) string {
+	class := strings.ToLower(strings.SplitN(status, ",", 2)[0])
+	if strings.Contains(status, "SchedulingDisabled") {
+		class += " cordoned"
+	}
+	return class
+}
+
+// diagnostic is one problem of an apply, where the code editor marks it (Line and Column are 0
+// when unknown).
+type diagnostic struct {
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// Action is a button's (or a menu item's) label and the command it runs in the terminal.
+type Action struct {
+	Label, Command string
+}
+
+// TimeActions are the timeline's buttons.
+func TimeActions(l Lang) []Action {
+	return []Action{
+		{T(l, "next"), "sim step"},
+		{"+10s", "sim advance 10s"},
+		{"+1m", "sim advance 1m"},
+		{"+5m", "sim advance 5m"},
+	}
+}
+
+// nodeActions is a node's fault menu: each item the sim or kubectl command it runs.
+func nodeActions(l Lang, node string) []Action {
+	var out []Action
+	for _, a := range []Action{
+		{"kubelet-down", "sim fail %s kubelet-down"},
+		{"not-ready", "sim fail %s not-ready"},
+		{"memory", "sim fail %s memory-pressure"},
+		{"disk", "sim fail %s disk-pressure"},
+		{"pid", "sim fail %s pid-pressure"},
+		{"network", "sim fail %s network-unavailable"},
+		{"recover", "sim recover %s"},
+		{"cordon", "kubectl cordon %s"},
+		{"uncordon", "kubectl uncordon %s"},
+		{"drain", "kubectl drain %s --ignore-daemonsets"},
+		{"delete-node", "kubectl delete node %s"},
+	} {
+		out = append(out, Action{T(l, a.Label), fmt.Sprintf(a.Command, node)})
+	}
+	return out
+}
+
+// OpenKey is the key (data-key) of the buttons that open the details panel on ref, "open KIND
+// NS/NAME"; OpenRef reads it back.
+func OpenKey(ref Ref) string { return "open " + ref.Kind + " " + ref.Namespace + "/" + ref.Name }
+
+func OpenRef(key string) (Ref, bool) {
+	rest, ok := strings.CutPrefix(key, "open ")
+	kind, object, ok2 := strings.Cut(rest, " ")
+	namespace, name, ok3 := strings.Cut(object, "/")
+	return Ref{Kind: kind, Namespace: namespace, Name: name}, ok && ok2 && ok3
+}
+
+// addNode is the button that adds a worker: the first free name of hd1, hd2, hd3, …
+func addNode(l Lang, c *cluster.Cluster) Action {
+	count := 0
+	for range c.AllNodes() {
+		count++
+	}
+	taken := make([]bool, count+2) // of count nodes, one of hd1 … hd(count+1) is free
+	for n := range c.AllNodes() {
+		number, ok := strings.CutPrefix(n.Name, "hd")
+		if i, err := strconv.Atoi(number); ok && err == nil && i >= 1 && i < len(taken) && strconv.Itoa(i) == number {
+			taken[i] = true
+		}
+	}
+	i := 1
+	for taken[i] {
+		i++
+	}
+	return Action{T(l, "add-node"), "sim add-node hd" + strconv.Itoa(i)}
+}
+
+// PodView is one pod chip: its owner (the top one: a Deployment rather than its ReplicaSet, as
+// describe's "Controlled By" names them) with the owner's colour (-1 for none), the revision of
+// its template and whether that is an old one, and notes on its timers and fate (see podNotes).
+type PodView struct {
+	Name, Namespace, Owner, Status, Ready, QoS string
+	Colour                                     int
+	Revision                                   string
+	Old                                        bool
+	Notes                                      []string
+}
+
+// Render turns the model into a View.
+func Render(m Model) View {
+	c, l := m.Sim.C, m.Lang
+	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.Editor, Output: m.Result.Out,
+		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: TimeActions(l), AddNode: addNode(l, c),
+		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
+	switch {
+	case m.Notice != "" && m.NoticeArg != "":
+		v.Notice = T(l, m.Notice, m.NoticeArg)
+	case m.Notice != "":
+		v.Notice = T(l, m.Notice)
+	}
+	if m.Notice == "share.done" {
+		v.Share = ShareFragment(m)
+	}
+	if m.Result.Err != "" {
+		v.Output, v.Failed = m.Result.Err, true
+	}
+	diagnostics := []diagnostic{}
+	for _, pr := range m.Result.Problems {
+		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message})
+		text := pr.Message
+		if pr.Line > 0 {
+			text = T(l, "line", pr.Line, pr.Message)
+		}
+		v.Problems = append(v.Problems, text)
+	}
+	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
+	v.Diagnostics = string(data)
+	nodes := c.Nodes()
+	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
+	byNode := map[string][]PodView{}
+	podsOn := map[string][]*api.Pod{}
+	podCount := make(map[string]int, len(nodes))
+	revs := &revisions{c: c}
+	for p := range c.AllPods() {
+		switch {
+		case p.Spec.NodeName == "" && len(v.Pending) < maxPending:
+			v.Pending = append(v.Pending, podView(l, c, revs, p))
+		case p.Spec.NodeName == "":
+			v.MorePending++
+		case v.Compact:
+			podCount[p.Spec.NodeName]++
+		default:
+			byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], podView(l, c, revs, p))
+			if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+				podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
+			}
+		}
+	}
+	v.Nodes = make([]NodeView, 0, len(nodes))
+	for _, n := range nodes {
+		nv := NodeView{Name: n.Name, Status: kubectl.NodeStatus(n), Pods: byNode[n.Name], PodCount: len(byNode[n.Name]) + podCount[n.Name]}
+		if !v.Compact || v.Table { // a cell shows the status and the pods alone
+			nv.Roles, nv.Conditions = kubectl.NodeRoles(n), nodeConditions(n)
+			for _, t := range n.Spec.Taints {
+				nv.Taints = append(nv.Taints, t.String())
+			}
+		}
+		selected := m.Selected == (Ref{Kind: "Node", Name: n.Name})
+		if !v.Compact || selected {
+			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
+		}
+		if !v.Compact {
+			nv.Usage = nodeUsage(n, podsOn[n.Name])
+		}
+		v.Nodes = append(v.Nodes, nv)
+		if selected {
+			v.Details = &Details{Ref: m.Selected, Why: nv.Daemons, Sections: sections(m.Sim, "kubectl describe node "+n.Name)}
+			if v.Compact {
+				v.Details.Actions = nv.Actions // the cells have no menus
+			}
+		}
+	}
+	if sel := m.Selected; sel.Kind != "Node" {
+		v.Details = details(l, m.Sim, sel)
+	}
+	v.Events = events(m.Sim, m.Events)
+	v.Picker = RenderPicker(m)
+	v.Tutor = tutorView(l, m.Tutor)
+	return v
+}
+
+// events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
+// the header and the newest maxEvents events whose OBJECT column contains the filter's object.
+func events(s *sim.Sim, f EventFilter) Section {
+	now := s.C.Now()
+	if m := lastEvents; m.filter == f && m.now.Equal(now) && m.same(s.C.Each("Event")) {
+		return m.section
+	}
+	section := formatEvents(s, f)
+	lastEvents = eventsMemo{stored: slices.Collect(s.C.Each("Event")), now: now, filter: f, section: section}
+	return section
+}
+
+// eventsMemo is the events list last rendered and what it was made from: the stored events
+// (which are never changed in place, and which the memo keeps alive, so the same pointers mean
+// the same events), the clock (the ages) and the filter. Most renders — a keystroke, a panel
+// opened, a command that records no event — show the same list, and formatting thousands of
+// events is most of a render's cost in a large cluster.
+type eventsMemo struct {
+	stored  []api.Object
+	now     time.Time
+	filter  EventFilter
+	section Section
+}
+
+// same reports whether the stored events are the ones the memo was made from.
+func (m eventsMemo) same(stored iter.Seq[api.Object]) bool {
+	i := 0
+	for e := range stored {
+		if i == len(m.stored) || m.stored[i] != e {
+			return false
+		}
+		i++
+	}
+	return i == len(m.stored)
+}
+
+// lastEvents is the one memo (the page renders one model at a time).
+var lastEvents eventsMemo
+
+// formatEvents makes the events list (kubectl.EventLines formats only the lines it shows).
+func formatEvents(s *sim.Sim, f EventFilter) Section {
+	cmd := "kubectl events -A"
+	if f.Type != "" {
+		cmd += " --types=" + f.Type
+	}
+	want := strings.ToLower(f.Object)
+	lines, message := kubectl.EventLines(s, f.Type, func(object string) bool { return strings.Contains(strings.ToLower(object), want) }, maxEvents)
+	if message != "" {
+		return Section{Command: cmd, Text: message}
+	}
+	return Section{Command: cmd, Text: strings.TrimRight(strings.Join(lines, ""), "\n")}
+}
+
+// details is the panel on a pod or a workload, or nil when it is gone:
+//
+//  1. a pod: why it is where it is (podNotes), its YAML and its events;
+//  2. a DaemonSet: for every node whether it wants a pod there and why, describe and the
+//     rollout history;
+//  3. a Deployment or a ReplicaSet: describe (and a Deployment's rollout history).
+func details(l Lang, s *sim.Sim, ref Ref) *Details {
+	obj := s.C.Get(ref.Kind, cluster.Key{Namespace: ref.Namespace, Name: ref.Name})
+	if obj == nil {
+		return nil
+	}
+	d := &Details{Ref: ref}
+	ns := " -n " + ref.Namespace
+	switch o := obj.(type) {
+	case *api.Pod:
+		d.Why = podNotes(l, s.C, o)
+		d.Sections = sections(s, "kubectl get pod "+o.Name+ns+" -o yaml", "kubectl events"+ns+" --for pod/"+o.Name)
+	case *api.DaemonSet:
+		d.Why = nodeReasons(l, s.C, o)
+		d.Sections = sections(s, "kubectl describe ds "+o.Name+ns, "kubectl rollout history ds/"+o.Name+ns)
+	case *api.Deployment:
+		d.Sections = sections(s, "kubectl describe deploy "+o.Name+ns, "kubectl rollout history deploy/"+o.Name+ns)
+	case *api.ReplicaSet:
+		d.Sections = sections(s, "kubectl describe rs "+o.Name+ns)
+	default:
+		return nil
+	}
+	return d
+}
+
+// sections runs read-only kubectl commands for the details panel.
+func sections(s *sim.Sim, commands ...string) []Section {
+	var out []Section
+	for _, cmd := range commands {
+		r := shell.Run(s, cmd, "")
+		out = append(out, Section{Command: cmd, Text: strings.TrimRight(r.Out+r.Err, "\n")})
+	}
+	return out
+}
+
+func humanSince(d time.Duration) string {
+	return d.Round(time.Second).String()
+}
+
+func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
+	st := kubectl.PodStatus(p, c.Now())
+	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
+		Notes: podNotes(l, c, p)}
+	pv.Owner = kubectl.ControlledBy(&p.ObjectMeta)
+	if name, ok := strings.CutPrefix(pv.Owner, "ReplicaSet/"); ok {
+		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
+			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
+				pv.Owner = top
+			}
+		}
+	}
+	pv.Colour = ownerColour(pv.Owner)
+	pv.Revision, pv.Old = revs.of(p)
+	return pv
+}
