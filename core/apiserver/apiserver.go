@@ -20,6 +20,22 @@ import (
 	"daemonlab/core/patch"
 )
 
+// SystemNamespaces are the namespaces the API server makes as it starts, in name order: default
+// and the three of the system namespaces controller (pkg/controlplane/controller/systemnamespaces).
+var SystemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+
+// CreateSystemNamespaces creates the SystemNamespaces in a new cluster.
+func CreateSystemNamespaces(c *cluster.Cluster) error {
+	for _, name := range SystemNamespaces {
+		ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		ns.Name = name
+		if _, err := Create(c, ns, Options{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Options are a write's options (metav1.CreateOptions and UpdateOptions, of which DaemonLab
 // models dryRun): a dry run goes through every check and stores nothing.
 type Options struct {

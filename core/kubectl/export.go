@@ -5,11 +5,9 @@ import (
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
-
-// kubeadmNamespaces are the namespaces every cluster has; Export leaves them out.
-var kubeadmNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system"}
 
 // serverAnnotations are the annotations controllers and kubectl write; Export leaves them out.
 var serverAnnotations = []string{
@@ -20,7 +18,7 @@ var serverAnnotations = []string{
 
 // Export writes the cluster's own objects as manifests to `kubectl apply -f` on a real cluster:
 //
-//  1. the namespaces a learner made (not kubeadm's four), then the DaemonSets, the Deployments,
+//  1. the namespaces a learner made (not the API server's four), then the DaemonSets, the Deployments,
 //     and the ReplicaSets and pods no controller owns — namespaces first, so that apply creates
 //     them before what lives in them; each kind in kubectl's order (namespace, then name);
 //  2. each object as `kubectl get -o yaml` prints it, without what the API server and the
@@ -36,7 +34,7 @@ func Export(c *cluster.Cluster) string {
 		for _, obj := range c.ListKind(kind) {
 			meta := obj.GetObjectMeta()
 			_, owned := api.ControllerOf(meta)
-			if owned || kind == "Namespace" && slices.Contains(kubeadmNamespaces, meta.Name) {
+			if owned || kind == "Namespace" && slices.Contains(apiserver.SystemNamespaces, meta.Name) {
 				continue
 			}
 			// Unlike kubectl, which refuses to print a control character it cannot read back

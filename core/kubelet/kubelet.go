@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -71,14 +70,11 @@ func FreeAddress(c *cluster.Cluster) int {
 
 // Addresses are the address indices the nodes' InternalIPs use, read once: FreeAddress for
 // many nodes joining in turn (a manifest of 5,000 nodes), each noted with Use as it joins.
-type Addresses struct {
-	used map[int]bool
-	free int // no index below it is free
-}
+type Addresses struct{ cluster.FreeIndex }
 
 // NewAddresses reads the address indices the cluster's nodes use.
 func NewAddresses(c *cluster.Cluster) *Addresses {
-	x := &Addresses{used: map[int]bool{}}
+	x := &Addresses{}
 	for n := range c.AllNodes() {
 		for _, a := range n.Status.Addresses {
 			if a.Type == "InternalIP" {
@@ -91,24 +87,11 @@ func NewAddresses(c *cluster.Cluster) *Addresses {
 
 // Use notes an InternalIP; one internalIP does not hand out takes no index.
 func (x *Addresses) Use(ip string) {
-	rest, ok := strings.CutPrefix(ip, "192.168.")
-	third, fourth, dotted := strings.Cut(rest, ".")
-	if !ok || !dotted {
-		return
+	if rest, ok := strings.CutPrefix(ip, "192.168."); ok {
+		if k, ok := cluster.Octets(rest); ok {
+			x.FreeIndex.Use((k - internalIPsFrom + 1<<16) % (1 << 16))
+		}
 	}
-	a, errA := strconv.Atoi(third)
-	b, errB := strconv.Atoi(fourth)
-	if errA == nil && errB == nil && strconv.Itoa(a) == third && strconv.Itoa(b) == fourth && a >= 0 && a < 256 && b >= 0 && b < 256 {
-		x.used[(a<<8+b-internalIPsFrom+1<<16)%(1<<16)] = true
-	}
-}
-
-// Free returns the smallest index no node uses.
-func (x *Addresses) Free() int {
-	for x.used[x.free] {
-		x.free++
-	}
-	return x.free
 }
 
 // internalIPsFrom is 192.168.10.11's place in 192.168.0.0/16: InternalIPs count up from it, and

@@ -49,9 +49,9 @@ func TestNodeAddressesStayValidInLargeClusters(t *testing.T) {
 		assert.True(t, hosts.Contains(net.ParseIP(ip)), "node %d: %s", i, ip)
 		assert.False(t, seen[ip], "node %d repeats %s", i, ip)
 		seen[ip] = true
-		x := &Addresses{used: map[int]bool{}}
+		x := &Addresses{}
 		x.Use(ip)
-		assert.True(t, x.used[i], "%s reads back as node %d", ip, i)
+		assert.True(t, x.Used(i), "%s reads back as node %d", ip, i)
 	}
 	assert.Equal(t, "192.168.10.11", internalIP(0))
 	assert.Equal(t, "192.168.11.0", internalIP(245))

@@ -21,6 +21,7 @@ type podSpec struct {
 
 func world(t *testing.T, nodes []string, pods []podSpec) *cluster.Cluster {
 	c := cluster.New(1)
+	require.NoError(t, apiserver.CreateSystemNamespaces(c))
 	for _, n := range nodes {
 		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
 		list := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4"), api.ResourceMemory: api.MustParseQuantity("4Gi"), api.ResourcePods: api.MustParseQuantity("110")}
@@ -155,16 +156,8 @@ func TestPreemptionPolicyNeverDoesNotPreempt(t *testing.T) {
 	assert.Empty(t, d.preemption.victims)
 }
 
-// create creates an object through the API server, as a client does, creating its namespace
-// first if the cluster has none of that name.
+// create creates an object through the API server, as a client does.
 func create(c *cluster.Cluster, obj api.Object) error {
-	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
-		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
-		n.Name = ns
-		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
-			return err
-		}
-	}
 	_, err := apiserver.Create(c, obj, apiserver.Options{})
 	return err
 }

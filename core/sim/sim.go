@@ -59,12 +59,8 @@ const (
 // New returns a settled cluster of the given topology, its randomness drawn from seed.
 func New(seed uint64, topology Topology) (*Sim, error) {
 	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers))}
-	for _, ns := range []string{"default", "kube-node-lease", "kube-public", "kube-system"} {
-		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
-		n.Name = ns
-		if _, err := apiserver.Create(s.C, n, apiserver.Options{}); err != nil {
-			return nil, err
-		}
+	if err := apiserver.CreateSystemNamespaces(s.C); err != nil {
+		return nil, err
 	}
 	switch topology {
 	case Empty:

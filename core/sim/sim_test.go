@@ -240,16 +240,8 @@ func TestAQuietControllerSkipsPassesUntilWhatItReadsChanges(t *testing.T) {
 	assert.Equal(t, s.C.Now(), s.quiet[i].now, "run again: the clock moved")
 }
 
-// create creates an object through the API server, as a client does, creating its namespace
-// first if the cluster has none of that name.
+// create creates an object through the API server, as a client does.
 func create(c *cluster.Cluster, obj api.Object) error {
-	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
-		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
-		n.Name = ns
-		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
-			return err
-		}
-	}
 	_, err := apiserver.Create(c, obj, apiserver.Options{})
 	return err
 }

@@ -168,6 +168,7 @@ func TestReplaceNodeAffinityPinsTheNode(t *testing.T) {
 // controller reference and the pin, and an empty nodeName.
 func TestNewDaemonPod(t *testing.T) {
 	c := cluster.New(1)
+	require.NoError(t, apiserver.CreateSystemNamespaces(c))
 	require.NoError(t, create(c, newNode("node-0", nil)))
 	ds := newDaemonSet()
 	api.Default(ds)
@@ -191,16 +192,8 @@ func TestNewDaemonPod(t *testing.T) {
 	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.CurrentNumberScheduled)
 }
 
-// create creates an object through the API server, as a client does, creating its namespace
-// first if the cluster has none of that name.
+// create creates an object through the API server, as a client does.
 func create(c *cluster.Cluster, obj api.Object) error {
-	if ns := obj.GetObjectMeta().Namespace; ns != "" && c.Get("Namespace", cluster.Key{Name: ns}) == nil {
-		n := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
-		n.Name = ns
-		if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
-			return err
-		}
-	}
 	_, err := apiserver.Create(c, obj, apiserver.Options{})
 	return err
 }

@@ -69,6 +69,7 @@ func newFixture(t *testing.T, strategy api.DaemonSetUpdateStrategy, edit ...func
 		e(ds)
 	}
 	c := cluster.New(1)
+	require.NoError(t, apiserver.CreateSystemNamespaces(c))
 	require.NoError(t, create(c, ds))
 	return &fixture{t: t, c: c}
 }
@@ -894,6 +895,9 @@ func TestUpstreamUpdateCases(t *testing.T) {
 	})
 	t.Run("TestControlledHistories", func(t *testing.T) {
 		f := newFixture(t, onDelete())
+		other := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+		other.Name = "other"
+		require.NoError(t, create(f.c, other))
 		for _, ns := range []string{"default", "other"} {
 			cr := &api.ControllerRevision{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"}, Revision: 1}
 			cr.Name, cr.Namespace, cr.Labels = "orphan", ns, maps.Clone(simpleDaemonSetLabel)

@@ -64,14 +64,11 @@ func resourceVersion(n *api.Node) int64 {
 }
 
 // Ranges are the pod CIDR indices the nodes hold, read once.
-type Ranges struct {
-	used map[int]bool
-	free int // no index below it is free
-}
+type Ranges struct{ cluster.FreeIndex }
 
 // NewRanges reads the ranges the cluster's nodes hold.
 func NewRanges(c *cluster.Cluster) *Ranges {
-	x := &Ranges{used: map[int]bool{}}
+	x := &Ranges{}
 	for n := range c.AllNodes() {
 		x.Use(n.Spec.PodCIDR)
 	}
@@ -82,21 +79,7 @@ func NewRanges(c *cluster.Cluster) *Ranges {
 func (x *Ranges) Use(cidr string) {
 	rest, prefixed := strings.CutPrefix(cidr, "10.")
 	octets, suffixed := strings.CutSuffix(rest, ".0/24")
-	second, third, dotted := strings.Cut(octets, ".")
-	if !prefixed || !suffixed || !dotted {
-		return
+	if k, ok := cluster.Octets(octets); prefixed && suffixed && ok {
+		x.FreeIndex.Use((k - podSubnetsFrom + podSubnets) % podSubnets)
 	}
-	a, errA := strconv.Atoi(second)
-	b, errB := strconv.Atoi(third)
-	if errA == nil && errB == nil && strconv.Itoa(a) == second && strconv.Itoa(b) == third && a >= 0 && a < 256 && b >= 0 && b < 256 {
-		x.used[(a*256+b-podSubnetsFrom+podSubnets)%podSubnets] = true
-	}
-}
-
-// Free returns the smallest index no node holds.
-func (x *Ranges) Free() int {
-	for x.used[x.free] {
-		x.free++
-	}
-	return x.free
 }

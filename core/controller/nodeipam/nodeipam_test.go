@@ -62,9 +62,9 @@ func TestPodCIDRsStayValidInLargeClusters(t *testing.T) {
 		assert.True(t, pods.Contains(addr) && addr.Equal(subnet.IP), "node %d: %s", i, cidr)
 		assert.False(t, seen[cidr], "node %d repeats %s", i, cidr)
 		seen[cidr] = true
-		x := &Ranges{used: map[int]bool{}}
+		x := &Ranges{}
 		x.Use(cidr)
-		assert.True(t, x.used[i], "%s reads back as node %d", cidr, i)
+		assert.True(t, x.Used(i), "%s reads back as node %d", cidr, i)
 	}
 	assert.Equal(t, "10.244.0.0/24", PodCIDR(0))
 	assert.Equal(t, "10.245.0.0/24", PodCIDR(256))
