@@ -59,3 +59,40 @@ func TestCoreStaysPure(t *testing.T) {
 		assert.False(t, strings.HasPrefix(p.path, "k8s.io/"), "the page ships %s", p.path)
 	}
 }
+
+// layers are core's packages from the bottom up, as the README's Architecture lists them: a
+// package may import only those of a lower layer (the controllers share one). kubectl is a
+// client of the API server, so it imports neither the kubelet nor a controller.
+var layers = [][]string{
+	{"api"}, {"openapi"}, {"patch"}, {"cluster"}, {"apiserver"}, {"kubelet"}, {"controller"},
+	{"controller/daemon", "controller/deployment", "controller/replicaset", "controller/nodeipam",
+		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector"},
+	{"scheduler"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
+	{"lesson"}, {"playground"}, {"cmd/daemonlab"},
+}
+
+func TestCoreImportsOnlyGoDown(t *testing.T) {
+	layer := map[string]int{}
+	for i, l := range layers {
+		for _, p := range l {
+			layer["daemonlab/core/"+p] = i
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "daemonlab/core/...").Output()
+	if err != nil {
+		t.Skipf("go list is not available here: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		from, ok := layer[f[0]]
+		require.True(t, ok, "%s is in no layer: add it to layers and to the README's Architecture", f[0])
+		for _, imp := range f[1:] {
+			if to, ok := layer[imp]; ok {
+				assert.Less(t, to, from, "%s imports %s, which is not below it", f[0], imp)
+			}
+			if f[0] == "daemonlab/core/kubectl" {
+				assert.False(t, imp == "daemonlab/core/kubelet" || strings.HasPrefix(imp, "daemonlab/core/controller/"), "kubectl imports %s: it writes through the API server only", imp)
+			}
+		}
+	}
+}
