@@ -23,6 +23,7 @@ var deleteFlags = []FlagSpec{
 	{Name: "now", Boolean: true},
 	{Name: "ignore-not-found", Boolean: true},
 	{Name: "wait", Boolean: true},
+	{Name: "dry-run"},
 }
 
 // deleteOptions are a delete's settled flags (DeleteOptions.Complete).
@@ -97,7 +98,7 @@ type target struct {
 }
 
 // deleteCommand runs `kubectl delete TYPE NAME…`, `TYPE/NAME…`, `-f -`, `-l SELECTOR` or
-// `--all`. kubectl waits until the objects are gone; DaemonLab prints at once, and a deleted pod
+// `--all`; with --dry-run it prints what it would delete and deletes nothing. kubectl waits until the objects are gone; DaemonLab prints at once, and a deleted pod
 // stays Terminating as long as its kubelet takes.
 func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 	f, err := ParseFlags("delete", args, deleteFlags)
@@ -107,6 +108,10 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 	o, err := completeDelete(f)
 	if err != nil {
 		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	dry, bad := parseDryRun(f)
+	if bad != nil {
+		return *bad
 	}
 	targets, bad := deleteTargets(s, f, o, stdin)
 	if bad != nil {
@@ -123,7 +128,7 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 			}
 			continue
 		}
-		if _, err := apiserver.Delete(s.C, t.kind, cluster.KeyOf(t.obj), apiserver.DeleteOptions{Propagation: o.policy, GracePeriodSeconds: o.grace}); err != nil {
+		if _, err := apiserver.Delete(s.C, t.kind, cluster.KeyOf(t.obj), apiserver.DeleteOptions{Propagation: o.policy, GracePeriodSeconds: o.grace, DryRun: dry != ""}); err != nil {
 			errs = append(errs, serverError(err))
 			code = 1
 			continue
@@ -135,6 +140,7 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 		if t.kind.Namespaced {
 			verb += " from " + t.obj.GetObjectMeta().Namespace + " namespace"
 		}
+		verb += dry.suffix()
 		fmt.Fprintf(&out, "%s %q %s\n", resourceName(t.kind), t.name, verb)
 	}
 	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Code: code}

@@ -32,6 +32,11 @@ var kubectlCreateSubcommands = []string{"clusterrole", "clusterrolebinding", "co
 // dryRun is --dry-run: none, client or server (a bare --dry-run is refused, as kubectl does).
 type dryRun string
 
+// suffix is what kubectl's printers add to the operation of a dry run.
+func (d dryRun) suffix() string {
+	return map[dryRun]string{"client": " (dry run)", "server": " (server dry run)"}[d]
+}
+
 func parseDryRun(f Flags) (dryRun, *Result) {
 	switch v := f.Get("dry-run"); v {
 	case "", "none":
@@ -85,8 +90,7 @@ func createObject(s *sim.Sim, f Flags, obj api.Object, kind api.Kind, fail func(
 	case "name":
 		fmt.Fprintf(&b, "%s/%s\n", resourceName(kind), name)
 	default:
-		suffix := map[dryRun]string{"client": " (dry run)", "server": " (server dry run)"}[dry]
-		fmt.Fprintf(&b, "%s/%s created%s\n", resourceName(kind), name, suffix)
+		fmt.Fprintf(&b, "%s/%s created%s\n", resourceName(kind), name, dry.suffix())
 	}
 	return Result{Out: b.String()}
 }

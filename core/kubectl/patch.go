@@ -70,8 +70,7 @@ func patchCommand(s *sim.Sim, args []string, _ string) Result {
 			if !didPatch {
 				verb = "patched (no change)"
 			}
-			suffix := map[dryRun]string{"client": " (dry run)", "server": " (server dry run)"}[dry]
-			fmt.Fprintf(&out, "%s/%s %s%s\n", resourceName(t.kind), t.name, verb, suffix)
+			fmt.Fprintf(&out, "%s/%s %s%s\n", resourceName(t.kind), t.name, verb, dry.suffix())
 		}
 	}
 	return Result{Out: out.String()}
