@@ -1,7 +1,7 @@
 // Package cluster is DaemonLab's object store: every API object of the simulated cluster, the
-// simulated clock and the one seeded random source. It plays the API server: it assigns uids,
-// resourceVersions, generations and creation timestamps, applies defaulting, and hands out
-// objects in a stable order. It never reads the wall clock and draws every random choice from
+// simulated clock and the one seeded random source. It plays etcd under the API server
+// (core/apiserver, which admits, prepares and validates every write): it assigns uids,
+// resourceVersions and creation timestamps, and hands out objects in a stable order. It never reads the wall clock and draws every random choice from
 // its own PRNG, so the same seed and the same calls give the same cluster.
 //
 // Stored objects are immutable: Get and List hand out the stored values, shared with every

@@ -1,5 +1,8 @@
 // Package kubectl is kubectl v1.37 over DaemonLab's simulated cluster: the same commands, the
-// same output and the same error messages.
+// same output and the same error messages. It is a client, as kubectl is: it reads the store,
+// writes only through core/apiserver and words the API server's refusals; the controllers
+// answer a command after it (the shell settles them), and the commands that watch (rollout
+// status, get -w) let simulated time pass only through sim.Wait.
 package kubectl
 
 import (
