@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -59,7 +60,8 @@ func KindOf(obj api.Object) api.Kind {
 //
 //  1. NamespaceLifecycle: a namespaced object's namespace must exist (NotFound).
 //  2. Defaulting, then the mutating admission chain (see admission): Forbidden.
-//  3. The strategy's PrepareForCreate: status reset, generation 1 for workloads.
+//  3. What a client may not set goes (WipeObjectMetaSystemFields: a deletion under way), and
+//     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
 //  6. The store: AlreadyExists when the name is taken.
@@ -75,6 +77,7 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 	if err := admit(kind, obj); err != nil {
 		return nil, err
 	}
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	st := strategies[kind.Kind]
 	if st.generation {
 		m.Generation = 1
@@ -112,12 +115,16 @@ func generatedName(base, suffix string) string {
 // Update replaces an object as the update handler and registry do (pkg/registry/rest/update.go
 // BeforeUpdate):
 //
-//  1. The object must exist (NotFound); uid and creationTimestamp stay the stored ones.
+//  1. The object must exist (NotFound); uid and creationTimestamp stay the stored ones, and so
+//     does a deletion under way (its deletionTimestamp and grace period).
 //  2. Defaulting, then the strategy's PrepareForUpdate: the stored status stays, and the
 //     generation counts one more only when the spec changed.
 //  3. Validation and the update rules (immutable fields): Invalid.
 //  4. An update that changes nothing is not written: the stored object comes back, its
 //     resourceVersion unchanged.
+//  5. An update that leaves an object being deleted without finalizers, its grace period over,
+//     deletes it (ShouldDeleteDuringUpdate, staging/src/k8s.io/apiserver/pkg/registry/generic/
+//     registry/store.go).
 func Update(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 	return update(c, obj, o, false)
 }
@@ -139,6 +146,12 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 	}
 	om := old.GetObjectMeta()
 	m.UID, m.CreationTimestamp, m.ResourceVersion = om.UID, om.CreationTimestamp, om.ResourceVersion
+	if om.DeletionTimestamp != nil {
+		m.DeletionTimestamp = om.DeletionTimestamp
+	}
+	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
+		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
+	}
 	api.Default(obj)
 	st := strategies[kind.Kind]
 	switch {
@@ -162,6 +175,10 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 		return old, nil
 	}
 	if o.DryRun {
+		return obj, nil
+	}
+	if om.DeletionTimestamp != nil && len(m.Finalizers) == 0 && (om.DeletionGracePeriodSeconds == nil || *om.DeletionGracePeriodSeconds == 0) {
+		c.Delete(old)
 		return obj, nil
 	}
 	if err := c.Update(obj); err != nil {
@@ -286,8 +303,8 @@ func Delete(c *cluster.Cluster, kind api.Kind, key cluster.Key, o DeleteOptions)
 }
 
 // Evict is the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go Create):
-// the pod gets the DisruptionTarget condition ("EvictionByEvictionAPI") and is deleted
-// gracefully, with the grace period given or its own. DaemonLab has no PodDisruptionBudgets,
+// the pod gets the DisruptionTarget condition ("EvictionByEvictionAPI"), in place of one it
+// had (UpdatePodCondition), and is deleted gracefully, with the grace period given or its own. DaemonLab has no PodDisruptionBudgets,
 // so no eviction is refused.
 func Evict(c *cluster.Cluster, key cluster.Key, grace *int64) error {
 	obj := c.Get("Pod", key)
@@ -295,8 +312,17 @@ func Evict(c *cluster.Cluster, key cluster.Key, grace *int64) error {
 		return NotFound(KindOf(&api.Pod{}), key.Name)
 	}
 	marked := api.DeepCopy(obj.(*api.Pod))
-	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"})
+	target := api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
+		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}
+	conds := &marked.Status.Conditions
+	if i := slices.IndexFunc(*conds, func(pc api.PodCondition) bool { return pc.Type == target.Type }); i >= 0 {
+		if (*conds)[i].Status == target.Status {
+			target.LastTransitionTime = (*conds)[i].LastTransitionTime
+		}
+		(*conds)[i] = target
+	} else {
+		*conds = append(*conds, target)
+	}
 	_ = c.Update(marked)
 	c.DeletePod(marked, grace)
 	return nil

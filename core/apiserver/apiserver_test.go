@@ -162,3 +162,56 @@ func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
 	_, err = Patch(c, kind, cluster.Key{Namespace: "default", Name: "none"}, MergePatch, map[string]any{}, Options{})
 	assert.EqualError(t, err, `daemonsets.apps "none" not found`)
 }
+
+// TestAnUpdateKeepsADeletionUnderWay pins BeforeUpdate and ShouldDeleteDuringUpdate: an update
+// cannot take a deletionTimestamp away, and one that leaves an object being deleted without
+// finalizers deletes it; a create drops a deletion the manifest carried.
+func TestAnUpdateKeepsADeletionUnderWay(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	ds := daemonSet("agent")
+	ds.DeletionTimestamp = &api.Time{}
+	_, err := Create(c, ds, Options{})
+	require.NoError(t, err)
+	key := cluster.Key{Namespace: "default", Name: "agent"}
+	assert.Nil(t, c.Get("DaemonSet", key).GetObjectMeta().DeletionTimestamp, "a client does not create a deletion")
+	c.DeleteObject(c.Get("DaemonSet", key), cluster.Foreground, nil)
+	require.NotNil(t, c.Get("DaemonSet", key).GetObjectMeta().DeletionTimestamp)
+
+	kept := api.DeepCopy(c.Get("DaemonSet", key).(*api.DaemonSet))
+	kept.DeletionTimestamp, kept.Labels = nil, map[string]string{"a": "b"}
+	_, err = Update(c, kept, Options{})
+	require.NoError(t, err)
+	assert.NotNil(t, c.Get("DaemonSet", key).GetObjectMeta().DeletionTimestamp)
+
+	done := api.DeepCopy(c.Get("DaemonSet", key).(*api.DaemonSet))
+	done.Finalizers = nil
+	_, err = Update(c, done, Options{})
+	require.NoError(t, err)
+	assert.Nil(t, c.Get("DaemonSet", key), "no finalizer left: the update deletes it")
+}
+
+// TestADeploymentsAnnotationsBumpItsGeneration pins deploymentStrategy.PrepareForUpdate: its
+// annotations are copied to its ReplicaSets, so changing them is a new generation; its labels
+// are not.
+func TestADeploymentsAnnotationsBumpItsGeneration(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	d := &api.Deployment{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"}}
+	d.Name, d.Namespace = "web", "default"
+	d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	d.Spec.Template.Labels = map[string]string{"app": "web"}
+	d.Spec.Template.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	stored, err := Create(c, d, Options{})
+	require.NoError(t, err)
+	labelled := api.DeepCopy(stored.(*api.Deployment))
+	labelled.Labels = map[string]string{"tier": "web"}
+	stored, err = Update(c, labelled, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), stored.GetObjectMeta().Generation)
+	annotated := api.DeepCopy(stored.(*api.Deployment))
+	annotated.Annotations = map[string]string{"note": "x"}
+	stored, err = Update(c, annotated, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), stored.GetObjectMeta().Generation)
+}

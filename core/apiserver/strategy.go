@@ -3,6 +3,7 @@ package apiserver
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 
 	"daemonlab/core/api"
@@ -25,15 +26,18 @@ type strategy struct {
 	update func(obj, old api.Object)
 	// validateUpdate, if set, adds the update-only rules (ValidateUpdate): immutable fields.
 	validateUpdate func(obj, old api.Object) api.ErrorList
+	// statusKeepsLabels: a write of the status keeps the stored labels too (the Deployment's
+	// status strategy; the others take the writer's metadata as it comes).
+	statusKeepsLabels bool
 }
 
 // strategies are the kinds' registry strategies.
 var strategies = map[string]strategy{
 	"Pod":                {status: true, create: podPrepareForCreate},
-	"Node":               {status: true},
+	"Node":               {status: true, validateUpdate: podCIDRImmutable},
 	"Namespace":          {status: true},
 	"DaemonSet":          {generation: true, status: true, create: daemonSetPrepareForCreate, update: daemonSetPrepareForUpdate, validateUpdate: selectorImmutable},
-	"Deployment":         {generation: true, status: true, create: clearStatus, validateUpdate: selectorImmutable},
+	"Deployment":         {generation: true, status: true, create: clearStatus, update: deploymentPrepareForUpdate, validateUpdate: selectorImmutable, statusKeepsLabels: true},
 	"ReplicaSet":         {generation: true, status: true, create: clearStatus, validateUpdate: selectorImmutable},
 	"ControllerRevision": {},
 	"Event":              {},
@@ -78,6 +82,26 @@ func setTemplateGeneration(ds *api.DaemonSet, generation int64) {
 	ds.Annotations[api.DeprecatedTemplateGeneration] = strconv.FormatInt(generation, 10)
 }
 
+// deploymentPrepareForUpdate is the rest of deploymentStrategy.PrepareForUpdate
+// (pkg/registry/apps/deployment/strategy.go): a change of the annotations bumps the generation
+// too, "because annotations are copied from deployments to their replica sets".
+func deploymentPrepareForUpdate(obj, old api.Object) {
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	if m.Generation == om.Generation && !reflect.DeepEqual(jsonValue(m.Annotations), jsonValue(om.Annotations)) {
+		m.Generation++
+	}
+}
+
+// podCIDRImmutable is ValidateNodeUpdate's rule for the pod CIDRs (pkg/apis/core/validation
+// validation.go): once the node IPAM controller gave a node its ranges, they stay.
+func podCIDRImmutable(obj, old api.Object) api.ErrorList {
+	now, was := obj.(*api.Node).Spec.PodCIDRs, old.(*api.Node).Spec.PodCIDRs
+	if len(was) > 0 && !slices.Equal(now, was) {
+		return api.ErrorList{api.Forbidden(api.NewPath("spec", "podCIDRs"), `node updates may not change podCIDR except from "" to valid`)}
+	}
+	return nil
+}
+
 // clearStatus empties a new workload's status: its controller writes it.
 func clearStatus(obj api.Object) {
 	status := reflect.ValueOf(obj).Elem().FieldByName("Status")
@@ -120,12 +144,16 @@ func (st strategy) prepareForUpdate(obj, old api.Object) {
 	}
 }
 
-// prepareForStatusUpdate is the status strategies' PrepareForUpdate: a write of the status
-// keeps the stored spec, and the metadata but for what the status writer may set.
+// prepareForStatusUpdate is the status strategies' PrepareForUpdate (daemonSetStatusStrategy,
+// deploymentStatusStrategy, …): a write of the status keeps the stored spec, and with it the
+// generation; the Deployment's keeps its labels too.
 func (st strategy) prepareForStatusUpdate(obj, old api.Object) {
 	field(obj, "Spec").Set(field(old, "Spec"))
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
-	m.Generation, m.Labels, m.Annotations = om.Generation, om.Labels, om.Annotations
+	m.Generation = om.Generation
+	if st.statusKeepsLabels {
+		m.Labels = om.Labels
+	}
 }
 
 func field(obj api.Object, name string) reflect.Value {

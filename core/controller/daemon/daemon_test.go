@@ -192,8 +192,17 @@ func TestNewDaemonPod(t *testing.T) {
 	assert.Equal(t, int32(1), c.DaemonSets()[0].Status.CurrentNumberScheduled)
 }
 
-// create creates an object through the API server, as a client does.
+// create creates an object through the API server, as a client does; a deletion the fixture
+// gives it is then written to the store as it is, as upstream's fake clientset stores objects
+// being deleted (which a client cannot create through the API server).
 func create(c *cluster.Cluster, obj api.Object) error {
-	_, err := apiserver.Create(c, obj, apiserver.Options{})
-	return err
+	m := obj.GetObjectMeta()
+	deletion, grace := m.DeletionTimestamp, m.DeletionGracePeriodSeconds
+	stored, err := apiserver.Create(c, obj, apiserver.Options{})
+	if err != nil || deletion == nil {
+		return err
+	}
+	sm := stored.GetObjectMeta()
+	sm.DeletionTimestamp, sm.DeletionGracePeriodSeconds = deletion, grace
+	return c.Update(stored)
 }
