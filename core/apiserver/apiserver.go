@@ -204,7 +204,8 @@ const (
 //  1. The object must exist (NotFound).
 //  2. The patch is applied to the object's JSON: a strategic merge patch by the merge keys and
 //     strategies of the kind's OpenAPI schema, a merge patch as RFC 7386, a JSON patch as
-//     RFC 6902. A patch that cannot apply is BadRequest (UnprocessableEntity for a JSON patch).
+//     RFC 6902. A patch that cannot apply is BadRequest (for a JSON patch, a 422 Invalid with the
+//     patch's error as its cause).
 //  3. The result is decoded strictly (BadRequest); it may not change the kind or the name.
 //  4. It is then written as Update writes an object.
 func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p any, o Options) (api.Object, error) {
@@ -230,7 +231,7 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	case JSONPatch:
 		patched, err := patch.JSON(original, p)
 		if err != nil {
-			return nil, newStatus(ReasonUnprocessableEntity, Details{Group: kind.Group, Kind: kind.Resource, Name: key.Name}, "%s", err.Error())
+			return nil, unprocessable(err.Error())
 		}
 		result = patched
 	default:

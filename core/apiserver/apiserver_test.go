@@ -141,7 +141,7 @@ func TestUpdateBumpsTheGenerationOnlyWhenTheSpecChanges(t *testing.T) {
 }
 
 // TestPatchIsAppliedToTheStoredObject: a strategic merge patch merges, a JSON patch that cannot
-// apply is UnprocessableEntity, and a patch may not rename the object.
+// apply is a 422 Invalid with its error as the cause, and a patch may not rename the object.
 func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
 	c := cluster.New(1)
 	namespace(c, t)
@@ -155,7 +155,9 @@ func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
 	_, err = Patch(c, kind, key, JSONPatch, []any{map[string]any{"op": "remove", "path": "/spec/nothing"}}, Options{})
 	var se *StatusError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, ReasonUnprocessableEntity, se.Reason)
+	assert.Equal(t, ReasonInvalid, se.Reason)
+	assert.Equal(t, 422, se.Code)
+	assert.NotEmpty(t, se.Details.Unexpected)
 	_, err = Patch(c, kind, key, MergePatch, map[string]any{"metadata": map[string]any{"name": "other"}}, Options{})
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, ReasonBadRequest, se.Reason)

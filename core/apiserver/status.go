@@ -17,13 +17,12 @@ const (
 	ReasonForbidden           Reason = "Forbidden"           // 403
 	ReasonInvalid             Reason = "Invalid"             // 422
 	ReasonBadRequest          Reason = "BadRequest"          // 400
-	ReasonUnprocessableEntity Reason = "UnprocessableEntity" // 422, a JSON patch that cannot apply
 	ReasonTooManyRequests     Reason = "TooManyRequests"     // 429, an eviction a budget refuses
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonUnprocessableEntity: 422, ReasonTooManyRequests: 429,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -36,10 +35,13 @@ type StatusError struct {
 	Details Details
 }
 
-// Details are the status details: what the request was about, and for Invalid the field errors.
+// Details are the status details: what the request was about, and for Invalid the field errors
+// (Causes) or a cause that names no field (Unexpected: the server's own words, as
+// NewGenericServerResponse keeps them).
 type Details struct {
 	Group, Kind, Name string
 	Causes            api.ErrorList
+	Unexpected        string
 }
 
 func (e *StatusError) Error() string { return e.Message }
@@ -85,6 +87,12 @@ func invalid(kind api.Kind, name string, errs api.ErrorList) *StatusError {
 // forbidden is errors.NewForbidden, as admission plugins refuse: `pods "x" is forbidden: …`.
 func forbidden(kind api.Kind, name, reason string) *StatusError {
 	return newStatus(ReasonForbidden, Details{Group: kind.Group, Kind: kind.Resource, Name: name}, "%s %q is forbidden: %s", kind.GroupResource(), name, reason)
+}
+
+// unprocessable is errors.NewGenericServerResponse(422, …) as the patch handler answers a JSON
+// patch that cannot apply: Invalid, the generic message, and the patch's error as its cause.
+func unprocessable(serverMessage string) *StatusError {
+	return newStatus(ReasonInvalid, Details{Unexpected: serverMessage}, "the server rejected our request due to an error in our request")
 }
 
 // badRequest is errors.NewBadRequest: the message as it is.

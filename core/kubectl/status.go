@@ -13,7 +13,10 @@ import (
 // (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr, StandardErrorMessage):
 //
 //  1. Invalid with its field errors: "The <Kind> "<name>" is invalid: …" (see invalidMessage).
-//  2. Any other refusal: "Error from server (<Reason>): <message>".
+//  2. Invalid about no object, with a cause that names no field: "The request is invalid: "
+//     and the cause as statusCausesToAggrError writes it, "<field>: <message>" with the field
+//     empty (so "The request is invalid: : …", as kubectl prints a JSON patch that cannot apply).
+//  3. Any other refusal: "Error from server (<Reason>): <message>".
 func serverError(err error) string {
 	var se *apiserver.StatusError
 	switch {
@@ -21,6 +24,8 @@ func serverError(err error) string {
 		return "error: " + err.Error()
 	case se.Reason == apiserver.ReasonInvalid && len(se.Details.Causes) > 0:
 		return invalidMessage(se.Details.Kind, se.Details.Name, se.Details.Causes)
+	case se.Reason == apiserver.ReasonInvalid && se.Details.Unexpected != "":
+		return "The request is invalid: : " + se.Details.Unexpected
 	}
 	return fmt.Sprintf("Error from server (%s): %s", se.Reason, se.Message)
 }
