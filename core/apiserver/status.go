@@ -12,12 +12,12 @@ type Reason string
 // The reasons DaemonLab's API server answers with, and their HTTP codes (StatusReason* in
 // k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
 const (
-	ReasonNotFound            Reason = "NotFound"            // 404
-	ReasonAlreadyExists       Reason = "AlreadyExists"       // 409
-	ReasonForbidden           Reason = "Forbidden"           // 403
-	ReasonInvalid             Reason = "Invalid"             // 422
-	ReasonBadRequest          Reason = "BadRequest"          // 400
-	ReasonTooManyRequests     Reason = "TooManyRequests"     // 429, an eviction a budget refuses
+	ReasonNotFound        Reason = "NotFound"        // 404
+	ReasonAlreadyExists   Reason = "AlreadyExists"   // 409
+	ReasonForbidden       Reason = "Forbidden"       // 403
+	ReasonInvalid         Reason = "Invalid"         // 422
+	ReasonBadRequest      Reason = "BadRequest"      // 400
+	ReasonTooManyRequests Reason = "TooManyRequests" // 429, an eviction a budget refuses
 )
 
 var codes = map[Reason]int{
