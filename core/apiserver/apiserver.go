@@ -219,11 +219,11 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	case StrategicMergePatch:
 		pm, ok := p.(map[string]any)
 		if !ok {
-			return nil, badRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKindOf(p)))
+			return nil, BadRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKindOf(p)))
 		}
 		merged, err := patch.Strategic(original.(map[string]any), pm, openapi.Document(kind), openapi.Root(kind))
 		if err != nil {
-			return nil, badRequest(err.Error())
+			return nil, BadRequest(err.Error())
 		}
 		result = merged
 	case MergePatch:
@@ -235,25 +235,25 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 		}
 		result = patched
 	default:
-		return nil, badRequest(fmt.Sprintf("unknown patch type %q", typ))
+		return nil, BadRequest(fmt.Sprintf("unknown patch type %q", typ))
 	}
 	data, err := json.Marshal(result)
 	if err != nil {
-		return nil, badRequest(err.Error())
+		return nil, BadRequest(err.Error())
 	}
 	manifests, err := api.Decode(data)
 	var de *api.DecodeError
 	switch {
 	case errors.As(err, &de):
-		return nil, badRequest(de.Error())
+		return nil, BadRequest(de.Error())
 	case err != nil:
-		return nil, badRequest(err.Error())
+		return nil, BadRequest(err.Error())
 	case len(manifests) != 1 || manifests[0].Kind.Kind != kind.Kind:
-		return nil, badRequest(fmt.Sprintf("the patch changes the object's kind; %s %q stays a %s", kind.GroupResource(), key.Name, kind.Kind))
+		return nil, BadRequest(fmt.Sprintf("the patch changes the object's kind; %s %q stays a %s", kind.GroupResource(), key.Name, kind.Kind))
 	}
 	obj := manifests[0].Object
 	if m := obj.GetObjectMeta(); m.Name != key.Name || m.Namespace != key.Namespace {
-		return nil, badRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, key.Name))
+		return nil, BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, key.Name))
 	}
 	return Update(c, obj, o)
 }

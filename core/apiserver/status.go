@@ -12,17 +12,16 @@ type Reason string
 // The reasons DaemonLab's API server answers with, and their HTTP codes (StatusReason* in
 // k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
 const (
-	ReasonNotFound        Reason = "NotFound"        // 404
-	ReasonAlreadyExists   Reason = "AlreadyExists"   // 409
-	ReasonForbidden       Reason = "Forbidden"       // 403
-	ReasonInvalid         Reason = "Invalid"         // 422
-	ReasonBadRequest      Reason = "BadRequest"      // 400
-	ReasonTooManyRequests Reason = "TooManyRequests" // 429, an eviction a budget refuses
+	ReasonNotFound      Reason = "NotFound"      // 404
+	ReasonAlreadyExists Reason = "AlreadyExists" // 409
+	ReasonForbidden     Reason = "Forbidden"     // 403
+	ReasonInvalid       Reason = "Invalid"       // 422
+	ReasonBadRequest    Reason = "BadRequest"    // 400
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonTooManyRequests: 429,
+	ReasonBadRequest: 400,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -95,7 +94,7 @@ func unprocessable(serverMessage string) *StatusError {
 	return newStatus(ReasonInvalid, Details{Unexpected: serverMessage}, "the server rejected our request due to an error in our request")
 }
 
-// badRequest is errors.NewBadRequest: the message as it is.
-func badRequest(msg string) *StatusError {
+// BadRequest is errors.NewBadRequest: the message as it is.
+func BadRequest(msg string) *StatusError {
 	return newStatus(ReasonBadRequest, Details{}, "%s", msg)
 }

@@ -10,6 +10,7 @@
 package cluster
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"maps"
@@ -131,6 +132,27 @@ func (c *Cluster) SetMachine(node string, m Machine) {
 // MachineNames returns the names of the nodes that have a machine behind them, sorted.
 func (c *Cluster) MachineNames() []string {
 	return slices.Sorted(maps.Keys(c.machines))
+}
+
+// HasMachine reports whether a machine stands behind the node, without copying it.
+func (c *Cluster) HasMachine(node string) bool {
+	_, ok := c.machines[node]
+	return ok
+}
+
+// MachineCount returns how many machines there are.
+func (c *Cluster) MachineCount() int { return len(c.machines) }
+
+// CreationOrder orders objects as they were created: by creationTimestamp, then by the
+// resourceVersion their create got (within a second, the order of the writes).
+func CreationOrder(a, b api.Object) int {
+	am, bm := a.GetObjectMeta(), b.GetObjectMeta()
+	if c := am.CreationTimestamp.Compare(bm.CreationTimestamp.Time); c != 0 {
+		return c
+	}
+	av, _ := strconv.ParseInt(am.ResourceVersion, 10, 64)
+	bv, _ := strconv.ParseInt(bm.ResourceVersion, 10, 64)
+	return cmp.Compare(av, bv)
 }
 
 // RemoveMachine forgets the machine behind a deleted node.

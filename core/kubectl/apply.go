@@ -192,7 +192,7 @@ func threeWayPatch(m api.Manifest, existing api.Object, namespace string) (map[s
 	}
 	p, err := patch.ThreeWay(original, modifiedMap, structured(existing, m.Kind), openapi.Document(m.Kind), openapi.Root(m.Kind))
 	if err != nil {
-		return nil, &apiserver.StatusError{Reason: apiserver.ReasonBadRequest, Message: err.Error()}
+		return nil, apiserver.BadRequest(err.Error()) // as the server would refuse the patch
 	}
 	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
@@ -44,4 +45,26 @@ func TestNodeAddressesStayValidInLargeClusters(t *testing.T) {
 	}
 	assert.Equal(t, "192.168.10.11", internalIP(0))
 	assert.Equal(t, "192.168.11.0", internalIP(245))
+}
+
+// TestNodesRegisterInTheOrderTheyWereCreated: Nodes applied in one manifest join in the
+// manifest's order (creation order, not name order), as the node IPAM controller gives them
+// their ranges, so a node's address and pod CIDR have the same index; a machine whose Node is
+// deleted leaves.
+func TestNodesRegisterInTheOrderTheyWereCreated(t *testing.T) {
+	c := cluster.New(1)
+	for _, name := range []string{"zz", "aa"} {
+		n := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}}
+		n.Name = name
+		_, err := apiserver.Create(c, n, apiserver.Options{})
+		require.NoError(t, err)
+	}
+	require.True(t, Register(c))
+	assert.Equal(t, internalIP(0), c.Node("zz").Status.Addresses[0].Address)
+	assert.Equal(t, internalIP(1), c.Node("aa").Status.Addresses[0].Address)
+	assert.True(t, c.HasMachine("aa"))
+	assert.False(t, Register(c), "every node has its machine")
+	c.Delete(c.Node("aa"))
+	assert.True(t, Register(c))
+	assert.False(t, c.HasMachine("aa"), "the machine left with its node")
 }

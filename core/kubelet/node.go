@@ -44,22 +44,27 @@ func Join(c *cluster.Cluster, n *api.Node) error {
 // It reports whether it changed anything.
 func Register(c *cluster.Cluster) bool {
 	var joining []*api.Node
+	served := 0 // the nodes that have a machine
 	for n := range c.AllNodes() {
-		if _, ok := c.Machine(n.Name); !ok {
+		if c.HasMachine(n.Name) {
+			served++
+		} else {
 			joining = append(joining, n)
 		}
 	}
 	changed := false
-	for _, name := range c.MachineNames() {
-		if c.Node(name) == nil {
-			c.RemoveMachine(name)
-			changed = true
+	if served < c.MachineCount() { // a machine is left without its node
+		for _, name := range c.MachineNames() {
+			if c.Node(name) == nil {
+				c.RemoveMachine(name)
+				changed = true
+			}
 		}
 	}
 	if len(joining) == 0 {
 		return changed
 	}
-	slices.SortStableFunc(joining, func(a, b *api.Node) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+	slices.SortStableFunc(joining, func(a, b *api.Node) int { return cluster.CreationOrder(a, b) })
 	addresses := NewAddresses(c)
 	for _, n := range joining {
 		joined := NewNode(n.Name, addresses.Free(), NodeOptions{Labels: n.Labels}, c.Now())

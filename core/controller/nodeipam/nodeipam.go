@@ -4,10 +4,8 @@
 package nodeipam
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
@@ -44,9 +42,7 @@ func Sync(c *cluster.Cluster) bool {
 	if len(waiting) == 0 {
 		return false
 	}
-	slices.SortStableFunc(waiting, func(a, b *api.Node) int {
-		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(resourceVersion(a), resourceVersion(b)))
-	})
+	slices.SortStableFunc(waiting, func(a, b *api.Node) int { return cluster.CreationOrder(a, b) })
 	x := NewRanges(c)
 	for _, n := range waiting {
 		next := api.DeepCopy(n)
@@ -56,11 +52,6 @@ func Sync(c *cluster.Cluster) bool {
 		_ = c.Update(next)
 	}
 	return true
-}
-
-func resourceVersion(n *api.Node) int64 {
-	v, _ := strconv.ParseInt(n.ResourceVersion, 10, 64)
-	return v
 }
 
 // Ranges are the pod CIDR indices the nodes hold, read once.
