@@ -22,6 +22,18 @@ func EqualIgnoreHash(a, b api.PodTemplateSpec) bool {
 	return string(ja) == string(jb)
 }
 
+// SkipCopyAnnotation reports whether a Deployment annotation is one the Deployment and its
+// ReplicaSets keep each for themselves (annotationsToSkip, pkg/controller/deployment/util
+// deployment_util.go, and kubectl's rollback.go): the controller does not copy it to the new
+// ReplicaSet, and a rollback does not copy it back.
+func SkipCopyAnnotation(key string) bool {
+	switch key {
+	case api.LastAppliedAnnotation, api.AnnotationRevision, api.AnnotationRevisionHistory, api.AnnotationDesiredReplicas, api.AnnotationMaxReplicas, "deprecated.deployment.rollback.to":
+		return true
+	}
+	return false
+}
+
 // ReplicaSets returns d's new ReplicaSet (nil if there is none yet) and its old ones, oldest
 // first, as kubectl's deployment util finds them without changing anything: the ReplicaSets d
 // controls whose labels its selector matches; the new one is the oldest whose template is d's.

@@ -7,7 +7,9 @@ package deployment
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
+	"strings"
 
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
@@ -96,14 +98,29 @@ func maxRevision(rss []*api.ReplicaSet) int64 {
 }
 
 // newReplicaSet returns the new ReplicaSet, creating it when create is set
-// (getAllReplicaSetsAndSyncRevision / getNewReplicaSet), and keeps the revisions: the new
-// ReplicaSet's revision is one more than the old ones', the Deployment carries it too.
+// (getAllReplicaSetsAndSyncRevision / getNewReplicaSet), and keeps the revisions:
+//
+//  1. The new revision is one more than the highest of the old ReplicaSets.
+//  2. An existing new ReplicaSet is synced with the Deployment on every sync: its annotations
+//     (see replicaSetAnnotations: the Deployment's are copied, so a kubernetes.io/change-cause
+//     annotated after the template changed reaches the current revision) and its
+//     minReadySeconds. If either changed, the ReplicaSet is updated and this sync goes on with
+//     it; the Deployment's revision follows on the next sync.
+//  3. Otherwise the Deployment carries the ReplicaSet's revision, and a Progressing condition
+//     FoundNewReplicaSet if it had none.
+//  4. A created ReplicaSet gets the new revision, and the Deployment with it.
 func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet) {
 	newRS, old := s.split()
-	rev := strconv.FormatInt(maxRevision(old)+1, 10)
+	rev := maxRevision(old) + 1
 	if newRS != nil {
-		if updated := s.setRevision(newRS, rev); updated != nil {
-			newRS = updated
+		annotations, changed := s.replicaSetAnnotations(newRS, rev, true)
+		if changed || newRS.Spec.MinReadySeconds != s.d.Spec.MinReadySeconds {
+			next := api.DeepCopy(newRS)
+			next.Annotations, next.Spec.MinReadySeconds = annotations, s.d.Spec.MinReadySeconds
+			if stored, err := apiserver.Update(s.c, next, apiserver.Options{}); err == nil {
+				return stored.(*api.ReplicaSet), old
+			}
+			return newRS, old
 		}
 		s.setDeploymentRevision(newRS.Annotations[api.AnnotationRevision])
 		if s.hasProgressDeadline() && progressing(s.d.Status) == nil {
@@ -134,7 +151,7 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 	if n := replicas(rs.Spec.Replicas); n > 0 {
 		s.c.Record(s.d, cluster.EventNormal, "ScalingReplicaSet", fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), component, "")
 	}
-	s.setDeploymentRevision(rev)
+	s.setDeploymentRevision(strconv.FormatInt(rev, 10))
 	if s.hasProgressDeadline() {
 		setCondition(&s.d.Status, condition("Progressing", api.ConditionTrue, "NewReplicaSetCreated", fmt.Sprintf("Created new replica set %q", rs.Name), s.c))
 	}
@@ -144,7 +161,7 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 // buildReplicaSet builds the ReplicaSet for the Deployment's template: the pod-template-hash
 // label on its template, selector and itself, a controller reference, the revision and replica
 // annotations, and the replicas the strategy allows now.
-func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.ReplicaSet {
+func (s *syncer) buildReplicaSet(rev int64, old []*api.ReplicaSet) *api.ReplicaSet {
 	d := s.d
 	tmpl := api.DeepCopy(d.Spec.Template)
 	hash := controller.ComputeHash(&tmpl, d.Status.CollisionCount)
@@ -165,55 +182,70 @@ func (s *syncer) buildReplicaSet(rev string, old []*api.ReplicaSet) *api.Replica
 	rs.OwnerReferences = []api.OwnerReference{api.NewControllerRef(d, "apps/v1", "Deployment")}
 	rs.Spec = api.ReplicaSetSpec{Replicas: new(int32), MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl}
 	*rs.Spec.Replicas = s.newRSReplicas(append(old, rs), rs)
-	rs.Annotations = copyAnnotations(d.Annotations)
-	rs.Annotations[api.AnnotationRevision] = rev
-	rs.Annotations[api.AnnotationDesiredReplicas] = strconv.Itoa(int(replicas(d.Spec.Replicas)))
-	rs.Annotations[api.AnnotationMaxReplicas] = strconv.Itoa(int(replicas(d.Spec.Replicas) + s.maxSurge()))
+	rs.Annotations, _ = s.replicaSetAnnotations(rs, rev, false)
 	return rs
 }
 
-// copyAnnotations copies a Deployment's annotations to its ReplicaSet, without the ones the
-// controller or kubectl keep for themselves.
-func copyAnnotations(in map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range in {
-		switch k {
-		case api.LastAppliedAnnotation, api.AnnotationRevision, api.AnnotationRevisionHistory, api.AnnotationDesiredReplicas, api.AnnotationMaxReplicas, "deprecated.deployment.rollback.to":
-		default:
-			out[k] = v
+// maxRevisionHistory bounds the revision-history annotation (maxRevHistoryLengthInChars).
+const maxRevisionHistory = 2000
+
+// replicaSetAnnotations is SetNewReplicaSetAnnotations: the new ReplicaSet's annotations as
+// the Deployment makes them, and whether they changed.
+//
+//  1. Every annotation of the Deployment is copied, except those each keeps for itself
+//     (controller.SkipCopyAnnotation); one the Deployment no longer has stays.
+//  2. A revision below rev is raised to it. A revision that is no number stops here: nothing
+//     more changes, and the copies count as no change.
+//  3. A ReplicaSet that had a lower revision comes back (a rollback to it): the old number is
+//     appended to revision-history (see revisionHistory), within 2000 characters.
+//  4. A ReplicaSet about to be created (exists false) gets desired-replicas (the Deployment's
+//     replicas) and max-replicas (those plus maxSurge).
+func (s *syncer) replicaSetAnnotations(rs *api.ReplicaSet, rev int64, exists bool) (map[string]string, bool) {
+	out := maps.Clone(rs.Annotations)
+	if out == nil {
+		out = map[string]string{}
+	}
+	changed := false
+	for k, v := range s.d.Annotations {
+		if cur, ok := out[k]; !controller.SkipCopyAnnotation(k) && (!ok || cur != v) {
+			out[k], changed = v, true
 		}
 	}
-	return out
+	prev, had := out[api.AnnotationRevision]
+	n, err := strconv.ParseInt(prev, 10, 64)
+	if err != nil && prev != "" {
+		return out, false
+	}
+	if n < rev {
+		out[api.AnnotationRevision], changed = strconv.FormatInt(rev, 10), true
+		if had {
+			out[api.AnnotationRevisionHistory] = revisionHistory(out[api.AnnotationRevisionHistory], prev, maxRevisionHistory)
+		}
+	}
+	if !exists {
+		out[api.AnnotationDesiredReplicas] = strconv.Itoa(int(replicas(s.d.Spec.Replicas)))
+		out[api.AnnotationMaxReplicas] = strconv.Itoa(int(replicas(s.d.Spec.Replicas) + s.maxSurge()))
+		changed = true
+	}
+	return out, changed
 }
 
-// setRevision raises an existing new ReplicaSet's revision to rev (after a rollback to it),
-// keeping the old number in revision-history; it returns the updated ReplicaSet, or nil.
-func (s *syncer) setRevision(rs *api.ReplicaSet, rev string) *api.ReplicaSet {
-	want, _ := strconv.ParseInt(rev, 10, 64)
-	old := revision(rs)
-	if old >= want && rs.Spec.MinReadySeconds == s.d.Spec.MinReadySeconds {
-		return nil
+// revisionHistory appends prev to a revision-history annotation, dropping its oldest numbers
+// to keep it within limit characters; if even then it would not fit, it stays as it was.
+func revisionHistory(history, prev string, limit int) string {
+	if history == "" {
+		return prev
 	}
-	next := api.DeepCopy(rs)
-	if old < want {
-		if next.Annotations == nil {
-			next.Annotations = map[string]string{}
-		}
-		if prev, ok := rs.Annotations[api.AnnotationRevision]; ok {
-			history := rs.Annotations[api.AnnotationRevisionHistory]
-			if history == "" {
-				next.Annotations[api.AnnotationRevisionHistory] = prev
-			} else {
-				next.Annotations[api.AnnotationRevisionHistory] = history + "," + prev
-			}
-		}
-		next.Annotations[api.AnnotationRevision] = rev
+	kept := strings.Split(history, ",")
+	length := len(history) + len(prev) + 1
+	for length > limit && len(kept) > 0 {
+		length -= len(kept[0]) + 1
+		kept = kept[1:]
 	}
-	next.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds
-	if s.c.Update(next) != nil {
-		return nil
+	if length > limit {
+		return history
 	}
-	return next
+	return strings.Join(append(kept, prev), ",")
 }
 
 func (s *syncer) setDeploymentRevision(rev string) {
@@ -227,7 +259,8 @@ func (s *syncer) setDeploymentRevision(rev string) {
 	s.write()
 }
 
-// write stores the Deployment's metadata and status as they stand (the spec is the user's).
+// write stores the Deployment's annotations and status as they stand, through its status
+// (UpdateStatus: the spec and labels stay the user's, and so does the generation).
 func (s *syncer) write() {
 	cur := s.c.Get("Deployment", cluster.Key{Namespace: s.d.Namespace, Name: s.d.Name})
 	if cur == nil {
@@ -235,7 +268,7 @@ func (s *syncer) write() {
 	}
 	next := api.DeepCopy(cur.(*api.Deployment))
 	next.Annotations, next.Status = s.d.Annotations, s.d.Status
-	_ = s.c.Update(next)
+	_, _ = apiserver.UpdateStatus(s.c, next, apiserver.Options{})
 }
 
 func (s *syncer) isRollingUpdate() bool {
@@ -319,7 +352,8 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 		next.Annotations = map[string]string{}
 	}
 	next.Annotations[api.AnnotationDesiredReplicas], next.Annotations[api.AnnotationMaxReplicas] = desired, maxR
-	if s.c.Update(next) != nil {
+	stored, err := apiserver.Update(s.c, next, apiserver.Options{})
+	if err != nil {
 		return rs
 	}
 	if from != to {
@@ -329,5 +363,5 @@ func (s *syncer) scale(rs *api.ReplicaSet, to int32) *api.ReplicaSet {
 		}
 		s.c.Record(s.d, cluster.EventNormal, "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", verb, rs.Name, from, to), component, "")
 	}
-	return next
+	return stored.(*api.ReplicaSet)
 }

@@ -2,6 +2,8 @@ package deployment
 
 import (
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
+	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 )
 
@@ -168,7 +170,7 @@ func (s *syncer) cleanup(old []*api.ReplicaSet) {
 		if rs.Status.Replicas != 0 || replicas(rs.Spec.Replicas) != 0 || rs.Generation > rs.Status.ObservedGeneration {
 			continue
 		}
-		s.c.Delete(rs)
+		_, _ = apiserver.Delete(s.c, apiserver.KindOf(rs), cluster.KeyOf(rs), apiserver.DeleteOptions{Propagation: cluster.Background})
 	}
 }
 
