@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -101,8 +102,10 @@ func describeCommand(s *sim.Sim, args []string) Result {
 }
 
 // describeWriter is kubectl's PrefixWriter: two spaces per level, terminal escapes defused.
+// It writes to a tabwriter (tabbed) or, as rollout history's printTemplate does, to a plain
+// buffer, where the tabs stay.
 type describeWriter struct {
-	w *tabwriter.Writer
+	w io.Writer
 }
 
 var terminalEscaper = strings.NewReplacer("\x1b", "^[", "\r", `\r`)
@@ -242,7 +245,9 @@ func describeEvents(w describeWriter, events []*api.Event, now time.Time) {
 		w.write(0, "Events:\t<none>\n")
 		return
 	}
-	w.w.Flush()
+	if tw, ok := w.w.(*tabwriter.Writer); ok {
+		tw.Flush()
+	}
 	sort.Sort(byLastSeen(events))
 	w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
 	w.write(1, "----\t------\t----\t----\t-------\n")

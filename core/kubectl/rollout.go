@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -227,12 +228,29 @@ type revision struct {
 	changeCause string
 	template    api.PodTemplateSpec
 	revision    *api.ControllerRevision // a DaemonSet's, for rollback
+	replicaSet  *api.ReplicaSet         // a Deployment's
 }
 
-// history lists an object's revisions, oldest first: a DaemonSet's ControllerRevisions, a
-// Deployment's ReplicaSets by their revision annotation.
+// history lists an object's revisions as kubectl's history viewers find them
+// (polymorphichelpers/history.go), oldest first:
+//
+//  1. A DaemonSet's are the ControllerRevisions it controls whose labels its selector matches,
+//     each with the change cause annotated on the revision itself.
+//  2. A Deployment's are its ReplicaSets, old ones first, numbered by their revision
+//     annotation: one without the annotation is revision 0, one whose annotation is no number
+//     is left out; the change cause is the ReplicaSet's.
+//  3. Revisions are kept by number: of two with the same number, the one found later stays.
 func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, string) {
 	var out []revision
+	seen := map[int64]int{}
+	add := func(r revision) {
+		if i, ok := seen[r.number]; ok {
+			out[i] = r
+			return
+		}
+		seen[r.number] = len(out)
+		out = append(out, r)
+	}
 	switch o := obj.(type) {
 	case *api.DaemonSet:
 		sel, _ := api.LabelSelectorAsSelector(o.Spec.Selector)
@@ -241,7 +259,7 @@ func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, str
 			if cr.Namespace != o.Namespace || !ok || ref.UID != o.UID || !sel.Matches(cr.Labels) {
 				continue
 			}
-			out = append(out, revision{number: cr.Revision, changeCause: cr.Annotations[api.AnnotationChangeCause], template: revisionTemplate(cr), revision: cr})
+			add(revision{number: cr.Revision, changeCause: cr.Annotations[api.AnnotationChangeCause], template: revisionTemplate(cr), revision: cr})
 		}
 	case *api.Deployment:
 		newRS, old := controller.ReplicaSets(c, o)
@@ -249,17 +267,35 @@ func history(c *cluster.Cluster, obj api.Object, kind api.Kind) ([]revision, str
 			if rs == nil {
 				continue
 			}
-			n, err := strconv.ParseInt(rs.Annotations[api.AnnotationRevision], 10, 64)
-			if err != nil {
-				continue
+			var n int64
+			if v, ok := rs.Annotations[api.AnnotationRevision]; ok {
+				var err error
+				if n, err = strconv.ParseInt(v, 10, 64); err != nil {
+					continue
+				}
 			}
-			out = append(out, revision{number: n, changeCause: rs.Annotations[api.AnnotationChangeCause], template: rs.Spec.Template})
+			add(revision{number: n, changeCause: rs.Annotations[api.AnnotationChangeCause], template: rs.Spec.Template, replicaSet: rs})
 		}
 	default:
 		return nil, fmt.Sprintf("error: no history viewer has been implemented for %q", groupKind(kind))
 	}
-	slices.SortStableFunc(out, func(a, b revision) int { return int(a.number - b.number) })
+	slices.SortStableFunc(out, func(a, b revision) int { return cmp.Compare(a.number, b.number) })
 	return out, ""
+}
+
+// shownTemplate is the template --revision prints: a DaemonSet revision's as it holds it, a
+// Deployment revision's with the ReplicaSet's change cause among its annotations, where
+// DeploymentHistoryViewer puts it.
+func (r revision) shownTemplate() api.PodTemplateSpec {
+	t := api.DeepCopy(r.template)
+	if r.replicaSet != nil && r.changeCause != "" {
+		t.Annotations = maps.Clone(t.Annotations)
+		if t.Annotations == nil {
+			t.Annotations = map[string]string{}
+		}
+		t.Annotations[api.AnnotationChangeCause] = r.changeCause
+	}
+	return t
 }
 
 // revisionTemplate decodes the template a ControllerRevision holds ({"spec":{"template":…}}).
@@ -274,7 +310,9 @@ func revisionTemplate(cr *api.ControllerRevision) api.PodTemplateSpec {
 }
 
 // rolloutHistory is kubectl rollout history (HistoryViewer.ViewHistory): REVISION and
-// CHANGE-CAUSE of every revision, or with --revision=N that revision's pod template.
+// CHANGE-CAUSE of every revision, aligned by a tabwriter, or with --revision=N that revision's
+// pod template as describe prints it, but into a plain buffer (printTemplate), so that its
+// tabs stay tabs.
 func rolloutHistory(s *sim.Sim, args []string) Result {
 	f, targets, bad := rolloutTargets(s, "history", args, rolloutHistoryFlags)
 	if bad != nil {
@@ -299,7 +337,10 @@ func rolloutHistory(s *sim.Sim, args []string) Result {
 			if i < 0 {
 				return Result{Out: out.String(), Err: "error: unable to find the specified revision", Code: 1}
 			}
-			body = tabbed(func(w describeWriter) { describePodTemplate(w, &revs[i].template) })
+			var b strings.Builder
+			t := revs[i].shownTemplate()
+			describePodTemplate(describeWriter{&b}, &t)
+			body = b.String()
 		default:
 			body = tabbedHistory(revs)
 		}
@@ -399,7 +440,7 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 		}
 		o.Spec.Template = api.DeepCopy(target.template)
 		delete(o.Spec.Template.Labels, api.LabelPodTemplateHash)
-		o.Annotations = rollbackAnnotations(o.Annotations, target, c, t.obj.(*api.Deployment))
+		o.Annotations = rollbackAnnotations(o.Annotations, target.replicaSet)
 	}
 	if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
 		return "", serverError(err)
@@ -407,27 +448,19 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 	return "rolled back", ""
 }
 
-// annotationsToSkip are the Deployment annotations a rollback keeps from the Deployment rather
-// than taking from the ReplicaSet.
-var annotationsToSkip = []string{api.LastAppliedAnnotation, api.AnnotationRevision, api.AnnotationRevisionHistory, api.AnnotationDesiredReplicas, api.AnnotationMaxReplicas, "deprecated.deployment.rollback.to"}
-
-// rollbackAnnotations are the Deployment's annotations after a rollback: its own of
-// annotationsToSkip, the ReplicaSet's others.
-func rollbackAnnotations(current map[string]string, target *revision, c *cluster.Cluster, d *api.Deployment) map[string]string {
+// rollbackAnnotations are the Deployment's annotations after a rollback
+// (SetDeploymentAnnotationsTo): its own of those it keeps for itself
+// (controller.SkipCopyAnnotation), the ReplicaSet's others.
+func rollbackAnnotations(current map[string]string, rs *api.ReplicaSet) map[string]string {
 	out := map[string]string{}
-	for _, k := range annotationsToSkip {
-		if v, ok := current[k]; ok {
+	for k, v := range current {
+		if controller.SkipCopyAnnotation(k) {
 			out[k] = v
 		}
 	}
-	newRS, old := controller.ReplicaSets(c, d)
-	for _, rs := range append(old, newRS) {
-		if rs != nil && rs.Annotations[api.AnnotationRevision] == strconv.FormatInt(target.number, 10) {
-			for k, v := range rs.Annotations {
-				if !slices.Contains(annotationsToSkip, k) {
-					out[k] = v
-				}
-			}
+	for k, v := range rs.Annotations {
+		if !controller.SkipCopyAnnotation(k) {
+			out[k] = v
 		}
 	}
 	return out
