@@ -10,6 +10,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
@@ -22,8 +23,9 @@ const component = "deployment-controller"
 // syncer is one sync of one Deployment: the Deployment as it is being updated, and its
 // ReplicaSets.
 type syncer struct {
-	c *cluster.Cluster
-	d *api.Deployment
+	c      *cluster.Cluster
+	d      *api.Deployment
+	failed bool // the new ReplicaSet could not be made: the sync stops with an error
 }
 
 func replicas(n *int32) int32 {
@@ -41,7 +43,8 @@ func replicas(n *int32) int32 {
 //  3. RollingUpdate: scale the new ReplicaSet up within maxSurge, then old ones down within
 //     maxUnavailable (see rolloutRolling).
 //  4. Once complete, old ReplicaSets beyond revisionHistoryLimit are deleted.
-//  5. The status and the Available and Progressing conditions are written.
+//  5. The status and the Available and Progressing conditions are written, unless the sync
+//     failed to make the new ReplicaSet (a hash collision, a create the API server refused).
 //
 // It returns whether anything changed. Not modelled: proportional scaling of a paused or
 // rolling Deployment, rollbacks through spec.rollbackTo, the ReplicaFailure condition.
@@ -55,7 +58,9 @@ func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 			s.rolloutRolling()
 		}
 	}
-	s.syncRolloutStatus()
+	if !s.failed {
+		s.syncRolloutStatus()
+	}
 	return c.Version() != before
 }
 
@@ -108,7 +113,10 @@ func maxRevision(rss []*api.ReplicaSet) int64 {
 //     it; the Deployment's revision follows on the next sync.
 //  3. Otherwise the Deployment carries the ReplicaSet's revision, and a Progressing condition
 //     FoundNewReplicaSet if it had none.
-//  4. A created ReplicaSet gets the new revision, and the Deployment with it.
+//  4. A created ReplicaSet gets the new revision, and the Deployment with it. One the API
+//     server refuses is a Warning event ReplicaSetCreateError and, with a progress deadline,
+//     the Progressing condition False for the same reason; the sync fails, and the workqueue
+//     retries it later (rate-limited): DaemonLab tries again at the next instant, not this one.
 func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet) {
 	newRS, old := s.split()
 	rev := maxRevision(old) + 1
@@ -141,10 +149,21 @@ func (s *syncer) newReplicaSet(create bool) (*api.ReplicaSet, []*api.ReplicaSet)
 		}
 		s.d.Status.CollisionCount = &n
 		s.write()
+		s.failed = true
+		return nil, old
+	}
+	if t, ok := refused.Get(s.c, s.d.UID); ok && t.Equal(s.c.Now()) {
+		s.failed = true
 		return nil, old
 	}
 	if _, err := apiserver.Create(s.c, rs, apiserver.Options{}); err != nil {
 		msg := fmt.Sprintf("Failed to create new replica set %q: %v", rs.Name, err)
+		refused.Set(s.c, s.d.UID, s.c.Now())
+		s.failed = true
+		if s.hasProgressDeadline() {
+			setCondition(&s.d.Status, condition("Progressing", api.ConditionFalse, "ReplicaSetCreateError", msg, s.c))
+			s.write()
+		}
 		s.c.Record(s.d, cluster.EventWarning, "ReplicaSetCreateError", msg, component, "")
 		return nil, old
 	}
@@ -185,6 +204,9 @@ func (s *syncer) buildReplicaSet(rev int64, old []*api.ReplicaSet) *api.ReplicaS
 	rs.Annotations, _ = s.replicaSetAnnotations(rs, rev, false)
 	return rs
 }
+
+// refused remembers when the API server last refused each Deployment's new ReplicaSet (by uid).
+var refused = cluster.NewMemo[string, time.Time]("deployment/refused")
 
 // maxRevisionHistory bounds the revision-history annotation (maxRevHistoryLengthInChars).
 const maxRevisionHistory = 2000
