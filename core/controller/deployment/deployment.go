@@ -37,7 +37,9 @@ func replicas(n *int32) int32 {
 
 // Sync runs one sync of d, in syncDeployment's order:
 //
-//  1. A Deployment being deleted or paused only gets its status.
+//  1. A Deployment being deleted or paused only gets its new ReplicaSet's annotations and
+//     revision synced, if it has one (syncStatusOnly and sync call
+//     getAllReplicaSetsAndSyncRevision too), and its status.
 //  2. Recreate: scale every old ReplicaSet to 0, wait until their pods are gone, then create or
 //     scale the new one to the replicas.
 //  3. RollingUpdate: scale the new ReplicaSet up within maxSurge, then old ones down within
@@ -51,12 +53,13 @@ func replicas(n *int32) int32 {
 func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 	s := &syncer{c: c, d: api.DeepCopy(d)}
 	before := c.Version()
-	if d.DeletionTimestamp == nil && !d.Spec.Paused {
-		if d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType {
-			s.rolloutRecreate()
-		} else {
-			s.rolloutRolling()
-		}
+	switch {
+	case d.DeletionTimestamp != nil || d.Spec.Paused:
+		s.newReplicaSet(false)
+	case d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType:
+		s.rolloutRecreate()
+	default:
+		s.rolloutRolling()
 	}
 	if !s.failed {
 		s.syncRolloutStatus()
