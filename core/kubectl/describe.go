@@ -270,9 +270,11 @@ func describeEvents(w describeWriter, events []*api.Event, now time.Time) {
 // alone, so events reported through events.k8s.io/v1, which have none, come first.
 type byLastTimestamp []*api.Event
 
-func (l byLastTimestamp) Len() int           { return len(l) }
-func (l byLastTimestamp) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
-func (l byLastTimestamp) Less(i, j int) bool { return l[i].LastTimestamp.Before(l[j].LastTimestamp.Time) }
+func (l byLastTimestamp) Len() int      { return len(l) }
+func (l byLastTimestamp) Swap(i, j int) { l[i], l[j] = l[j], l[i] }
+func (l byLastTimestamp) Less(i, j int) bool {
+	return l[i].LastTimestamp.Before(l[j].LastTimestamp.Time)
+}
 
 // eventsAbout lists the events of obj's namespace whose involved object is obj (by kind, name
 // and uid, as describe's field selector asks), in the API server's order; alsoByName adds
