@@ -24,9 +24,9 @@ const EventTTL = time.Hour
 //  1. An event equal to an earlier one (same object, type, reason, message and source) is
 //     counted: count goes up and lastTimestamp moves to now.
 //  2. Otherwise a new Event is stored in the object's namespace ("default" for cluster-scoped
-//     objects), named <object>.<hex nanoseconds>, with source, firstTimestamp, lastTimestamp
-//     and count 1, the reporting component and instance copied from the source, and no
-//     eventTime.
+//     objects), named <object>.<hex nanoseconds>, with source, firstTimestamp and
+//     lastTimestamp (now, in whole seconds, as the API server keeps them) and count 1, the
+//     reporting component and instance copied from the source, and no eventTime.
 func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, host string) {
 	c.RecordPart(obj, "", eventType, reason, message, component, host)
 }
@@ -35,7 +35,7 @@ func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, 
 // ("spec.containers{nginx}"), which kubectl prints as the SUBOBJECT.
 func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, message, component, host string) {
 	ref := referenceTo(obj, fieldPath)
-	now := api.NewTime(c.now.Truncate(time.Second)) // as the API server keeps it
+	now := api.NewTime(c.now.Truncate(time.Second))
 	id := eventIdentity{eventNamespace(ref), ref.Kind, ref.Name, ref.UID, ref.FieldPath, eventType, reason, message, component, host}
 	if found := c.findEvent(id); found != nil {
 		repeat := *found
@@ -61,8 +61,8 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 //  3. A repeat becomes a series only when type, action, reason, reporting controller and
 //     instance and both references, resourceVersion included, are the same (getKey in
 //     event_broadcaster.go). The scheduler, the one component here that reports this way,
-//     reports a pod only after a write changed it or deleted it, so every report is a new
-//     event.
+//     reports a pod only with a write to it (its condition, its binding, its deletion), so no
+//     two reports share a resourceVersion and every report is a new event.
 func (c *Cluster) Report(regarding, related api.Object, eventType, reason, action, note, controller, instance string) {
 	e := &api.Event{InvolvedObject: referenceTo(regarding, ""), Reason: reason, Message: note, Type: eventType, EventTime: api.NewMicroTime(c.now.Truncate(time.Microsecond)),
 		Action: action, ReportingComponent: controller, ReportingInstance: instance}

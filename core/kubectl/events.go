@@ -18,7 +18,8 @@ var eventsFlags = []FlagSpec{{Name: "namespace", Shorthand: 'n'}, {Name: "all-na
 // eventsCommand is kubectl events (pkg/cmd/events): the events of a namespace (or all, -A),
 // oldest first by when they were last seen, --for TYPE/NAME keeping one object's, --types
 // Normal,Warning keeping those types; LAST SEEN reads "<age> (x<count> over <first age>)" for an
-// event seen more than once.
+// event seen more than once (its series', or its count), the first age from eventTime when there
+// is one (getInterval in event_printer.go).
 func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("events", args, eventsFlags)
 	if err != nil {
@@ -65,7 +66,7 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 }
 
 // selectEvents returns the events kubectl events shows, in its order: the API server's list
-// (by namespace, then name), filtered, then sort.Sort by when each was last seen
+// (by namespace, then name: cluster.List), filtered, then sort.Sort by when each was last seen
 // (SortableEvents in pkg/cmd/events/events.go). sort.Sort is not stable, so events seen in the
 // same second come out in the order its pattern-defeating quicksort leaves them, which the same
 // input order and the same comparison reproduce.
