@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 )
 
 // DaemonSet runs a copy of a pod on every node that matches (apps/v1).
@@ -155,21 +156,45 @@ type ControllerRevision struct {
 }
 
 // Event is something that happened to an object (core/v1 Event, as `kubectl get events` shows).
+// Its fields are core/v1's, in their order: an event recorded through events.k8s.io/v1 (the
+// scheduler's) has eventTime, action and the reporting fields, and no source, timestamps or
+// count, which read back as "source: {}" and null; one recorded through core/v1 has no eventTime,
+// which reads back as "eventTime: null" (a MicroTime is a struct, never left out).
 type Event struct {
 	TypeMeta           `json:",inline"`
 	ObjectMeta         `json:"metadata"`
-	InvolvedObject     ObjectReference `json:"involvedObject"`
-	Reason             string          `json:"reason,omitempty"`
-	Message            string          `json:"message,omitempty"`
-	Source             EventSource     `json:"source"`
-	FirstTimestamp     Time            `json:"firstTimestamp"`
-	LastTimestamp      Time            `json:"lastTimestamp"`
-	Count              int32           `json:"count,omitempty"`
-	Type               string          `json:"type,omitempty"`
-	EventTime          *Time           `json:"eventTime,omitempty"`
-	Action             string          `json:"action,omitempty"`
-	ReportingComponent string          `json:"reportingComponent"`
-	ReportingInstance  string          `json:"reportingInstance"`
+	InvolvedObject     ObjectReference  `json:"involvedObject"`
+	Reason             string           `json:"reason,omitempty"`
+	Message            string           `json:"message,omitempty"`
+	Source             EventSource      `json:"source"`
+	FirstTimestamp     Time             `json:"firstTimestamp"`
+	LastTimestamp      Time             `json:"lastTimestamp"`
+	Count              int32            `json:"count,omitempty"`
+	Type               string           `json:"type,omitempty"`
+	EventTime          MicroTime        `json:"eventTime"`
+	Series             *EventSeries     `json:"series,omitempty"`
+	Action             string           `json:"action,omitempty"`
+	Related            *ObjectReference `json:"related,omitempty"`
+	ReportingComponent string           `json:"reportingComponent"`
+	ReportingInstance  string           `json:"reportingInstance"`
+}
+
+// EventSeries is an events.k8s.io/v1 event seen again: how often, and when last.
+type EventSeries struct {
+	Count            int32     `json:"count,omitempty"`
+	LastObservedTime MicroTime `json:"lastObservedTime"`
+}
+
+// LastSeen is when an event last happened, as kubectl events sorts by it (eventTime in
+// pkg/cmd/events/events.go): the series' last observation, else lastTimestamp, else eventTime.
+func (e *Event) LastSeen() time.Time {
+	switch {
+	case e.Series != nil:
+		return e.Series.LastObservedTime.Time
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time
+	}
+	return e.EventTime.Time
 }
 
 // ObjectReference points at an object.

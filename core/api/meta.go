@@ -84,3 +84,41 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	*t = Time{parsed.UTC()}
 	return nil
 }
+
+// MicroTime is a timestamp with microsecond precision (metav1.MicroTime), written as RFC 3339
+// with six fractional digits in UTC; the zero MicroTime is null.
+type MicroTime struct {
+	time.Time
+}
+
+// NewMicroTime wraps t.
+func NewMicroTime(t time.Time) MicroTime { return MicroTime{t} }
+
+// rfc3339Micro is metav1.RFC3339Micro.
+const rfc3339Micro = "2006-01-02T15:04:05.000000Z07:00"
+
+// MarshalJSON writes RFC 3339 to the microsecond, or null for the zero time.
+func (t MicroTime) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + t.UTC().Format(rfc3339Micro) + `"`), nil
+}
+
+// UnmarshalJSON reads RFC 3339 with six fractional digits, or null.
+func (t *MicroTime) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		*t = MicroTime{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	parsed, err := time.Parse(rfc3339Micro, s)
+	if err != nil {
+		return err
+	}
+	*t = MicroTime{parsed.UTC()}
+	return nil
+}

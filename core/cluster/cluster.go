@@ -377,7 +377,8 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 	m.ResourceVersion = strconv.FormatInt(c.version, 10)
 }
 
-// List returns every object of a kind, sorted by namespace then name.
+// List returns every object of a kind in the API server's order: by namespace, then name (see
+// compareKeys).
 func List[T api.Object](c *Cluster) []T {
 	var zero T
 	objs := c.ListKind(kindOf(zero))

@@ -19,12 +19,14 @@ const (
 const EventTTL = time.Hour
 
 // Record reports an event about obj from a component (host is the node, for the kubelet), as
-// client-go's event recorder does:
+// client-go's core/v1 event recorder does (tools/record, makeEvent and the EventCorrelator):
 //
 //  1. An event equal to an earlier one (same object, type, reason, message and source) is
 //     counted: count goes up and lastTimestamp moves to now.
 //  2. Otherwise a new Event is stored in the object's namespace ("default" for cluster-scoped
-//     objects), named <object>.<hex nanoseconds>.
+//     objects), named <object>.<hex nanoseconds>, with source, firstTimestamp and
+//     lastTimestamp (now, in whole seconds, as the API server keeps them) and count 1, the
+//     reporting component and instance copied from the source, and no eventTime.
 func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, host string) {
 	c.RecordPart(obj, "", eventType, reason, message, component, host)
 }
@@ -32,14 +34,9 @@ func (c *Cluster) Record(obj api.Object, eventType, reason, message, component, 
 // RecordPart records an event about a part of an object, such as a pod's container
 // ("spec.containers{nginx}"), which kubectl prints as the SUBOBJECT.
 func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, message, component, host string) {
-	meta, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
-	ref := api.ObjectReference{Kind: tm.Kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, APIVersion: tm.APIVersion, ResourceVersion: meta.ResourceVersion, FieldPath: fieldPath}
-	ns := meta.Namespace
-	if ns == "" {
-		ns = "default"
-	}
-	now := api.NewTime(c.now)
-	id := eventIdentity{ns, ref.Kind, ref.Name, string(ref.UID), ref.FieldPath, eventType, reason, message, component, host}
+	ref := referenceTo(obj, fieldPath)
+	now := api.NewTime(c.now.Truncate(time.Second))
+	id := eventIdentity{eventNamespace(ref), ref.Kind, ref.Name, ref.UID, ref.FieldPath, eventType, reason, message, component, host}
 	if found := c.findEvent(id); found != nil {
 		repeat := *found
 		repeat.Count++
@@ -48,11 +45,53 @@ func (c *Cluster) RecordPart(obj api.Object, fieldPath, eventType, reason, messa
 		_ = c.Update(&repeat)
 		return
 	}
-	e := &api.Event{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Event"}, InvolvedObject: ref, Reason: reason, Message: message,
-		Source: api.EventSource{Component: component, Host: host}, FirstTimestamp: now, LastTimestamp: now, Count: 1, Type: eventType,
-		ReportingComponent: component, ReportingInstance: host}
-	e.Namespace = ns
-	e.Name = c.nextEventName(ns, meta.Name)
+	c.createEvent(&api.Event{InvolvedObject: ref, Reason: reason, Message: message, Source: api.EventSource{Component: component, Host: host},
+		FirstTimestamp: now, LastTimestamp: now, Count: 1, Type: eventType, ReportingComponent: component, ReportingInstance: host})
+}
+
+// Report records an event about regarding (and the object it relates to, if any) as client-go's
+// events.k8s.io/v1 recorder does (tools/events, makeEvent), seen through core/v1 as the API
+// server converts it (pkg/apis/events/v1 Convert_v1_Event_To_core_Event):
+//
+//  1. The event is stored in regarding's namespace ("default" for cluster-scoped objects),
+//     named <object>.<hex nanoseconds> as Record names it.
+//  2. It has eventTime (now, in whole microseconds), the action, the related object, and the
+//     reporting controller and instance; no source, firstTimestamp, lastTimestamp or count,
+//     which core/v1 shows as "source: {}", null and nothing.
+//  3. A repeat becomes a series only when type, action, reason, reporting controller and
+//     instance and both references, resourceVersion included, are the same (getKey in
+//     event_broadcaster.go). The scheduler, the one component here that reports this way,
+//     reports a pod only with a write to it (its condition, its binding, its deletion), so no
+//     two reports share a resourceVersion and every report is a new event.
+func (c *Cluster) Report(regarding, related api.Object, eventType, reason, action, note, controller, instance string) {
+	e := &api.Event{InvolvedObject: referenceTo(regarding, ""), Reason: reason, Message: note, Type: eventType, EventTime: api.NewMicroTime(c.now.Truncate(time.Microsecond)),
+		Action: action, ReportingComponent: controller, ReportingInstance: instance}
+	if related != nil {
+		ref := referenceTo(related, "")
+		e.Related = &ref
+	}
+	c.createEvent(e)
+}
+
+// referenceTo is client-go's reference.GetReference for obj, pointing at fieldPath within it.
+func referenceTo(obj api.Object, fieldPath string) api.ObjectReference {
+	meta, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
+	return api.ObjectReference{Kind: tm.Kind, Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID, APIVersion: tm.APIVersion, ResourceVersion: meta.ResourceVersion, FieldPath: fieldPath}
+}
+
+// eventNamespace is where an event about ref lives: the object's namespace, or "default".
+func eventNamespace(ref api.ObjectReference) string {
+	if ref.Namespace == "" {
+		return "default"
+	}
+	return ref.Namespace
+}
+
+// createEvent stores a new core/v1 Event about e.InvolvedObject.
+func (c *Cluster) createEvent(e *api.Event) {
+	e.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: "Event"}
+	e.Namespace = eventNamespace(e.InvolvedObject)
+	e.Name = c.nextEventName(e.Namespace, e.InvolvedObject.Name)
 	_ = c.Create(e)
 }
 
@@ -164,7 +203,8 @@ func (c *Cluster) indexEvent(now, was api.Object) {
 	}
 }
 
-// ExpireEvents deletes the events whose last occurrence is EventTTL or more in the past. Events
+// ExpireEvents deletes the events whose last occurrence (LastSeen) is EventTTL or more in the
+// past. Events
 // expire only as the clock moves (a new one is stamped now), so a second call at the same
 // instant has nothing to do.
 func (c *Cluster) ExpireEvents() {
@@ -173,7 +213,7 @@ func (c *Cluster) ExpireEvents() {
 	}
 	c.expiredAt = c.now
 	for _, e := range List[*api.Event](c) {
-		if !c.now.Before(e.LastTimestamp.Add(EventTTL)) {
+		if !c.now.Before(e.LastSeen().Add(EventTTL)) {
 			c.Delete(e)
 		}
 	}

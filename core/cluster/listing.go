@@ -36,8 +36,22 @@ type entry struct {
 	obj api.Object
 }
 
+// compareKeys orders keys as the API server lists them: by their storage key
+// <namespace>/<name> as bytes (etcd's order, and the watch cache's btree), which is namespace
+// then name except where one namespace begins another: "team-a/x" comes before "team/x", as
+// '-' is before '/'.
 func compareKeys(a, b Key) int {
-	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	if a.Namespace == b.Namespace {
+		return cmp.Compare(a.Name, b.Name)
+	}
+	n := min(len(a.Namespace), len(b.Namespace))
+	if a.Namespace[:n] != b.Namespace[:n] {
+		return cmp.Compare(a.Namespace, b.Namespace)
+	}
+	if len(a.Namespace) == n { // a's namespace begins b's: a's '/' against b's next byte
+		return cmp.Compare('/', b.Namespace[n])
+	}
+	return cmp.Compare(a.Namespace[n], '/')
 }
 
 func compareEntries(a, b entry) int { return compareKeys(a.key, b.key) }

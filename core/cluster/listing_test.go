@@ -73,3 +73,27 @@ func TestListKeepsOrderThroughWrites(t *testing.T) {
 	}
 	assert.Equal(t, want(), got())
 }
+
+// TestListIsInTheAPIServersKeyOrder: List orders objects by their storage key
+// <namespace>/<name> compared as bytes, as etcd and the watch cache's btree do
+// (k8s.io/apiserver pkg/storage/cacher/store/store_btree.go, a.Key < b.Key), so a namespace
+// that another begins with a '-' after it comes second.
+func TestListIsInTheAPIServersKeyOrder(t *testing.T) {
+	c := New(1)
+	keys := []Key{{"team", "b"}, {"team-a", "z"}, {"team", "a"}, {"te", "q"}, {"teams", "a"}, {"a", "x"}}
+	for _, k := range keys {
+		p := pod(k.Name)
+		p.Namespace = k.Namespace
+		require.NoError(t, c.Create(p))
+	}
+	var got, want []string
+	for _, p := range c.Pods() {
+		got = append(got, p.Namespace+"/"+p.Name)
+	}
+	for _, k := range keys {
+		want = append(want, k.Namespace+"/"+k.Name)
+	}
+	slices.Sort(want)
+	assert.Equal(t, want, got)
+	assert.Equal(t, []string{"a/x", "te/q", "team-a/z", "team/a", "team/b", "teams/a"}, got)
+}

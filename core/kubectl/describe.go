@@ -248,15 +248,18 @@ func describeEvents(w describeWriter, events []*api.Event, now time.Time) {
 	if tw, ok := w.w.(*tabwriter.Writer); ok {
 		tw.Flush()
 	}
-	sort.Sort(byLastSeen(events))
+	sort.Sort(byLastTimestamp(events))
 	w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
 	w.write(1, "----\t------\t----\t----\t-------\n")
 	for _, e := range events {
 		interval := age(e.FirstTimestamp, now)
-		if e.EventTime != nil && !e.EventTime.IsZero() {
-			interval = age(*e.EventTime, now)
+		if !e.EventTime.IsZero() {
+			interval = age(api.Time(e.EventTime), now)
 		}
-		if e.Count > 1 {
+		switch {
+		case e.Series != nil:
+			interval = fmt.Sprintf("%s (x%d over %s)", age(api.Time(e.Series.LastObservedTime), now), e.Series.Count, interval)
+		case e.Count > 1:
 			interval = fmt.Sprintf("%s (x%d over %s)", age(e.LastTimestamp, now), e.Count, interval)
 		}
 		source := firstNonEmpty(e.Source.Component, e.ReportingComponent)
@@ -268,12 +271,15 @@ func describeEvents(w describeWriter, events []*api.Event, now time.Time) {
 	}
 }
 
-// byLastSeen is kubectl's SortableEvents (sort.Sort, by lastTimestamp).
-type byLastSeen []*api.Event
+// byLastTimestamp is describe's SortableEvents (pkg/util/event, sort.Sort): by lastTimestamp
+// alone, so events reported through events.k8s.io/v1, which have none, come first.
+type byLastTimestamp []*api.Event
 
-func (l byLastSeen) Len() int           { return len(l) }
-func (l byLastSeen) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
-func (l byLastSeen) Less(i, j int) bool { return l[i].LastTimestamp.Before(l[j].LastTimestamp.Time) }
+func (l byLastTimestamp) Len() int      { return len(l) }
+func (l byLastTimestamp) Swap(i, j int) { l[i], l[j] = l[j], l[i] }
+func (l byLastTimestamp) Less(i, j int) bool {
+	return l[i].LastTimestamp.Before(l[j].LastTimestamp.Time)
+}
 
 // eventsAbout lists the events of obj's namespace whose involved object is obj (by kind, name
 // and uid, as describe's field selector asks), in the API server's order; alsoByName adds

@@ -64,6 +64,9 @@ func (s *shifter) shift(v any) any {
 			s.back[moved.Format(time.RFC3339)] = v // timestamps kept as text, such as restartedAt
 			return moved.Format(time.RFC3339)
 		}
+		if t, err := time.Parse(metav1.RFC3339Micro, v); err == nil && strings.HasSuffix(v, "Z") { // an event's eventTime
+			return t.Add(s.by).Format(metav1.RFC3339Micro)
+		}
 	}
 	return v
 }

@@ -1,9 +1,9 @@
 package kubectl
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -18,7 +18,8 @@ var eventsFlags = []FlagSpec{{Name: "namespace", Shorthand: 'n'}, {Name: "all-na
 // eventsCommand is kubectl events (pkg/cmd/events): the events of a namespace (or all, -A),
 // oldest first by when they were last seen, --for TYPE/NAME keeping one object's, --types
 // Normal,Warning keeping those types; LAST SEEN reads "<age> (x<count> over <first age>)" for an
-// event seen more than once.
+// event seen more than once (its series', or its count), the first age from eventTime when there
+// is one (getInterval in event_printer.go).
 func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("events", args, eventsFlags)
 	if err != nil {
@@ -64,14 +65,13 @@ func eventsCommand(s *sim.Sim, args []string, _ string) Result {
 	return Result{Out: strings.Join(t.lines(0, len(t.rows)), "")}
 }
 
-// selectEvents returns the events kubectl events shows, oldest first by when they were last
-// seen.
+// selectEvents returns the events kubectl events shows, in its order: the API server's list
+// (by namespace, then name: cluster.List), filtered, then sort.Sort by when each was last seen
+// (SortableEvents in pkg/cmd/events/events.go). sort.Sort is not stable, so events seen in the
+// same second come out in the order its pattern-defeating quicksort leaves them, which the same
+// input order and the same comparison reproduce.
 func selectEvents(c *cluster.Cluster, all bool, namespace string, forKind api.Kind, forName string, types []string) []*api.Event {
-	type seen struct {
-		at int64 // when last seen, in nanoseconds since 1970
-		e  *api.Event
-	}
-	var selected []seen
+	var selected byLastSeen
 	for _, e := range cluster.List[*api.Event](c) {
 		switch {
 		case !all && e.Namespace != namespace,
@@ -79,15 +79,18 @@ func selectEvents(c *cluster.Cluster, all bool, namespace string, forKind api.Ki
 			len(types) > 0 && !slices.ContainsFunc(types, func(t string) bool { return strings.EqualFold(t, e.Type) }):
 			continue
 		}
-		selected = append(selected, seen{eventTime(e).UnixNano(), e})
+		selected = append(selected, e)
 	}
-	slices.SortStableFunc(selected, func(a, b seen) int { return cmp.Compare(a.at, b.at) })
-	events := make([]*api.Event, len(selected))
-	for i, s := range selected {
-		events[i] = s.e
-	}
-	return events
+	sort.Sort(selected)
+	return selected
 }
+
+// byLastSeen is kubectl events' SortableEvents: by Event.LastSeen.
+type byLastSeen []*api.Event
+
+func (l byLastSeen) Len() int           { return len(l) }
+func (l byLastSeen) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+func (l byLastSeen) Less(i, j int) bool { return l[i].LastSeen().Before(l[j].LastSeen()) }
 
 // eventsTable is kubectl events' table: the header, then a row per event, oldest first.
 func eventsTable(events []*api.Event, all bool, now time.Time) table {
@@ -107,24 +110,27 @@ func eventsTableWithout(events []*api.Event, all bool, now time.Time) table {
 		header = append([]string{"NAMESPACE"}, header...)
 	}
 	ages := map[time.Time]string{}
-	ageOf := func(t api.Time) string {
-		a, ok := ages[t.Time]
+	ageOf := func(t time.Time) string {
+		a, ok := ages[t]
 		if !ok {
-			a = age(t, now)
-			ages[t.Time] = a
+			a = age(api.NewTime(t), now)
+			ages[t] = a
 		}
 		return a
 	}
 	t := table{rows: make([][]string, 0, len(events)+1)}
 	t.rows = append(t.rows, header)
 	for _, e := range events {
-		first := ageOf(e.FirstTimestamp)
-		if e.FirstTimestamp.IsZero() && e.EventTime != nil {
-			first = ageOf(*e.EventTime)
+		first := ageOf(e.FirstTimestamp.Time)
+		if !e.EventTime.IsZero() {
+			first = ageOf(e.EventTime.Time)
 		}
 		interval := first
-		if e.Count > 1 {
-			interval = fmt.Sprintf("%s (x%d over %s)", ageOf(e.LastTimestamp), e.Count, first)
+		switch {
+		case e.Series != nil:
+			interval = fmt.Sprintf("%s (x%d over %s)", ageOf(e.Series.LastObservedTime.Time), e.Series.Count, first)
+		case e.Count > 1:
+			interval = fmt.Sprintf("%s (x%d over %s)", ageOf(e.LastTimestamp.Time), e.Count, first)
 		}
 		row := make([]string, 0, len(header))
 		if all {
@@ -170,12 +176,4 @@ func EventLines(s *sim.Sim, typ string, keep func(object string) bool, limit int
 		lines = append(lines, t.lines(i, i+1)...)
 	}
 	return lines, ""
-}
-
-// eventTime is when an event was last seen (lastTimestamp, else eventTime).
-func eventTime(e *api.Event) api.Time {
-	if !e.LastTimestamp.IsZero() || e.EventTime == nil {
-		return e.LastTimestamp
-	}
-	return *e.EventTime
 }

@@ -15,7 +15,8 @@ import (
 //     spec.hostNetwork, status.phase, status.podIP, status.nominatedNodeName;
 //  3. nodes: spec.unschedulable; namespaces: status.phase;
 //  4. events: involvedObject.kind, .namespace, .name, .uid, .apiVersion, .resourceVersion,
-//     .fieldPath, reason, reportingComponent, source, type.
+//     .fieldPath, reason, reportingComponent, source (the source's component, else the reporting
+//     component), type.
 func selectableFields(obj api.Object) map[string]string {
 	meta := obj.GetObjectMeta()
 	f := map[string]string{"metadata.name": meta.Name}
@@ -46,7 +47,7 @@ func selectableFields(obj api.Object) map[string]string {
 		f["involvedObject.fieldPath"] = io.FieldPath
 		f["reason"] = o.Reason
 		f["reportingComponent"] = o.ReportingComponent
-		f["source"] = o.Source.Component
+		f["source"] = firstNonEmpty(o.Source.Component, o.ReportingComponent)
 		f["type"] = o.Type
 	}
 	f["metadata.namespace"] = meta.Namespace

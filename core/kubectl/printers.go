@@ -454,12 +454,17 @@ var replicaSetColumns = []column[*api.ReplicaSet]{
 	{header: "SELECTOR", wide: true, cell: func(r *api.ReplicaSet, _ time.Time) string { return api.FormatLabelSelector(r.Spec.Selector) }},
 }
 
-// eventColumns are printEvent's: LAST SEEN falls back to the first timestamp, OBJECT is
-// kind/name in lower case, SOURCE is "component, host", COUNT is at least 1.
+// eventColumns are printEvent's: FIRST SEEN is firstTimestamp, else eventTime (events.k8s.io/v1
+// events have only that); LAST SEEN is lastTimestamp, else FIRST SEEN; a series gives LAST SEEN
+// and COUNT, and a singleton counts 1; OBJECT is kind/name in lower case; SOURCE is the source's
+// "component, host", else the reporting controller's and instance's.
 var eventColumns = []column[*api.Event]{
 	{header: "LAST SEEN", cell: func(e *api.Event, now time.Time) string {
-		if e.LastTimestamp.IsZero() {
-			return age(e.FirstTimestamp, now)
+		switch {
+		case e.Series != nil:
+			return age(api.Time(e.Series.LastObservedTime), now)
+		case e.LastTimestamp.IsZero():
+			return eventFirstSeen(e, now)
 		}
 		return age(e.LastTimestamp, now)
 	}},
@@ -481,9 +486,25 @@ var eventColumns = []column[*api.Event]{
 		return component + ", " + host
 	}},
 	{header: "MESSAGE", cell: func(e *api.Event, _ time.Time) string { return strings.TrimSpace(e.Message) }},
-	{header: "FIRST SEEN", wide: true, cell: func(e *api.Event, now time.Time) string { return age(e.FirstTimestamp, now) }},
-	{header: "COUNT", wide: true, cell: func(e *api.Event, _ time.Time) string { return itoa(max(e.Count, 1)) }},
+	{header: "FIRST SEEN", wide: true, cell: eventFirstSeen},
+	{header: "COUNT", wide: true, cell: func(e *api.Event, _ time.Time) string {
+		switch {
+		case e.Series != nil:
+			return itoa(e.Series.Count)
+		case e.Count == 0:
+			return "1"
+		}
+		return itoa(e.Count)
+	}},
 	{header: "NAME", wide: true, cell: func(e *api.Event, _ time.Time) string { return e.Name }},
+}
+
+// eventFirstSeen is printEvent's FIRST SEEN: firstTimestamp, else eventTime.
+func eventFirstSeen(e *api.Event, now time.Time) string {
+	if e.FirstTimestamp.IsZero() {
+		return age(api.Time(e.EventTime), now)
+	}
+	return age(e.FirstTimestamp, now)
 }
 
 func firstNonEmpty(a, b string) string {

@@ -7,12 +7,28 @@ import (
 	"daemonlab/core/cluster"
 )
 
+// The scheduler reports its events through events.k8s.io/v1 (kube-scheduler's
+// NewEventBroadcasterAdapterWithContext, cmd/kube-scheduler/app/options/options.go) as its
+// profile's scheduler name, from the instance "<name>-<hostname>" (tools/events NewRecorder):
+// kubeadm runs it as a static pod on the control-plane node's network, hd1's in DaemonLab.
+const (
+	reportingController = "default-scheduler"
+	reportingInstance   = reportingController + "-hd1"
+)
+
+// report records a scheduler event with its action ("Scheduling", "Binding", "Preempting").
+func report(c *cluster.Cluster, regarding, related api.Object, eventType, reason, action, note string) {
+	c.Report(regarding, related, eventType, reason, action, note, reportingController, reportingInstance)
+}
+
 // Apply carries out a decision: it binds the pod (nodeName, PodScheduled=True, event Scheduled,
 // no more nomination) or records why it cannot be placed (PodScheduled=False, reason
 // Unschedulable, the FitError message, event FailedScheduling), after preempting its victims.
-// It returns whether anything changed.
+// The events are about the pod as the cycle found it, before this decision's writes
+// (schedule_one.go: handleSchedulingFailure, and finishBinding's assumed pod). It returns
+// whether anything changed.
 func Apply(c *cluster.Cluster, d Decision) bool {
-	preempted := false
+	found, preempted := d.Pod, false
 	if d.preemption.node != "" {
 		d.Pod = applyPreemption(c, d.Pod, d.preemption)
 		preempted = true
@@ -40,9 +56,9 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 		return preempted
 	}
 	if d.Node == "" {
-		c.Record(pod, cluster.EventWarning, "FailedScheduling", d.Message, "default-scheduler", "")
+		report(c, found, nil, cluster.EventWarning, "FailedScheduling", "Scheduling", d.Message)
 	} else {
-		c.Record(pod, cluster.EventNormal, "Scheduled", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+d.Node, "default-scheduler", "")
+		report(c, found, nil, cluster.EventNormal, "Scheduled", "Binding", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+d.Node)
 	}
 	return true
 }

@@ -194,7 +194,8 @@ func terminatingVictim(c *cluster.Cluster, pod *api.Pod, node string) bool {
 }
 
 // applyPreemption carries preemption out (the executor): each victim not already going gets
-// the DisruptionTarget condition and is deleted gracefully, with the event Preempted; pods of
+// the DisruptionTarget condition and is deleted gracefully, with the event Preempted about the
+// victim as it was, related to the preemptor (preemption/executor.go PreemptPod); pods of
 // lower priority nominated to the node lose their nomination; the preemptor is nominated.
 func applyPreemption(c *cluster.Cluster, pod *api.Pod, p preemption) *api.Pod {
 	for _, v := range p.victims {
@@ -208,7 +209,7 @@ func applyPreemption(c *cluster.Cluster, pod *api.Pod, p preemption) *api.Pod {
 			continue
 		}
 		c.DeletePod(c.Get("Pod", cluster.Key{Namespace: v.Namespace, Name: v.Name}).(*api.Pod), nil)
-		c.Record(next, cluster.EventNormal, "Preempted", fmt.Sprintf("Preempted by pod %v on node %v", pod.UID, p.node), "default-scheduler", "")
+		report(c, v, pod, cluster.EventNormal, "Preempted", "Preempting", fmt.Sprintf("Preempted by pod %v on node %v", pod.UID, p.node))
 	}
 	for other := range c.AllPods() {
 		if other.Status.NominatedNodeName == p.node && other.UID != pod.UID && priority(other) < priority(pod) {
