@@ -86,7 +86,14 @@ func eventsRequests(s *sim.Sim) []eventsRequest {
 // for req: the API server's list, filtered by the field selector and the types, sorted by
 // sort.Sort(SortableEvents) and written by its EventPrinter; or its message to stderr.
 func upstreamEvents(t *testing.T, s *sim.Sim, req eventsRequest) (out, errOut string) {
-	sh := newShifter(s.C.Now())
+	both := withinOneSecond(s.C.Now(), func(sh *shifter) [2]string {
+		out, errOut := upstreamEventsShifted(t, s, sh, req)
+		return [2]string{out, errOut}
+	})
+	return both[0], both[1]
+}
+
+func upstreamEventsShifted(t *testing.T, s *sim.Sim, sh *shifter, req eventsRequest) (out, errOut string) {
 	list := &corev1.EventList{}
 	for _, e := range apiServerEvents(s, req.namespace) {
 		o := e.InvolvedObject
@@ -259,11 +266,13 @@ func TestGetEventsIsPrintEvent(t *testing.T) {
 			if all {
 				namespace = ""
 			}
-			sh := newShifter(s.C.Now())
-			table := &metav1.Table{ColumnDefinitions: eventColumns}
-			for _, e := range apiServerEvents(s, namespace) {
-				table.Rows = append(table.Rows, printEvent(typed(t, sh, e, &corev1.Event{})))
-			}
+			table := withinOneSecond(s.C.Now(), func(sh *shifter) *metav1.Table {
+				table := &metav1.Table{ColumnDefinitions: eventColumns}
+				for _, e := range apiServerEvents(s, namespace) {
+					table.Rows = append(table.Rows, printEvent(typed(t, sh, e, &corev1.Event{})))
+				}
+				return table
+			})
 			got := kubectl.Run(s, append([]string{"get", "events"}, args...), "")
 			if len(table.Rows) == 0 {
 				assert.Empty(t, got.Out, "%v", args)
