@@ -224,7 +224,8 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	if len(warnings) > 0 {
 		e.WriteString("Warning: " + strings.Join(warnings, "; ") + "\n")
 	}
-	failures := (&drainer{s: s, grace: grace, timeout: timeout, o: &o, e: &e}).evictPods(l.evict)
+	d := &drainer{s: s, grace: grace, timeout: timeout, o: &o, e: &e}
+	failures := d.evictPods(l.evict)
 	if len(failures) == 0 {
 		fmt.Fprintf(&o, "node/%s drained\n", n.Name)
 		return Result{Out: o.String(), Err: strings.TrimSuffix(e.String(), "\n")}
@@ -242,7 +243,7 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	} else {
 		e.WriteString(strings.Join(failures, "\n"))
 	}
-	if capped {
+	if capped && d.timedOut {
 		fmt.Fprintf(&e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
 	}
 	return Result{Out: o.String(), Err: e.String(), Code: 1}
@@ -254,6 +255,7 @@ type drainer struct {
 	grace    *int64
 	timeout  time.Duration
 	deadline time.Time
+	timedOut bool // a pod failed for want of time
 	o, e     *strings.Builder
 }
 
@@ -306,6 +308,7 @@ func (d *drainer) step(ev *eviction, now time.Time) (bool, string) {
 	if !ev.evicted {
 		fmt.Fprintf(d.o, "evicting pod %s/%s\n", p.Namespace, p.Name)
 		if !now.Before(d.deadline) {
+			d.timedOut = true
 			return true, fmt.Sprintf("error when evicting pods/%q -n %q: global timeout reached: %v", p.Name, p.Namespace, d.timeout)
 		}
 		err := apiserver.Evict(d.s.C, cluster.KeyOf(p), d.grace)
@@ -332,6 +335,7 @@ func (d *drainer) step(ev *eviction, now time.Time) (bool, string) {
 		return true, ""
 	}
 	if !now.Before(d.deadline) {
+		d.timedOut = true
 		return true, fmt.Sprintf("error when waiting for pod %q in namespace %q to terminate: context deadline exceeded", p.Name, p.Namespace)
 	}
 	ev.next = now.Add(deletePollInterval)
