@@ -1,6 +1,10 @@
 package kubectl
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"time"
 
 	"daemonlab/core/api"
@@ -51,4 +55,84 @@ func describePodDisruptionBudget(s *sim.Sim, obj api.Object, events bool) string
 			describeEvents(w, eventsAbout(s.C, pdb, false), s.C.Now())
 		}
 	})
+}
+
+var createPDBFlags = slices.Concat(dryRunFlags, []FlagSpec{{Name: "min-available"}, {Name: "max-unavailable"}, {Name: "selector"}})
+
+// createPodDisruptionBudget is kubectl create poddisruptionbudget NAME --selector=SELECTOR
+// --min-available=N (create_pdb.go):
+//
+//  1. A name, a selector and exactly one of --min-available and --max-unavailable, each a number
+//     or a percentage.
+//  2. The selector is parsed as -l is (ParseToLabelSelector): equality into matchLabels, the
+//     set-based requirements into matchExpressions; != and the comparisons are refused.
+func createPodDisruptionBudget(s *sim.Sim, args []string) Result {
+	f, err := ParseFlags("create poddisruptionbudget", args, createPDBFlags)
+	if err != nil {
+		return Result{Err: err.Error(), Code: 1}
+	}
+	name, bad := onlyName(f, "kubectl create poddisruptionbudget")
+	if bad != nil {
+		return *bad
+	}
+	minAvailable, maxUnavailable, selector := f.Get("min-available"), f.Get("max-unavailable"), f.Get("selector")
+	number := regexp.MustCompile(`^[0-9]+%?$`)
+	var problem string
+	switch {
+	case selector == "":
+		problem = "a selector must be specified"
+	case minAvailable == "" && maxUnavailable == "":
+		problem = "one of min-available or max-unavailable must be specified"
+	case minAvailable != "" && maxUnavailable != "":
+		problem = "min-available and max-unavailable cannot be both specified"
+	case minAvailable != "" && !number.MatchString(minAvailable):
+		problem = "invalid format specified for min-available"
+	case maxUnavailable != "" && !number.MatchString(maxUnavailable):
+		problem = "invalid format specified for max-unavailable"
+	}
+	if problem != "" {
+		return Result{Err: "error: " + problem, Code: 1}
+	}
+	ls, err := parseToLabelSelector(selector)
+	if err != nil {
+		return Result{Err: "error: " + err.Error(), Code: 1}
+	}
+	pdb := &api.PodDisruptionBudget{TypeMeta: api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}}
+	pdb.Name, pdb.Namespace, pdb.Spec.Selector = name, f.Get("namespace"), ls
+	bound := &pdb.Spec.MinAvailable
+	if maxUnavailable != "" {
+		bound, minAvailable = &pdb.Spec.MaxUnavailable, maxUnavailable
+	}
+	v := api.FromString(minAvailable) // intstr.Parse: a number is an int
+	if n, err := strconv.Atoi(minAvailable); err == nil {
+		v = api.FromInt(int32(n))
+	}
+	*bound = &v
+	return createObject(s, f, pdb, kindOf("PodDisruptionBudget"), func(err error) string {
+		return "error: failed to create poddisruptionbudgets: " + err.Error()
+	})
+}
+
+// parseToLabelSelector is metav1.ParseToLabelSelector.
+func parseToLabelSelector(s string) (*api.LabelSelector, error) {
+	sel, err := api.ParseSelector(s)
+	if err != nil {
+		return nil, fmt.Errorf("couldn't parse the selector string \"%s\": %v", s, err)
+	}
+	ls := &api.LabelSelector{MatchLabels: map[string]string{}, MatchExpressions: []api.LabelSelectorRequirement{}}
+	ops := map[api.Operator]api.LabelSelectorOperator{api.OpIn: api.LabelSelectorOpIn, api.OpNotIn: api.LabelSelectorOpNotIn,
+		api.OpExists: api.LabelSelectorOpExists, api.OpDoesNotExist: api.LabelSelectorOpDoesNotExist}
+	for _, r := range sel.Requirements {
+		switch op, ok := ops[r.Operator]; {
+		case r.Operator == api.OpEquals || r.Operator == api.OpDoubleEquals:
+			ls.MatchLabels[r.Key] = r.Values[0]
+		case ok:
+			ls.MatchExpressions = append(ls.MatchExpressions, api.LabelSelectorRequirement{Key: r.Key, Operator: op, Values: r.Values})
+		case r.Operator == api.OpGreaterThan || r.Operator == api.OpLessThan:
+			return nil, fmt.Errorf("%q isn't supported in label selectors", r.Operator)
+		default:
+			return nil, fmt.Errorf("%q is not a valid label selector operator", r.Operator)
+		}
+	}
+	return ls, nil
 }
