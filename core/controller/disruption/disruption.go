@@ -155,8 +155,10 @@ func expectedScale(c *cluster.Cluster, pods []*api.Pod) (int32, error) {
 		if owner == nil {
 			return 0, fmt.Errorf("found no controllers for pod %q", p.Name)
 		}
-		if d, ok := controllerOf[*api.Deployment](c, owner, "Deployment"); ok {
-			owner = d
+		if up, ok := api.ControllerOf(owner.GetObjectMeta()); ok && up.Kind == "Deployment" {
+			if d, _ := scaleOf(c, p.Namespace, up); d != nil {
+				owner = d
+			}
 		}
 		m := owner.GetObjectMeta()
 		scale[m.UID] = replicas(owner)
@@ -192,22 +194,6 @@ func scaleOf(c *cluster.Cluster, ns string, ref api.OwnerReference) (api.Object,
 		return nil, nil
 	}
 	return obj, nil
-}
-
-// controllerOf returns the object of kind that controls obj, if it exists with the uid the
-// reference names.
-func controllerOf[T api.Object](c *cluster.Cluster, obj api.Object, kind string) (T, bool) {
-	var zero T
-	m := obj.GetObjectMeta()
-	ref, ok := api.ControllerOf(m)
-	if !ok || ref.Kind != kind || !strings.HasPrefix(ref.APIVersion, "apps/") {
-		return zero, false
-	}
-	owner, ok := c.Get(kind, cluster.Key{Namespace: m.Namespace, Name: ref.Name}).(T)
-	if !ok || owner.GetObjectMeta().UID != ref.UID {
-		return zero, false
-	}
-	return owner, true
 }
 
 // replicas is a Deployment's or ReplicaSet's spec.replicas.
