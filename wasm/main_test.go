@@ -66,7 +66,7 @@ func TestCoreStaysPure(t *testing.T) {
 var layers = [][]string{
 	{"api"}, {"openapi"}, {"patch"}, {"cluster"}, {"apiserver"}, {"kubelet"}, {"controller"},
 	{"controller/daemon", "controller/deployment", "controller/replicaset", "controller/nodeipam",
-		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector"},
+		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector", "controller/disruption"},
 	{"scheduler"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
 	{"lesson"}, {"playground"}, {"cmd/daemonlab"},
 }

@@ -59,6 +59,7 @@ var Kinds = []Kind{
 	{"apps", "v1", "DaemonSet", "daemonsets", true, func() Object { return &DaemonSet{} }},
 	{"apps", "v1", "Deployment", "deployments", true, func() Object { return &Deployment{} }},
 	{"apps", "v1", "ReplicaSet", "replicasets", true, func() Object { return &ReplicaSet{} }},
+	{"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, func() Object { return &PodDisruptionBudget{} }},
 }
 
 // KindFor returns the kind served at apiVersion, if any.

@@ -32,6 +32,8 @@ func Validate(obj Object) ErrorList {
 		errs = append(errs, validateNodeTaints(o.Spec.Taints, NewPath("spec", "taints"))...)
 	case *Namespace:
 		errs = validateObjectMeta(&o.ObjectMeta, false, IsDNS1123Label)
+	case *PodDisruptionBudget:
+		errs = validatePodDisruptionBudget(o)
 	case *ControllerRevision, *Event:
 		errs = validateObjectMeta(obj.GetObjectMeta(), true, IsDNS1123Subdomain)
 	}

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -301,30 +300,4 @@ func Delete(c *cluster.Cluster, kind api.Kind, key cluster.Key, o DeleteOptions)
 		c.DeleteObject(obj, o.Propagation, o.GracePeriodSeconds)
 	}
 	return obj, nil
-}
-
-// Evict is the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go Create):
-// the pod gets the DisruptionTarget condition ("EvictionByEvictionAPI"), in place of one it
-// had (UpdatePodCondition), and is deleted gracefully, with the grace period given or its own. DaemonLab has no PodDisruptionBudgets,
-// so no eviction is refused.
-func Evict(c *cluster.Cluster, key cluster.Key, grace *int64) error {
-	obj := c.Get("Pod", key)
-	if obj == nil {
-		return NotFound(KindOf(&api.Pod{}), key.Name)
-	}
-	marked := api.DeepCopy(obj.(*api.Pod))
-	target := api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}
-	conds := &marked.Status.Conditions
-	if i := slices.IndexFunc(*conds, func(pc api.PodCondition) bool { return pc.Type == target.Type }); i >= 0 {
-		if (*conds)[i].Status == target.Status {
-			target.LastTransitionTime = (*conds)[i].LastTransitionTime
-		}
-		(*conds)[i] = target
-	} else {
-		*conds = append(*conds, target)
-	}
-	_ = c.Update(marked)
-	c.DeletePod(marked, grace)
-	return nil
 }

@@ -12,16 +12,17 @@ type Reason string
 // The reasons DaemonLab's API server answers with, and their HTTP codes (StatusReason* in
 // k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
 const (
-	ReasonNotFound      Reason = "NotFound"      // 404
-	ReasonAlreadyExists Reason = "AlreadyExists" // 409
-	ReasonForbidden     Reason = "Forbidden"     // 403
-	ReasonInvalid       Reason = "Invalid"       // 422
-	ReasonBadRequest    Reason = "BadRequest"    // 400
+	ReasonNotFound        Reason = "NotFound"        // 404
+	ReasonAlreadyExists   Reason = "AlreadyExists"   // 409
+	ReasonForbidden       Reason = "Forbidden"       // 403
+	ReasonInvalid         Reason = "Invalid"         // 422
+	ReasonBadRequest      Reason = "BadRequest"      // 400
+	ReasonTooManyRequests Reason = "TooManyRequests" // 429
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -36,11 +37,13 @@ type StatusError struct {
 
 // Details are the status details: what the request was about, and for Invalid the field errors
 // (Causes) or a cause that names no field (Unexpected: the server's own words, as
-// NewGenericServerResponse keeps them).
+// NewGenericServerResponse keeps them); for the Eviction API's TooManyRequests, the
+// DisruptionBudget cause's message (Budget).
 type Details struct {
 	Group, Kind, Name string
 	Causes            api.ErrorList
 	Unexpected        string
+	Budget            string
 }
 
 func (e *StatusError) Error() string { return e.Message }

@@ -40,7 +40,9 @@ var strategies = map[string]strategy{
 	"Deployment":         {generation: true, status: true, create: clearStatus, update: deploymentPrepareForUpdate, validateUpdate: selectorImmutable, statusKeepsLabels: true},
 	"ReplicaSet":         {generation: true, status: true, create: clearStatus, validateUpdate: selectorImmutable},
 	"ControllerRevision": {},
-	"Event":              {},
+	// PodDisruptionBudget: pkg/registry/policy/poddisruptionbudget/strategy.go.
+	"PodDisruptionBudget": {generation: true, status: true, create: clearStatus},
+	"Event":               {},
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a

@@ -37,12 +37,13 @@ var describeFlags = []FlagSpec{
 type describer func(s *sim.Sim, obj api.Object, events bool) string
 
 var describers = map[string]describer{
-	"Pod":        describePod,
-	"Node":       describeNode,
-	"DaemonSet":  describeDaemonSet,
-	"ReplicaSet": describeReplicaSet,
-	"Deployment": describeDeployment,
-	"Namespace":  describeNamespace,
+	"Pod":                 describePod,
+	"Node":                describeNode,
+	"DaemonSet":           describeDaemonSet,
+	"ReplicaSet":          describeReplicaSet,
+	"Deployment":          describeDeployment,
+	"Namespace":           describeNamespace,
+	"PodDisruptionBudget": describePodDisruptionBudget,
 }
 
 func describeCommand(s *sim.Sim, args []string) Result {

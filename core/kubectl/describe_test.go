@@ -16,6 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -141,6 +142,8 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		objs = append(objs, typed(t, sh, obj, &appsv1.ReplicaSet{}))
 	case "Namespace":
 		objs = append(objs, typed(t, sh, obj, &corev1.Namespace{}))
+	case "PodDisruptionBudget":
+		objs = append(objs, typed(t, sh, obj, &policyv1.PodDisruptionBudget{}))
 	}
 	client := fake.NewClientset(objs...)
 	honourFieldSelectors(client, queue)
@@ -155,6 +158,8 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		describer = &describe.ReplicaSetDescriber{Interface: client}
 	case "Namespace":
 		describer = &describe.NamespaceDescriber{Interface: client}
+	case "PodDisruptionBudget":
+		describer = &describe.PodDisruptionBudgetDescriber{Interface: client}
 	}
 	out, err := describer.Describe(meta.Namespace, meta.Name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
 	require.NoError(t, err)
@@ -199,11 +204,11 @@ func honourFieldSelectors(client *fake.Clientset, eventQueue []*corev1.EventList
 }
 
 // TestDescribeIsKubectlsDescribe plays every scenario and describes every pod, node,
-// DaemonSet, ReplicaSet and namespace both with DaemonLab and with kubectl's own describers
+// DaemonSet, ReplicaSet, namespace and PodDisruptionBudget both with DaemonLab and with kubectl's own describers
 // (k8s.io/kubectl/pkg/describe, against a fake API server holding the same objects): the
 // outputs must be identical, character for character.
 func TestDescribeIsKubectlsDescribe(t *testing.T) {
-	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces"}
+	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces", "PodDisruptionBudget": "poddisruptionbudgets"}
 	forEachScenario(t, func(t *testing.T, s *sim.Sim) {
 		for kind, resource := range kinds {
 			for _, obj := range s.C.ListKind(kind) {

@@ -35,6 +35,7 @@ var resources = []resource{
 	{kindOf("ReplicaSet"), []string{"rs", "replicaset", "replicasets"}, tableOf(replicaSetColumns), "rs", allVerbs, "all"},
 	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns), "ev", allVerbs, ""},
 	{kindOf("ControllerRevision"), []string{"controllerrevision", "controllerrevisions"}, tableOf(controllerRevisionColumns), "", allVerbs, ""},
+	{kindOf("PodDisruptionBudget"), []string{"pdb", "poddisruptionbudget", "poddisruptionbudgets"}, tableOf(pdbColumns), "pdb", allVerbs, ""},
 }
 
 func kindOf(kind string) api.Kind {

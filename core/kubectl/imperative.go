@@ -24,10 +24,11 @@ var (
 var createSubcommands = map[string]func(s *sim.Sim, args []string) Result{
 	"deployment": createDeployment, "deploy": createDeployment,
 	"namespace": createNamespace, "ns": createNamespace,
+	"poddisruptionbudget": createPodDisruptionBudget, "pdb": createPodDisruptionBudget,
 }
 
 // kubectlCreateSubcommands are kubectl's other create subcommands.
-var kubectlCreateSubcommands = []string{"clusterrole", "clusterrolebinding", "configmap", "cm", "cronjob", "cj", "ingress", "ing", "job", "poddisruptionbudget", "pdb", "priorityclass", "pc", "quota", "resourcequota", "role", "rolebinding", "secret", "service", "svc", "serviceaccount", "sa", "token"}
+var kubectlCreateSubcommands = []string{"clusterrole", "clusterrolebinding", "configmap", "cm", "cronjob", "cj", "ingress", "ing", "job", "priorityclass", "pc", "quota", "resourcequota", "role", "rolebinding", "secret", "service", "svc", "serviceaccount", "sa", "token"}
 
 // dryRun is --dry-run: none, client or server (a bare --dry-run is refused, as kubectl does).
 type dryRun string

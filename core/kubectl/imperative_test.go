@@ -37,9 +37,10 @@ func upstreamDryRun(t *testing.T, newCmd func(cmdutil.Factory, genericiooptions.
 	return out.String()
 }
 
-// TestImperativeDryRunIsKubectls compares `kubectl create deployment`, `create namespace` and
-// `run` with --dry-run=client (-o yaml, -o json, -o name and the default message) with what
-// kubectl's own commands print: the objects kubectl builds, field for field.
+// TestImperativeDryRunIsKubectls compares `kubectl create deployment`, `create namespace`,
+// `create poddisruptionbudget` and `run` with --dry-run=client (-o yaml, -o json, -o name and
+// the default message) with what kubectl's own commands print: the objects kubectl builds,
+// field for field.
 func TestImperativeDryRunIsKubectls(t *testing.T) {
 	for _, tc := range []struct {
 		command string
@@ -52,6 +53,9 @@ func TestImperativeDryRunIsKubectls(t *testing.T) {
 		{"create deployment", kubectlcreate.NewCmdCreateDeployment, "web --image=nginx"},
 		{"create deployment", kubectlcreate.NewCmdCreateDeployment, "web --image=nginx -o name"},
 		{"create namespace", kubectlcreate.NewCmdCreateNamespace, "team-a -o yaml"},
+		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web --min-available=2 -o yaml"},
+		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web,tier,!legacy --max-unavailable=30% -n team-a -o json"},
+		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web --max-unavailable=1"},
 		{"run", kubectlrun.NewCmdRun, "nginx --image=nginx -o yaml"},
 		{"run", kubectlrun.NewCmdRun, "besteffort --image=nginx --restart=Never --labels=app=qos,tier=test --env=A=1 --env=B=two --port=80 -o yaml"},
 		{"run", kubectlrun.NewCmdRun, "sleeper --image=busybox --command -n kube-system --image-pull-policy=IfNotPresent --annotations=a=b -o yaml -- sleep 3600"},

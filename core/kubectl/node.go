@@ -1,8 +1,10 @@
 package kubectl
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
@@ -61,6 +63,7 @@ var drainFlags = []FlagSpec{
 	{Name: "delete-emptydir-data", Boolean: true},
 	{Name: "force", Boolean: true},
 	{Name: "grace-period"},
+	{Name: "timeout"},
 }
 
 // The reasons drain refuses or warns about a pod (k8s.io/kubectl/pkg/drain/filters.go).
@@ -83,17 +86,14 @@ type verdict struct {
 // drainVerdict runs drain's filters in their order (daemonSet, localStorage, unreplicated),
 // stopping at the first that keeps the pod:
 //
-//  1. A pod already being deleted is skipped.
-//  2. A DaemonSet's pod blocks the drain without --ignore-daemonsets, and is left alone with it
+//  1. A DaemonSet's pod blocks the drain without --ignore-daemonsets, and is left alone with it
 //     (the DaemonSet would recreate it at once; it tolerates the unschedulable taint).
-//  3. A pod with an emptyDir volume blocks without --delete-emptydir-data.
-//  4. A pod no controller owns blocks without --force (nothing would recreate it).
+//  2. A pod with an emptyDir volume blocks without --delete-emptydir-data.
+//  3. A pod no controller owns blocks without --force (nothing would recreate it).
 //
-// Finished pods pass every filter.
+// Finished pods pass every filter; a pod already being deleted goes through them too (drain
+// waits for it to be gone).
 func drainVerdict(c *cluster.Cluster, p *api.Pod, f Flags) verdict {
-	if p.DeletionTimestamp != nil {
-		return verdict{}
-	}
 	finished := p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
 	ref, owned := api.ControllerOf(&p.ObjectMeta)
 	if owned && ref.Kind == "DaemonSet" && !finished {
@@ -123,10 +123,59 @@ func drainVerdict(c *cluster.Cluster, p *api.Pod, f Flags) verdict {
 	return v
 }
 
-// drainCommand runs `kubectl drain NODE`: cordon the node, then evict every pod drain's filters
-// let go, or refuse and list the pods that stop it. kubectl waits until the evicted pods are
-// gone; DaemonLab prints at once, and the pods stay Terminating for as long as their kubelet
-// takes (see kubectl get pods).
+// podsForDeletion is GetPodsForDeletion: the node's pods the filters let go, and the reasons
+// (in the order met) that some block the drain or are warned about, each with its pods.
+type podsForDeletion struct {
+	evict                   []*api.Pod
+	fatal, notices          map[string][]string
+	fatalOrder, noticeOrder []string
+}
+
+func listPodsForDeletion(c *cluster.Cluster, node string, f Flags) podsForDeletion {
+	l := podsForDeletion{fatal: map[string][]string{}, notices: map[string][]string{}}
+	for _, p := range c.Pods() {
+		if p.Spec.NodeName != node {
+			continue
+		}
+		v := drainVerdict(c, p, f)
+		id := p.Namespace + "/" + p.Name
+		if v.fatal != "" {
+			l.fatalOrder = appendNew(l.fatalOrder, v.fatal)
+			l.fatal[v.fatal] = append(l.fatal[v.fatal], id)
+			continue
+		}
+		if v.notice != "" {
+			l.noticeOrder = appendNew(l.noticeOrder, v.notice)
+			l.notices[v.notice] = append(l.notices[v.notice], id)
+		}
+		if v.evict {
+			l.evict = append(l.evict, p)
+		}
+	}
+	return l
+}
+
+// The drain's timings (k8s.io/kubectl/pkg/drain): an eviction a budget refuses is tried again
+// after evictRetryDelay (EvictErrorRetryDelay), and an evicted pod is looked for every
+// deletePollInterval until it is gone (waitForDelete).
+const (
+	evictRetryDelay    = 5 * time.Second
+	deletePollInterval = time.Second
+)
+
+// drainCommand runs `kubectl drain NODE` (pkg/cmd/drain RunDrain, pkg/drain evictPods):
+//
+//  1. Cordon the node, then list its pods; any the filters refuse stop the drain, listed.
+//  2. Evict every other pod, all at once, each on its own: "evicting pod NS/NAME" every time it
+//     is tried. A budget's 429 prints "error when evicting pods/"NAME" -n "NS" (will retry after
+//     5s): …" and the pod is tried again 5s later; a pod already gone is done; any other error
+//     is that pod's failure.
+//  3. An evicted pod is looked for every second until it is gone: "pod/NAME evicted".
+//  4. --timeout bounds it all: a pod whose next try comes after it fails with "global timeout
+//     reached: D", one still being waited for with "context deadline exceeded". Then the
+//     node's pods still to go are listed and the drain fails; the node stays cordoned.
+//  5. Without --timeout kubectl waits for as long as it takes; DaemonLab lets simulated time
+//     pass up to defaultWatchLimit (5m), then fails as a --timeout=5m0s would, and says so.
 func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("drain", args, drainFlags)
 	if err != nil {
@@ -146,61 +195,154 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 			grace = &g
 		}
 	}
-	out := setUnschedulable(s, n, true)
-	var evict []*api.Pod
-	fatal, notices := map[string][]string{}, map[string][]string{}
-	var fatalOrder, noticeOrder []string
-	for _, p := range s.C.Pods() {
-		if p.Spec.NodeName != n.Name {
-			continue
+	timeout, capped := defaultWatchLimit, true
+	if f.Has("timeout") {
+		d, err := time.ParseDuration(f.Get("timeout"))
+		if err != nil {
+			return Result{Err: fmt.Sprintf("error: invalid argument %q for \"--timeout\" flag: %v", f.Get("timeout"), err), Code: 1}
 		}
-		v := drainVerdict(s.C, p, f)
-		id := p.Namespace + "/" + p.Name
-		if v.fatal != "" {
-			fatalOrder = appendNew(fatalOrder, v.fatal)
-			fatal[v.fatal] = append(fatal[v.fatal], id)
-			continue
-		}
-		if v.notice != "" {
-			noticeOrder = appendNew(noticeOrder, v.notice)
-			notices[v.notice] = append(notices[v.notice], id)
-		}
-		if v.evict {
-			evict = append(evict, p)
+		if d > 0 {
+			timeout, capped = d, false
 		}
 	}
-	if len(fatalOrder) > 0 {
+	out := setUnschedulable(s, n, true)
+	l := listPodsForDeletion(s.C, n.Name, f)
+	if len(l.fatalOrder) > 0 {
 		var errs []string
-		for _, msg := range fatalOrder {
-			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(fatal[msg], ", ")))
+		for _, msg := range l.fatalOrder {
+			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(l.fatal[msg], ", ")))
 		}
-		agg := errs[0]
-		if len(errs) > 1 {
-			agg = "[" + strings.Join(errs, ", ") + "]"
-		}
+		agg := aggregate(errs)
 		return Result{Out: out, Code: 1, Err: fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\nerror: %s", n.Name, agg, n.Name, agg)}
 	}
 	var warnings []string
-	for _, msg := range noticeOrder {
-		warnings = append(warnings, fmt.Sprintf("%s: %s", msg, strings.Join(notices[msg], ", ")))
+	for _, msg := range l.noticeOrder {
+		warnings = append(warnings, fmt.Sprintf("%s: %s", msg, strings.Join(l.notices[msg], ", ")))
 	}
-	var errOut string
+	var o, e strings.Builder
+	o.WriteString(out)
 	if len(warnings) > 0 {
-		errOut = "Warning: " + strings.Join(warnings, "; ")
+		e.WriteString("Warning: " + strings.Join(warnings, "; ") + "\n")
 	}
-	var b strings.Builder
-	b.WriteString(out)
-	for _, p := range evict {
-		fmt.Fprintf(&b, "evicting pod %s/%s\n", p.Namespace, p.Name)
+	d := &drainer{s: s, grace: grace, timeout: timeout, o: &o, e: &e}
+	failures := d.evictPods(l.evict)
+	if len(failures) == 0 {
+		fmt.Fprintf(&o, "node/%s drained\n", n.Name)
+		return Result{Out: o.String(), Err: strings.TrimSuffix(e.String(), "\n")}
 	}
-	for _, p := range evict {
-		if err := apiserver.Evict(s.C, cluster.KeyOf(p), grace); err != nil {
-			return Result{Out: b.String(), Err: serverError(err), Code: 1}
+	agg := aggregate(failures)
+	if pending := listPodsForDeletion(s.C, n.Name, f).evict; len(pending) > 0 {
+		fmt.Fprintf(&e, "There are pending pods in node %q when an error occurred: %s\n", n.Name, agg)
+		for _, p := range pending {
+			fmt.Fprintf(&e, "pod/%s\n", p.Name)
 		}
-		fmt.Fprintf(&b, "pod/%s evicted\n", p.Name)
 	}
-	fmt.Fprintf(&b, "node/%s drained\n", n.Name)
-	return Result{Out: b.String(), Err: errOut}
+	fmt.Fprintf(&e, "error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n", n.Name, agg, n.Name)
+	if len(failures) == 1 {
+		e.WriteString("error: " + failures[0])
+	} else {
+		e.WriteString(strings.Join(failures, "\n"))
+	}
+	if capped && d.timedOut {
+		fmt.Fprintf(&e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
+	}
+	return Result{Out: o.String(), Err: e.String(), Code: 1}
+}
+
+// drainer is a drain's evictions under way (evictPods), its output and its --timeout.
+type drainer struct {
+	s        *sim.Sim
+	grace    *int64
+	timeout  time.Duration
+	deadline time.Time
+	timedOut bool // a pod failed for want of time
+	o, e     *strings.Builder
+}
+
+// eviction is one pod's part of a drain: tried again at next, or, once evicted, looked for then.
+type eviction struct {
+	pod     *api.Pod
+	next    time.Time
+	evicted bool
+}
+
+// evictPods is rules 2 to 4 of drainCommand, simulated time passing between the tries; it
+// returns the pods' failures in the order they came.
+func (d *drainer) evictPods(pods []*api.Pod) []string {
+	d.deadline = d.s.C.Now().Add(d.timeout)
+	var failures []string
+	todo := make([]*eviction, len(pods))
+	for i, p := range pods {
+		todo[i] = &eviction{pod: p, next: d.s.C.Now()}
+	}
+	for len(todo) > 0 {
+		now := d.s.C.Now()
+		left := todo[:0]
+		for _, ev := range todo {
+			if done, failure := d.step(ev, now); !done {
+				left = append(left, ev)
+			} else if failure != "" {
+				failures = append(failures, failure)
+			}
+		}
+		if todo = left; len(todo) == 0 {
+			break
+		}
+		next := todo[0].next
+		for _, ev := range todo[1:] {
+			if ev.next.Before(next) {
+				next = ev.next
+			}
+		}
+		d.s.Advance(next.Sub(now))
+	}
+	return failures
+}
+
+// step does what is due for one pod at now, and reports whether it is done (and how it failed).
+func (d *drainer) step(ev *eviction, now time.Time) (bool, string) {
+	p := ev.pod
+	if now.Before(ev.next) {
+		return false, ""
+	}
+	if !ev.evicted {
+		fmt.Fprintf(d.o, "evicting pod %s/%s\n", p.Namespace, p.Name)
+		if !now.Before(d.deadline) {
+			d.timedOut = true
+			return true, fmt.Sprintf("error when evicting pods/%q -n %q: global timeout reached: %v", p.Name, p.Namespace, d.timeout)
+		}
+		err := apiserver.Evict(d.s.C, cluster.KeyOf(p), d.grace)
+		var se *apiserver.StatusError
+		errors.As(err, &se)
+		switch {
+		case err == nil:
+			ev.evicted = true
+		case se != nil && se.Reason == apiserver.ReasonNotFound:
+			return true, ""
+		case se != nil && se.Reason == apiserver.ReasonTooManyRequests:
+			fmt.Fprintf(d.e, "error when evicting pods/%q -n %q (will retry after %v): %v\n", p.Name, p.Namespace, evictRetryDelay, err)
+			ev.next = now.Add(evictRetryDelay)
+			if fresh, ok := d.s.C.Get("Pod", cluster.KeyOf(p)).(*api.Pod); ok {
+				ev.pod = fresh
+			}
+			return false, ""
+		default:
+			return true, fmt.Sprintf("error when evicting pods/%q -n %q: %v", p.Name, p.Namespace, err)
+		}
+	}
+	if cur := d.s.C.Get("Pod", cluster.KeyOf(p)); cur == nil || cur.GetObjectMeta().UID != p.UID {
+		fmt.Fprintf(d.o, "pod/%s evicted\n", p.Name)
+		return true, ""
+	}
+	if !now.Before(d.deadline) {
+		d.timedOut = true
+		return true, fmt.Sprintf("error when waiting for pod %q in namespace %q to terminate: context deadline exceeded", p.Name, p.Namespace)
+	}
+	ev.next = now.Add(deletePollInterval)
+	if ev.next.After(d.deadline) {
+		ev.next = d.deadline
+	}
+	return false, ""
 }
 
 func appendNew(list []string, s string) []string {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"daemonlab/core/kubectl"
@@ -21,14 +22,15 @@ import (
 
 // upstreamTypes are the k8s.io/api types kubectl would decode each resource into.
 var upstreamTypes = map[string]func() any{
-	"pods":                func() any { return &corev1.Pod{} },
-	"nodes":               func() any { return &corev1.Node{} },
-	"namespaces":          func() any { return &corev1.Namespace{} },
-	"daemonsets":          func() any { return &appsv1.DaemonSet{} },
-	"deployments":         func() any { return &appsv1.Deployment{} },
-	"replicasets":         func() any { return &appsv1.ReplicaSet{} },
-	"events":              func() any { return &corev1.Event{} },
-	"controllerrevisions": func() any { return &appsv1.ControllerRevision{} },
+	"pods":                 func() any { return &corev1.Pod{} },
+	"nodes":                func() any { return &corev1.Node{} },
+	"namespaces":           func() any { return &corev1.Namespace{} },
+	"daemonsets":           func() any { return &appsv1.DaemonSet{} },
+	"deployments":          func() any { return &appsv1.Deployment{} },
+	"replicasets":          func() any { return &appsv1.ReplicaSet{} },
+	"events":               func() any { return &corev1.Event{} },
+	"controllerrevisions":  func() any { return &appsv1.ControllerRevision{} },
+	"poddisruptionbudgets": func() any { return &policyv1.PodDisruptionBudget{} },
 }
 
 func decodeJSON(t *testing.T, data []byte, v any, strict bool) {

@@ -129,7 +129,7 @@ func build(t *testing.T, file string, kinds []api.Kind) map[string]any {
 func TestSchemaIsUpstreams(t *testing.T) {
 	dir := specDir(t)
 	docs := map[string]any{}
-	for gv, file := range map[string]string{"api/v1": "api__v1_openapi.json", "apis/apps/v1": "apis__apps__v1_openapi.json"} {
+	for gv, file := range map[string]string{"api/v1": "api__v1_openapi.json", "apis/apps/v1": "apis__apps__v1_openapi.json", "apis/policy/v1": "apis__policy__v1_openapi.json"} {
 		var kinds []api.Kind
 		for _, k := range api.Kinds {
 			if GroupVersionPath(k) == gv {

@@ -13,6 +13,7 @@ import (
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller/daemon"
 	"daemonlab/core/controller/deployment"
+	"daemonlab/core/controller/disruption"
 	"daemonlab/core/controller/garbagecollector"
 	"daemonlab/core/controller/nodeipam"
 	"daemonlab/core/controller/nodelifecycle"
@@ -220,6 +221,7 @@ var controllers = []controller{
 		}
 		return pass.next
 	}, []string{"DaemonSet", "Node", "Pod", "ControllerRevision", "Namespace", "Memo"}},
+	{"disruption-controller", whole(disruption.Sync), []string{"PodDisruptionBudget", "Pod", "ReplicaSet", "Deployment"}},
 	{"default-scheduler", whole(func(c *cluster.Cluster) bool {
 		pending := scheduler.Pending(c)
 		if len(pending) == 0 {
@@ -274,7 +276,7 @@ func (p *daemonSetPass) next() (changed bool, next piece) {
 }
 
 // timers are the controllers that act when time passes, not only when something changes.
-var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, daemon.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer}
+var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, daemon.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer, disruption.NextTimer}
 
 // NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {
