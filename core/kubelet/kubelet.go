@@ -220,7 +220,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			}
 			return admissionAt(p)
 		}
-		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, restartAt, rejection} {
+		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, func(p *api.Pod) (time.Time, bool) { return restartAt(c, p) }, rejection} {
 			if t, ok := due(p); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
@@ -295,13 +295,11 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
 		next = changing(p)
-		start(c, next, node, t, ips)
-		if c.Update(next) != nil {
+		starts := start(c, next, node, t, ips)
+		if updateStatus(c, next) != nil {
 			return false
 		}
-		for _, ctr := range next.Spec.Containers {
-			recordContainerStart(c, next, ctr)
-		}
+		recordStarts(c, next, starts)
 		return true
 	case ok && len(p.Status.ContainerStatuses) == 0:
 		if refused(c, p, node.Name) {
@@ -318,7 +316,22 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	default:
 		return false
 	}
-	return c.Update(next) == nil
+	return updateStatus(c, next) == nil
+}
+
+// updateStatus writes a pod status the kubelet made, stamped with the generation of the pod
+// it saw (PodObservedGenerationTracking, GA since v1.35): status.observedGeneration
+// (status_manager.go SetPodStatus) and the observedGeneration of each condition the kubelet
+// owns (generateAPIPodStatus; kubetypes.PodConditionByKubelet).
+func updateStatus(c *cluster.Cluster, p *api.Pod) error {
+	p.Status.ObservedGeneration = p.Generation
+	for i, cond := range p.Status.Conditions {
+		switch cond.Type {
+		case api.PodScheduled, api.PodReady, api.PodInitialized, api.ContainersReady, "PodReadyToStartContainers":
+			p.Status.Conditions[i].ObservedGeneration = p.Generation
+		}
+	}
+	return c.Update(p)
 }
 
 // changing copies a stored pod for the kubelet to write its status. Stored objects are never
@@ -374,7 +387,8 @@ func admit(p *api.Pod, node *api.Node, now time.Time) {
 	}
 }
 
-func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) {
+// start runs the pod's containers (see syncContainer) and returns how many times each started.
+func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) []int {
 	now := api.NewTime(at)
 	p.Status.Phase = api.PodRunning
 	p.Status.HostIP = nodeIP(node)
@@ -387,8 +401,11 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *po
 	}
 	p.Status.ContainerStatuses = nil
 	var unready []string
-	for _, ctr := range p.Spec.Containers {
-		cs := containerStatus(c, p, ctr, 0, now)
+	starts := make([]int, len(p.Spec.Containers))
+	m, _ := c.Machine(node.Name)
+	for i, ctr := range p.Spec.Containers {
+		cs, restarts := syncContainer(c, m, p, ctr, started(c, ctr, 0, now, api.ContainerState{}), at)
+		starts[i] = 1 + restarts
 		if !cs.Ready {
 			unready = append(unready, ctr.Name)
 		}
@@ -408,6 +425,7 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *po
 		containersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
 	}
+	return starts
 }
 
 // recordKilling records what the kubelet says as it stops a deleted pod's containers that run
