@@ -195,8 +195,8 @@ func running(c *cluster.Cluster, node string) bool {
 }
 
 // NextTimer returns the earliest instant a running kubelet has something to do: a pod to start,
-// a deleted pod to remove, an eviction loop under memory pressure, a cordon or uncordon to
-// report.
+// a deleted pod to remove, a crashed container to restart, an eviction loop under memory
+// pressure, a cordon or uncordon or a Ready condition to report.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
@@ -205,7 +205,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
-			if t := statusTick(m, c.Now()); n.Spec.Unschedulable != m.SawUnschedulable && (!found || t.Before(next)) {
+			if t := statusTick(m, c.Now()); (n.Spec.Unschedulable != m.SawUnschedulable || readyDue(n, m)) && (!found || t.Before(next)) {
 				next, found = t, true
 			}
 		}
@@ -231,7 +231,8 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 
 // Sync does what the running kubelets would at the current instant:
 //
-//  1. Each posts its node's conditions when they differ from what its machine reports, and
+//  1. Each posts its node's conditions when they differ from what its machine reports (Ready
+//     at its next status update, see postStatus), and
 //     records it when its node became unschedulable or schedulable again (noteSchedulable).
 //  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
 //     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
