@@ -232,17 +232,20 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 // Sync does what the running kubelets would at the current instant:
 //
 //  1. Each posts its node's conditions when they differ from what its machine reports (Ready
-//     at its next status update, see postStatus), and
-//     records it when its node became unschedulable or schedulable again (noteSchedulable).
+//     at its next status update, see postStatus), and records it when its node became
+//     unschedulable or schedulable again (noteSchedulable).
 //  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
 //     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
-//  3. A pod whose start-up time has come is Running: containers running and ready, conditions
-//     Initialized, Ready and ContainersReady True, a pod IP from the node's CIDR.
+//  3. A pod whose start-up time has come is Running: containers started as their images
+//     behave (running and ready, or in CrashLoopBackOff: see syncContainer), conditions
+//     Initialized, Ready and ContainersReady True when all are ready, a pod IP from the node's
+//     CIDR. A crashed container is restarted when its back-off is over.
 //  4. A running pod someone marked not Ready (the node controller, while the kubelet was away)
 //     is Ready again.
-//  5. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
+//  5. A pod whose spec changed since the kubelet's last status has it observed (updateStatus).
+//  6. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
 //     shorter grace period).
-//  6. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
+//  7. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
 //     and refuses new BestEffort pods (rejectAdmission).
 //
 // A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. It
@@ -314,6 +317,8 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
 		next = changing(p)
 		markReady(next, c.Now())
+	case p.Status.ObservedGeneration != p.Generation && len(p.Status.ContainerStatuses) > 0 && (p.Status.Phase == api.PodPending || p.Status.Phase == api.PodRunning):
+		next = changing(p) // a changed spec: the pod worker syncs it, and its status says so
 	default:
 		return false
 	}
