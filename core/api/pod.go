@@ -518,6 +518,7 @@ const (
 
 // PodStatus is the observed state of a pod.
 type PodStatus struct {
+	ObservedGeneration    int64             `json:"observedGeneration,omitempty"`
 	Phase                 PodPhase          `json:"phase,omitempty"`
 	Conditions            []PodCondition    `json:"conditions,omitempty"`
 	Message               string            `json:"message,omitempty"`
@@ -551,6 +552,7 @@ const (
 // PodCondition is one observed state of a pod.
 type PodCondition struct {
 	Type               PodConditionType `json:"type"`
+	ObservedGeneration int64            `json:"observedGeneration,omitempty"`
 	Status             ConditionStatus  `json:"status"`
 	LastProbeTime      Time             `json:"lastProbeTime"`
 	LastTransitionTime Time             `json:"lastTransitionTime"`

@@ -60,7 +60,7 @@ func KindOf(obj api.Object) api.Kind {
 //  1. NamespaceLifecycle: a namespaced object's namespace must exist (NotFound).
 //  2. Defaulting, then the mutating admission chain (see admission): Forbidden.
 //  3. What a client may not set goes (WipeObjectMetaSystemFields: a deletion under way), and
-//     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads.
+//     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
 //  6. The store: AlreadyExists when the name is taken.

@@ -140,6 +140,38 @@ func TestUpdateBumpsTheGenerationOnlyWhenTheSpecChanges(t *testing.T) {
 	assert.Contains(t, se.Message, "field is immutable")
 }
 
+// TestAPodsGenerationCountsItsSpecChanges pins podStrategy (pkg/registry/core/pod/strategy.go):
+// PrepareForCreate sets generation 1 whatever the client sent, and PrepareForUpdate
+// (updatePodGeneration) adds one when the spec changed, none for metadata or status.
+func TestAPodsGenerationCountsItsSpecChanges(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	pod := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
+	pod.Name, pod.Namespace, pod.Generation = "web", "default", 5
+	pod.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	stored, err := Create(c, pod, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), stored.GetObjectMeta().Generation)
+	get := func() *api.Pod { return c.Get("Pod", cluster.Key{Namespace: "default", Name: "web"}).(*api.Pod) }
+	for _, tc := range []struct {
+		name   string
+		change func(*api.Pod)
+		want   int64
+	}{
+		{"labels are no spec", func(p *api.Pod) { p.Labels = map[string]string{"app": "web"} }, 1},
+		{"a write of the pod keeps the stored status", func(p *api.Pod) { p.Status.ObservedGeneration = 9 }, 1},
+		{"a client's generation is not taken", func(p *api.Pod) { p.Generation = 7 }, 1},
+		{"a new image is a spec change", func(p *api.Pod) { p.Spec.Containers[0].Image = "nginx:2" }, 2},
+	} {
+		next := api.DeepCopy(get())
+		tc.change(next)
+		stored, err := Update(c, next, Options{})
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, stored.GetObjectMeta().Generation, tc.name)
+		assert.Zero(t, get().Status.ObservedGeneration, tc.name)
+	}
+}
+
 // TestPatchIsAppliedToTheStoredObject: a strategic merge patch merges, a JSON patch that cannot
 // apply is a 422 Invalid with its error as the cause, and a patch may not rename the object.
 func TestPatchIsAppliedToTheStoredObject(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // Canonicalize is empty upstream for every kind DaemonLab serves, so neither is a field here.
 type strategy struct {
 	// generation: metadata.generation starts at 1 and counts the writes that change the spec
-	// (the workloads' PrepareForCreate and PrepareForUpdate).
+	// (the workloads' PrepareForCreate and PrepareForUpdate, and the pod's: updatePodGeneration).
 	generation bool
 	// status: the kind has a status subresource: a write of the object keeps the stored status,
 	// and a write of the status keeps the stored spec.
@@ -33,7 +33,7 @@ type strategy struct {
 
 // strategies are the kinds' registry strategies.
 var strategies = map[string]strategy{
-	"Pod":                {status: true, create: podPrepareForCreate},
+	"Pod":                {generation: true, status: true, create: podPrepareForCreate},
 	"Node":               {status: true, validateUpdate: podCIDRImmutable},
 	"Namespace":          {status: true},
 	"DaemonSet":          {generation: true, status: true, create: daemonSetPrepareForCreate, update: daemonSetPrepareForUpdate, validateUpdate: selectorImmutable},
@@ -46,7 +46,8 @@ var strategies = map[string]strategy{
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a
-// new pod is Pending and has the QoS class of its resources. DaemonLab keeps a phase the
+// new pod has generation 1 (the strategy's generation), is Pending and has the QoS class of its
+// resources. DaemonLab keeps a phase the
 // manifest gives, where upstream resets the whole status.
 func podPrepareForCreate(obj api.Object) {
 	pod := obj.(*api.Pod)

@@ -206,8 +206,8 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 	now := api.NewTime(c.Now())
 	next := api.DeepCopy(p)
 	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", msg
-	next.Status.Conditions = append(next.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-		LastTransitionTime: now, Reason: "TerminationByKubelet", Message: msg})
+	next.Status.Conditions = append(next.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation,
+		Status: api.ConditionTrue, LastTransitionTime: now, Reason: "TerminationByKubelet", Message: msg})
 	for i := range next.Status.Conditions {
 		if t := next.Status.Conditions[i].Type; t == api.PodReady || t == api.ContainersReady {
 			next.Status.Conditions[i] = api.PodCondition{Type: t, Status: api.ConditionFalse, LastTransitionTime: now, Reason: "PodFailed"}
@@ -216,7 +216,7 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 	for i := range next.Status.ContainerStatuses {
 		next.Status.ContainerStatuses[i].Ready = false
 	}
-	_ = c.Update(next)
+	_ = updateStatus(c, next)
 	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", p.Spec.NodeName)
 }
 
@@ -279,7 +279,7 @@ func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
 	msg := "The node had condition: [" + strings.Join(pressureConditions(c, node), " ") + "]. "
 	next := api.DeepCopy(p)
 	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", "Pod was rejected: "+msg
-	_ = c.Update(next)
+	_ = updateStatus(c, next)
 	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", node)
 	return true
 }

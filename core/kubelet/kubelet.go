@@ -195,8 +195,8 @@ func running(c *cluster.Cluster, node string) bool {
 }
 
 // NextTimer returns the earliest instant a running kubelet has something to do: a pod to start,
-// a deleted pod to remove, an eviction loop under memory pressure, a cordon or uncordon to
-// report.
+// a deleted pod to remove, a crashed container to restart, an eviction loop under memory
+// pressure, a cordon or uncordon or a Ready condition to report.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
@@ -205,7 +205,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
-			if t := statusTick(m, c.Now()); n.Spec.Unschedulable != m.SawUnschedulable && (!found || t.Before(next)) {
+			if t := statusTick(m, c.Now()); (n.Spec.Unschedulable != m.SawUnschedulable || readyDue(n, m)) && (!found || t.Before(next)) {
 				next, found = t, true
 			}
 		}
@@ -220,7 +220,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 			}
 			return admissionAt(p)
 		}
-		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, restartAt, rejection} {
+		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, func(p *api.Pod) (time.Time, bool) { return restartAt(c, p) }, rejection} {
 			if t, ok := due(p); ok && (!found || t.Before(next)) {
 				next, found = t, true
 			}
@@ -231,17 +231,21 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 
 // Sync does what the running kubelets would at the current instant:
 //
-//  1. Each posts its node's conditions when they differ from what its machine reports, and
-//     records it when its node became unschedulable or schedulable again (noteSchedulable).
+//  1. Each posts its node's conditions when they differ from what its machine reports (Ready
+//     at its next status update, see postStatus), and records it when its node became
+//     unschedulable or schedulable again (noteSchedulable).
 //  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
 //     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
-//  3. A pod whose start-up time has come is Running: containers running and ready, conditions
-//     Initialized, Ready and ContainersReady True, a pod IP from the node's CIDR.
+//  3. A pod whose start-up time has come is Running: containers started as their images
+//     behave (running and ready, or in CrashLoopBackOff: see syncContainer), conditions
+//     Initialized, Ready and ContainersReady True when all are ready, a pod IP from the node's
+//     CIDR. A crashed container is restarted when its back-off is over.
 //  4. A running pod someone marked not Ready (the node controller, while the kubelet was away)
 //     is Ready again.
-//  5. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
+//  5. A pod whose spec changed since the kubelet's last status has it observed (updateStatus).
+//  6. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
 //     shorter grace period).
-//  6. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
+//  7. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
 //     and refuses new BestEffort pods (rejectAdmission).
 //
 // A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. It
@@ -295,13 +299,11 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	switch t, ok := startAt(c, p); {
 	case ok && !t.After(c.Now()):
 		next = changing(p)
-		start(c, next, node, t, ips)
-		if c.Update(next) != nil {
+		starts := start(c, next, node, t, ips)
+		if updateStatus(c, next) != nil {
 			return false
 		}
-		for _, ctr := range next.Spec.Containers {
-			recordContainerStart(c, next, ctr)
-		}
+		recordStarts(c, next, starts)
 		return true
 	case ok && len(p.Status.ContainerStatuses) == 0:
 		if refused(c, p, node.Name) {
@@ -315,10 +317,27 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
 		next = changing(p)
 		markReady(next, c.Now())
+	case p.Status.ObservedGeneration != p.Generation && len(p.Status.ContainerStatuses) > 0 && (p.Status.Phase == api.PodPending || p.Status.Phase == api.PodRunning):
+		next = changing(p) // a changed spec: the pod worker syncs it, and its status says so
 	default:
 		return false
 	}
-	return c.Update(next) == nil
+	return updateStatus(c, next) == nil
+}
+
+// updateStatus writes a pod status the kubelet made, stamped with the generation of the pod
+// it saw (PodObservedGenerationTracking, GA since v1.35): status.observedGeneration
+// (status_manager.go SetPodStatus) and the observedGeneration of each condition the kubelet
+// owns (generateAPIPodStatus; kubetypes.PodConditionByKubelet).
+func updateStatus(c *cluster.Cluster, p *api.Pod) error {
+	p.Status.ObservedGeneration = p.Generation
+	for i, cond := range p.Status.Conditions {
+		switch cond.Type {
+		case api.PodScheduled, api.PodReady, api.PodInitialized, api.ContainersReady, "PodReadyToStartContainers":
+			p.Status.Conditions[i].ObservedGeneration = p.Generation
+		}
+	}
+	return c.Update(p)
 }
 
 // changing copies a stored pod for the kubelet to write its status. Stored objects are never
@@ -374,7 +393,8 @@ func admit(p *api.Pod, node *api.Node, now time.Time) {
 	}
 }
 
-func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) {
+// start runs the pod's containers (see syncContainer) and returns how many times each started.
+func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) []int {
 	now := api.NewTime(at)
 	p.Status.Phase = api.PodRunning
 	p.Status.HostIP = nodeIP(node)
@@ -387,8 +407,11 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *po
 	}
 	p.Status.ContainerStatuses = nil
 	var unready []string
-	for _, ctr := range p.Spec.Containers {
-		cs := containerStatus(c, p, ctr, 0, now)
+	starts := make([]int, len(p.Spec.Containers))
+	m, _ := c.Machine(node.Name)
+	for i, ctr := range p.Spec.Containers {
+		cs, restarts := syncContainer(c, m, p, ctr, started(c, ctr, 0, now, api.ContainerState{}), at)
+		starts[i] = 1 + restarts
 		if !cs.Ready {
 			unready = append(unready, ctr.Name)
 		}
@@ -408,6 +431,7 @@ func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *po
 		containersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(scheduled)},
 	}
+	return starts
 }
 
 // recordKilling records what the kubelet says as it stops a deleted pod's containers that run

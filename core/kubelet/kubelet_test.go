@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +68,52 @@ func TestNodesRegisterInTheOrderTheyWereCreated(t *testing.T) {
 	c.Delete(c.Node("aa"))
 	assert.True(t, Register(c))
 	assert.False(t, c.HasMachine("aa"), "the machine left with its node")
+}
+
+// TestReadyIsPostedAtTheKubeletsNextStatusUpdate: the kubelet reads its runtime's state when it
+// syncs its node's status, every 10s from its start (nodeStatusUpdateFrequency;
+// kubelet_node_status.go syncNodeStatus, nodestatus/setters.go ReadyCondition), so a not-ready
+// runtime at 4s, and its recovery at 13s, show at 10s and at 20s; a kubelet that starts posts at
+// once.
+func TestReadyIsPostedAtTheKubeletsNextStatusUpdate(t *testing.T) {
+	c := cluster.New(1)
+	require.NoError(t, Join(c, NewNode("n1", 0, NodeOptions{}, c.Now())))
+	ready := func() api.ConditionStatus {
+		for _, cond := range c.Node("n1").Status.Conditions {
+			if cond.Type == api.NodeReady {
+				return cond.Status
+			}
+		}
+		return ""
+	}
+	at := func(d time.Duration) time.Time { return cluster.Epoch.Add(d) }
+	fault := func(faults ...string) {
+		m, _ := c.Machine("n1")
+		m.Faults = faults
+		c.SetMachine("n1", m)
+		for Sync(c) {
+		}
+	}
+	c.SetNow(at(4 * time.Second))
+	fault(FaultNotReady)
+	assert.Equal(t, api.ConditionTrue, ready(), "between two status updates")
+	next, ok := NextTimer(c)
+	require.True(t, ok)
+	assert.Equal(t, at(10*time.Second), next)
+	c.SetNow(next)
+	for Sync(c) {
+	}
+	assert.Equal(t, api.ConditionFalse, ready())
+	c.SetNow(at(13 * time.Second))
+	fault()
+	assert.Equal(t, api.ConditionFalse, ready())
+	next, _ = NextTimer(c)
+	assert.Equal(t, at(20*time.Second), next)
+
+	m, _ := c.Machine("n1")
+	m.RenewFrom = c.Now() // a kubelet that restarts syncs its node's status as it starts
+	c.SetMachine("n1", m)
+	for Sync(c) {
+	}
+	assert.Equal(t, api.ConditionTrue, ready())
 }

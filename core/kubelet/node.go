@@ -116,15 +116,24 @@ func conditionsFor(faults []string, memoryPressure bool) []condition {
 		pick(has(FaultDiskPressure), api.NodeDiskPressure, "KubeletHasDiskPressure", "kubelet has disk pressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
 		pick(has(FaultPIDPressure), api.NodePIDPressure, "KubeletHasInsufficientPID", "kubelet has insufficient PID available", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 	}
-	ready := condition{api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"}
-	if has(FaultNotReady) {
-		ready = condition{api.NodeReady, api.ConditionFalse, "KubeletNotReady", "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"}
-	}
-	conds = append(conds, ready)
+	conds = append(conds, readyReported(faults))
 	if has(FaultNetworkUnavailable) {
 		conds = append(conds, condition{api.NodeNetworkUnavailable, api.ConditionTrue, "NoRouteCreated", "Node created without a route"})
 	}
 	return conds
+}
+
+// readyReported is the Ready condition the kubelet reports for a machine with these faults.
+func readyReported(faults []string) condition {
+	if slices.Contains(faults, FaultNotReady) {
+		return condition{api.NodeReady, api.ConditionFalse, "KubeletNotReady", "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"}
+	}
+	return condition{api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"}
+}
+
+// readyDue reports whether the kubelet has a Ready condition to post at its next status update.
+func readyDue(n *api.Node, m cluster.Machine) bool {
+	return differs(n.Status.Conditions, []condition{readyReported(m.Faults)})
 }
 
 // postStatus writes the node's conditions when they differ from what its machine reports: a
@@ -132,8 +141,18 @@ func conditionsFor(faults []string, memoryPressure bool) []condition {
 // NetworkUnavailable condition the machine no longer reports turns False ("RouteCreated").
 // Each changed status is also an event about the node ("Node hd2 status is now: NodeReady").
 // DaemonLab posts only on change; a real kubelet also re-posts unchanged status every 5m.
+//
+// The Ready condition changes only at the kubelet's status updates, every 10s from its start
+// (see statusTick): a not-ready fault, or its end, shows at the next one, as the runtime's
+// state is read when the kubelet syncs its node status (kubelet_node_status.go syncNodeStatus at
+// nodeStatusUpdateFrequency; nodestatus/setters.go ReadyCondition).
 func postStatus(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	want := reported(m.Faults, memoryPressure(c, n.Name))
+	if i := slices.IndexFunc(n.Status.Conditions, func(nc api.NodeCondition) bool { return nc.Type == api.NodeReady }); i >= 0 && !statusTick(m, c.Now()).Equal(c.Now()) {
+		posted := n.Status.Conditions[i]
+		want = slices.Clone(want)
+		want[slices.IndexFunc(want, func(w condition) bool { return w.typ == api.NodeReady })] = condition{api.NodeReady, posted.Status, posted.Reason, posted.Message}
+	}
 	if !slices.Contains(m.Faults, FaultNetworkUnavailable) && hasCondition(n, api.NodeNetworkUnavailable) {
 		want = append(want, condition{api.NodeNetworkUnavailable, api.ConditionFalse, "RouteCreated", "RouteController created a route"})
 	}

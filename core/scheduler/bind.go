@@ -35,7 +35,7 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 	}
 	cond := api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}
 	if d.Node == "" {
-		cond = api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: "Unschedulable", Message: d.Message}
+		cond = api.PodCondition{Type: api.PodScheduled, ObservedGeneration: d.Pod.Generation, Status: api.ConditionFalse, Reason: "Unschedulable", Message: d.Message}
 	}
 	for _, old := range d.Pod.Status.Conditions {
 		if d.Node == "" && old.Type == api.PodScheduled && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message {

@@ -155,7 +155,8 @@ func noticeReadyChange(c *cluster.Cluster, n *api.Node) bool {
 	return true
 }
 
-// markPodsNotReady sets Ready=False on every pod of the node (MarkPodsNotReady).
+// markPodsNotReady sets Ready=False on every pod of the node, the condition otherwise as it was
+// (MarkPodsNotReady, pkg/controller/util/node/controller_utils.go: its observedGeneration too).
 func markPodsNotReady(c *cluster.Cluster, node string) {
 	for p := range c.AllPods() {
 		if p.Spec.NodeName != node {
@@ -164,7 +165,7 @@ func markPodsNotReady(c *cluster.Cluster, node string) {
 		next := api.DeepCopy(p)
 		for i := range next.Status.Conditions {
 			if next.Status.Conditions[i].Type == api.PodReady && next.Status.Conditions[i].Status != api.ConditionFalse {
-				next.Status.Conditions[i] = api.PodCondition{Type: api.PodReady, Status: api.ConditionFalse, LastTransitionTime: api.NewTime(c.Now())}
+				next.Status.Conditions[i].Status, next.Status.Conditions[i].LastTransitionTime = api.ConditionFalse, api.NewTime(c.Now())
 			}
 		}
 		_ = c.Update(next)

@@ -146,7 +146,7 @@ func Sync(c *cluster.Cluster) bool {
 func evict(c *cluster.Cluster, p *api.Pod) {
 	countdowns.Forget(c, podKey(p))
 	marked := api.DeepCopy(p)
-	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
+	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation, Status: api.ConditionTrue,
 		LastTransitionTime: api.NewTime(c.Now()), Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"})
 	_ = c.Update(marked)
 	c.Record(marked, cluster.EventNormal, "TaintManagerEviction", "Marking for deletion Pod "+p.Namespace+"/"+p.Name, component, "")
