@@ -191,24 +191,9 @@ func (d forceDeletion) markFailed(now time.Time) (failed *api.Pod, ok bool) {
 	failed = api.DeepCopy(d.pod)
 	failed.Status.Phase = api.PodFailed
 	if d.condition != nil {
-		updatePodCondition(&failed.Status, *d.condition, now)
+		api.UpdatePodCondition(&failed.Status, *d.condition, now)
 	}
 	return failed, true
-}
-
-// updatePodCondition is apipod.UpdatePodCondition: the condition replaces the one of its type,
-// or is added; its lastTransitionTime is now unless the status stays the same.
-func updatePodCondition(s *api.PodStatus, cond api.PodCondition, now time.Time) {
-	cond.LastTransitionTime = api.NewTime(now)
-	i := slices.IndexFunc(s.Conditions, func(pc api.PodCondition) bool { return pc.Type == cond.Type })
-	if i < 0 {
-		s.Conditions = append(s.Conditions, cond)
-		return
-	}
-	if s.Conditions[i].Status == cond.Status {
-		cond.LastTransitionTime = s.Conditions[i].LastTransitionTime
-	}
-	s.Conditions[i] = cond
 }
 
 // SyncPods runs pod GC (PodGCController.gc) once at each of its checks, every 20s: it decides
