@@ -1,7 +1,6 @@
 package garbagecollector
 
 import (
-	"cmp"
 	"slices"
 	"time"
 
@@ -10,13 +9,10 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// Pod GC's settings (pkg/controller/podgc/gc_controller.go; the threshold is
-// kube-controller-manager's --terminated-pod-gc-threshold default,
-// pkg/controller/podgc/config/v1alpha1/defaults.go).
+// Pod GC's timing (pkg/controller/podgc/gc_controller.go).
 const (
-	gcCheckPeriod          = 20 * time.Second
-	quarantineTime         = 40 * time.Second
-	terminatedPodThreshold = 12500
+	gcCheckPeriod  = 20 * time.Second
+	quarantineTime = 40 * time.Second
 )
 
 // lastCheck returns the check at or before now: pod GC runs at the start and every 20s after.
@@ -37,16 +33,11 @@ type forceDeletion struct {
 	condition *api.PodCondition
 }
 
-// podGC is what one check decided: the nodes put in quarantine and the ones out of it, and the
-// pods to delete, in the order of the rules.
+// podGC is what one check decided: the nodes put in quarantine and the ones out of it (named
+// once per pod), and the pods to delete, in the order of the rules.
 type podGC struct {
 	quarantined, released []string
 	deletions             []forceDeletion
-}
-
-// isPodTerminated is gcTerminated's test: the phase is neither Pending, Running nor Unknown.
-func isPodTerminated(p *api.Pod) bool {
-	return !slices.Contains([]api.PodPhase{api.PodPending, api.PodRunning, "Unknown"}, p.Status.Phase)
 }
 
 // isNodeReady is nodeutil.IsNodeReady: the Ready condition is True (a node without one is not).
@@ -55,7 +46,7 @@ func isNodeReady(n *api.Node) bool {
 	return i >= 0 && n.Status.Conditions[i].Status == api.ConditionTrue
 }
 
-// The rules by which pod GC deletes a pod that has not finished (see decidePods).
+// The rules by which pod GC deletes a pod (see decidePods).
 type podRule int
 
 const (
@@ -91,67 +82,43 @@ func ruleFor(c *cluster.Cluster, p *api.Pod) podRule {
 // orphanedBy is the condition gcOrphaned writes.
 var orphanedBy = api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue, Reason: "DeletionByPodGC", Message: "PodGC: node no longer exists"}
 
-// decidePods is pod GC's gc at a check, with the given terminated-pod threshold:
+// decidePods is pod GC's gc at a check:
 //
-//  1. gcTerminated: when more than threshold pods are terminated (phase neither Pending,
-//     Running nor Unknown), the excess goes: evicted pods (Failed, reason Evicted) first, then
-//     the oldest, by name on a tie. A threshold of 0 turns this off.
-//  2. gcTerminating: a terminating pod on a node that is not Ready and carries the out-of-service
+//  1. gcTerminating: a terminating pod on a node that is not Ready and carries the out-of-service
 //     taint goes — non-graceful node shutdown: no kubelet will confirm its end.
-//  3. gcOrphaned: a node that pods are bound to and that does not exist is put in quarantine for
+//  2. gcOrphaned: a node that pods are bound to and that does not exist is put in quarantine for
 //     40s (one already there keeps its time); at the check its quarantine ends, if the node is
 //     still missing, its pods go with DisruptionTarget "DeletionByPodGC".
-//  4. gcUnscheduledTerminating: a terminating pod bound to no node goes.
+//  3. gcUnscheduledTerminating: a terminating pod bound to no node goes.
 //
-// A pod two rules pick goes once, by the first.
-func decidePods(c *cluster.Cluster, threshold int) podGC {
+// Upstream's gcTerminated, which deletes finished pods past the --terminated-pod-gc-threshold
+// (12,500 by default, pkg/controller/podgc/config/v1alpha1/defaults.go), is left out: a
+// playground never holds that many, and below it finished pods stay, as they do here.
+func decidePods(c *cluster.Cluster) podGC {
 	var gc podGC
-	var terminated []*api.Pod
-	by := map[podRule][]forceDeletion{}
-	for p := range c.AllPods() {
-		if isPodTerminated(p) {
-			terminated = append(terminated, p)
-		}
+	var by [unscheduledTerminating + 1][]forceDeletion
+	for _, p := range c.Pods() {
 		rule := ruleFor(c, p)
+		if rule == keep {
+			continue
+		}
 		if rule != orphaned {
 			by[rule] = append(by[rule], forceDeletion{pod: p})
 			continue
 		}
-		node := p.Spec.NodeName
-		out, queued := quarantine.Get(c, node)
+		out, queued := quarantine.Get(c, p.Spec.NodeName)
 		switch {
 		case queued && out.Equal(c.Now()):
-			if !slices.Contains(gc.released, node) {
-				gc.released = append(gc.released, node)
-			}
+			gc.released = append(gc.released, p.Spec.NodeName)
 			by[rule] = append(by[rule], forceDeletion{pod: p, condition: &orphanedBy})
-		case (!queued || out.Before(c.Now())) && !slices.Contains(gc.quarantined, node):
-			gc.quarantined = append(gc.quarantined, node)
+		case !queued || out.Before(c.Now()):
+			gc.quarantined = append(gc.quarantined, p.Spec.NodeName)
 		}
 	}
-	if excess := len(terminated) - threshold; threshold > 0 && excess > 0 {
-		slices.SortStableFunc(terminated, byEvictionAndCreationTimestamp)
-		for _, p := range terminated[:excess] {
-			gc.deletions = append(gc.deletions, forceDeletion{pod: p})
-		}
-	}
-	for _, rule := range []podRule{terminatingOutOfService, orphaned, unscheduledTerminating} {
-		gc.deletions = append(gc.deletions, by[rule]...)
+	for _, picked := range by[terminatingOutOfService:] {
+		gc.deletions = append(gc.deletions, picked...)
 	}
 	return gc
-}
-
-// byEvictionAndCreationTimestamp orders terminated pods for gcTerminated: evicted first, then
-// the oldest, then by name.
-func byEvictionAndCreationTimestamp(a, b *api.Pod) int {
-	evicted := func(p *api.Pod) bool { return p.Status.Phase == api.PodFailed && p.Status.Reason == "Evicted" }
-	if ea, eb := evicted(a), evicted(b); ea != eb {
-		if ea {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Name, b.Name))
 }
 
 // apply carries a check's decisions out: each pod goes as markFailed says, deleted with a grace
@@ -164,19 +131,13 @@ func (gc podGC) apply(c *cluster.Cluster) {
 		quarantine.Forget(c, node)
 	}
 	zero := int64(0)
-	deleted := map[cluster.Key]bool{}
 	for _, d := range gc.deletions {
-		key := cluster.KeyOf(d.pod)
-		if deleted[key] {
-			continue
-		}
-		deleted[key] = true
 		if failed, ok := d.markFailed(c.Now()); ok {
 			if _, err := apiserver.UpdateStatus(c, failed, apiserver.Options{}); err != nil {
 				continue
 			}
 		}
-		_, _ = apiserver.Delete(c, apiserver.KindOf(d.pod), key, apiserver.DeleteOptions{GracePeriodSeconds: &zero})
+		_, _ = apiserver.Delete(c, apiserver.KindOf(d.pod), cluster.KeyOf(d.pod), apiserver.DeleteOptions{GracePeriodSeconds: &zero})
 	}
 }
 
@@ -204,36 +165,28 @@ func SyncPods(c *cluster.Cluster) bool {
 		return false
 	}
 	ran.Set(c, "", check)
-	gc := decidePods(c, terminatedPodThreshold)
+	gc := decidePods(c)
 	gc.apply(c)
 	return len(gc.deletions) > 0
 }
 
-// NextTimer returns the next check at which pod GC has something to do: a pod that rule 1, 2
-// or 4 picks, a pod on a missing node not in quarantine, or the end of a quarantine.
+// NextTimer returns the next check at which pod GC has something to do: a pod that rule 1 or 3
+// picks, a pod on a missing node not in quarantine, or the end of a quarantine.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
-	next := lastCheck(c.Now()).Add(gcCheckPeriod)
 	var due time.Time
 	found := false
-	terminated := 0
 	for p := range c.AllPods() {
-		if isPodTerminated(p) {
-			terminated++
-		}
 		rule := ruleFor(c, p)
 		if rule == keep {
 			continue
 		}
-		t := next
+		t := lastCheck(c.Now()).Add(gcCheckPeriod)
 		if out, ok := quarantine.Get(c, p.Spec.NodeName); rule == orphaned && ok && out.After(c.Now()) {
 			t = out
 		}
 		if !found || t.Before(due) {
 			due, found = t, true
 		}
-	}
-	if terminated > terminatedPodThreshold {
-		return next, true
 	}
 	return due, found
 }

@@ -78,7 +78,7 @@ func TestGCTerminatingDeletesTerminatingPodsOnNotReadyOutOfServiceNodes(t *testi
 			c := cluster.New(1)
 			testNode(t, c, "n1", tc.ready, tc.taints...)
 			testPod(t, c, "p", "n1", tc.phase, tc.terminating)
-			gc := decidePods(c, terminatedPodThreshold)
+			gc := decidePods(c)
 			if !tc.deleted {
 				assert.Empty(t, gc.deletions)
 				return
@@ -104,53 +104,10 @@ func TestPodsNotTerminatingOnOutOfServiceNodesAreTheTaintEvictionControllers(t *
 		{Key: api.TaintNodeUnreachable, Operator: "Exists", Effect: api.TaintEffectNoExecute},
 	}}}
 	require.NoError(t, c.Create(daemonPod))
-	assert.Empty(t, decidePods(c, terminatedPodThreshold).deletions)
+	assert.Empty(t, decidePods(c).deletions)
 	at, due := tainteviction.Due(c, daemonPod)
 	assert.True(t, due)
 	assert.Equal(t, c.Now(), at)
-}
-
-// TestGCTerminatedDeletesTheExcessOverTheThreshold pins gcTerminated with upstream's
-// TestGCTerminated cases (pkg/controller/podgc/gc_controller_test.go): past the threshold of
-// terminated pods, evicted ones go first, then the oldest; 0 turns it off.
-func TestGCTerminatedDeletesTheExcessOverTheThreshold(t *testing.T) {
-	type pod struct {
-		name   string
-		phase  api.PodPhase
-		reason string
-	}
-	cases := []struct {
-		name      string
-		pods      []pod
-		threshold int
-		deleted   []string
-	}{
-		{"delete a (Failed) and b (Succeeded)", []pod{{"a", api.PodFailed, ""}, {"b", api.PodSucceeded, ""}, {"c", api.PodFailed, ""}}, 1, []string{"a", "b"}},
-		{"threshold 0 turns it off", []pod{{"a", api.PodFailed, ""}, {"b", api.PodSucceeded, ""}}, 0, nil},
-		{"running pods do not count", []pod{{"a", api.PodRunning, ""}, {"b", api.PodSucceeded, ""}, {"c", api.PodFailed, ""}}, 1, []string{"b"}},
-		{"at the threshold nothing goes", []pod{{"a", api.PodFailed, ""}, {"b", api.PodSucceeded, ""}}, 5, nil},
-		{"evicted first", []pod{{"a", api.PodFailed, ""}, {"b", api.PodSucceeded, ""}, {"c", api.PodFailed, "Evicted"}}, 1, []string{"c", "a"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := cluster.New(1)
-			testNode(t, c, "n1", api.ConditionTrue)
-			for i, p := range tc.pods {
-				c.SetNow(cluster.Epoch.Add(time.Duration(i) * time.Second))
-				testPod(t, c, p.name, "n1", p.phase, false)
-				if p.reason != "" {
-					got := c.Get("Pod", cluster.Key{Namespace: "default", Name: p.name}).(*api.Pod)
-					got.Status.Reason = p.reason
-				}
-			}
-			gc := decidePods(c, tc.threshold)
-			assert.Equal(t, tc.deleted, deletionNames(gc))
-			for _, d := range gc.deletions {
-				_, writes := d.markFailed(c.Now())
-				assert.False(t, writes, "a finished pod is deleted as it is")
-			}
-		})
-	}
 }
 
 // TestGCOrphanedQuarantinesAMissingNodeFor40s pins gcOrphaned and discoverDeletedNodes
@@ -179,7 +136,7 @@ func TestGCOrphanedQuarantinesAMissingNodeFor40s(t *testing.T) {
 				} else if n == nil && exists {
 					testNode(t, c, "gone", api.ConditionTrue)
 				}
-				gc := decidePods(c, terminatedPodThreshold)
+				gc := decidePods(c)
 				if i < 2 {
 					assert.Empty(t, gc.deletions, "in quarantine at %v", c.Now())
 				}
@@ -237,7 +194,7 @@ func TestGCUnscheduledTerminatingDeletesTerminatingPodsOnNoNode(t *testing.T) {
 	testPod(t, c, "d", "", api.PodPending, false)
 	testPod(t, c, "e", "node", api.PodSucceeded, false)
 	testPod(t, c, "f", "node", api.PodRunning, true)
-	assert.Equal(t, []string{"a", "b", "c"}, deletionNames(decidePods(c, 0)))
+	assert.Equal(t, []string{"a", "b", "c"}, deletionNames(decidePods(c)))
 }
 
 // TestPodGCRunsOncePerCheck pins gcCheckPeriod: pod GC runs at the start and every 20s, once
@@ -275,12 +232,12 @@ func TestPodGCRunsOncePerCheck(t *testing.T) {
 func TestGCOrphanedQuarantinesANodeAnewOnceItsQuarantineEnded(t *testing.T) {
 	c := cluster.New(1)
 	testPod(t, c, "p", "n1", api.PodRunning, false)
-	decidePods(c, terminatedPodThreshold).apply(c)
+	decidePods(c).apply(c)
 	c.SetNow(cluster.Epoch.Add(20 * time.Second))
 	testNode(t, c, "n1", api.ConditionTrue)
 	c.SetNow(cluster.Epoch.Add(100 * time.Second))
 	c.Delete(c.Node("n1"))
-	gc := decidePods(c, terminatedPodThreshold)
+	gc := decidePods(c)
 	assert.Empty(t, gc.deletions)
 	assert.Equal(t, []string{"n1"}, gc.quarantined)
 }

@@ -116,18 +116,14 @@ var seenTaints = cluster.NewMemo[string, string]("tainteviction/taints")
 // since the controller last looked (NodeUpdated compares the old and new NoExecute taints).
 func retaint(c *cluster.Cluster) map[string]bool {
 	changed := map[string]bool{}
-	for n := range c.AllNodes() {
+	for _, n := range c.Nodes() {
 		var now string
 		for _, t := range noExecuteTaints(n) {
-			now += t.String() + "\n"
+			now += t.Key + "=" + t.Value + ":" + string(t.Effect) + "\n"
 		}
 		if was, _ := seenTaints.Get(c, n.Name); was != now {
 			changed[n.Name] = true
-			if now == "" {
-				seenTaints.Forget(c, n.Name)
-			} else {
-				seenTaints.Set(c, n.Name, now)
-			}
+			seenTaints.Set(c, n.Name, now)
 		}
 	}
 	return changed
