@@ -9,7 +9,6 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
-	"daemonlab/core/controller/tainteviction"
 )
 
 var outOfServiceTaint = api.Taint{Key: api.TaintNodeOutOfService, Value: "nodeshutdown", Effect: api.TaintEffectNoExecute}
@@ -71,7 +70,7 @@ func TestGCTerminatingDeletesTerminatingPodsOnNotReadyOutOfServiceNodes(t *testi
 		{"the taint's key is all that counts, not its effect", api.ConditionFalse, []api.Taint{noSchedule}, api.PodRunning, true, true},
 		{"Ready and out of service: kept, its kubelet finishes it", api.ConditionTrue, []api.Taint{outOfServiceTaint}, api.PodRunning, true, false},
 		{"not Ready without the taint: kept", api.ConditionUnknown, []api.Taint{other}, api.PodRunning, true, false},
-		{"not terminating: kept (the taint eviction controller's)", api.ConditionFalse, []api.Taint{outOfServiceTaint}, api.PodRunning, false, false},
+		{"not terminating: kept (the taint eviction controller's: TestOutOfServiceEvictsEvenDaemonPodsAtOnce)", api.ConditionFalse, []api.Taint{outOfServiceTaint}, api.PodRunning, false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,25 +88,6 @@ func TestGCTerminatingDeletesTerminatingPodsOnNotReadyOutOfServiceNodes(t *testi
 			assert.Empty(t, podNames(c), "force-deleted: gone at once, no kubelet needed")
 		})
 	}
-}
-
-// TestPodsNotTerminatingOnOutOfServiceNodesAreTheTaintEvictionControllers pins that the
-// out-of-service taint, NoExecute, is the taint eviction controller's to act on for pods not yet
-// terminating (processPodOnNode in pkg/controller/tainteviction/taint_eviction.go): a pod that
-// does not tolerate it is due at once, even the DaemonSet's (AddOrUpdateDaemonPodTolerations in
-// pkg/controller/daemon/util/daemonset_util.go adds no toleration for it).
-func TestPodsNotTerminatingOnOutOfServiceNodesAreTheTaintEvictionControllers(t *testing.T) {
-	c := cluster.New(1)
-	testNode(t, c, "n1", api.ConditionUnknown, api.Taint{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}, outOfServiceTaint)
-	daemonPod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"}, Spec: api.PodSpec{NodeName: "n1", Tolerations: []api.Toleration{
-		{Key: api.TaintNodeNotReady, Operator: "Exists", Effect: api.TaintEffectNoExecute},
-		{Key: api.TaintNodeUnreachable, Operator: "Exists", Effect: api.TaintEffectNoExecute},
-	}}}
-	require.NoError(t, c.Create(daemonPod))
-	assert.Empty(t, decidePods(c).deletions)
-	at, due := tainteviction.Due(c, daemonPod)
-	assert.True(t, due)
-	assert.Equal(t, c.Now(), at)
 }
 
 // TestGCOrphanedQuarantinesAMissingNodeFor40s pins gcOrphaned and discoverDeletedNodes

@@ -118,3 +118,26 @@ func TestTerminatingPodsAreProcessedWhenTheirNodesNoExecuteTaintsChange(t *testi
 	}
 	assert.Equal(t, 1, targets, "one DisruptionTarget")
 }
+
+// TestOutOfServiceEvictsEvenDaemonPodsAtOnce pins that the out-of-service taint, NoExecute, is
+// this controller's to act on for pods not yet terminating (processPodOnNode; pod GC takes them
+// once they are, gcTerminating in pkg/controller/podgc/gc_controller.go): a pod that does not
+// tolerate it is due at once, even a DaemonSet's (AddOrUpdateDaemonPodTolerations in
+// pkg/controller/daemon/util/daemonset_util.go adds no toleration for it).
+func TestOutOfServiceEvictsEvenDaemonPodsAtOnce(t *testing.T) {
+	c := cluster.New(1)
+	require.NoError(t, c.Create(&api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}, Spec: api.NodeSpec{Taints: []api.Taint{
+		{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute},
+		{Key: api.TaintNodeOutOfService, Value: "nodeshutdown", Effect: api.TaintEffectNoExecute},
+	}}}))
+	daemonPod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"}, Spec: api.PodSpec{NodeName: "n1", Tolerations: []api.Toleration{
+		{Key: api.TaintNodeNotReady, Operator: "Exists", Effect: api.TaintEffectNoExecute},
+		{Key: api.TaintNodeUnreachable, Operator: "Exists", Effect: api.TaintEffectNoExecute},
+	}}}
+	require.NoError(t, c.Create(daemonPod))
+	at, due := Due(c, daemonPod)
+	assert.True(t, due)
+	assert.Equal(t, c.Now(), at)
+	Sync(c)
+	assert.NotNil(t, c.Get("Pod", cluster.Key{Namespace: "default", Name: "agent"}).(*api.Pod).DeletionTimestamp, "marked for deletion")
+}
