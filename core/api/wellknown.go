@@ -20,6 +20,11 @@ const (
 	TaintNodePIDPressure = "node.kubernetes.io/pid-pressure"
 	// TaintNodeNetworkUnavailable: the NetworkUnavailable condition is True.
 	TaintNodeNetworkUnavailable = "node.kubernetes.io/network-unavailable"
+	// TaintNodeOutOfService: an administrator says the node is shut down for good (non-graceful
+	// node shutdown); nothing adds it for them. On a node that is not Ready, pod GC force-deletes
+	// the pods being deleted there (gcTerminating in pkg/controller/podgc/gc_controller.go), and
+	// no DaemonSet pod tolerates it.
+	TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 )
 
 // The label keys Kubernetes sets, as k8s.io/api's core/v1/well_known_labels.go and

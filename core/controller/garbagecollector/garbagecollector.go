@@ -1,11 +1,10 @@
 // Package garbagecollector is kube-controller-manager's garbage collector and pod GC: it
-// deletes objects whose owners are gone, runs foreground and orphan deletions, and removes the
-// pods of nodes that no longer exist.
+// deletes objects whose owners are gone, runs foreground and orphan deletions (this file), and
+// force-deletes the pods nothing else will remove (podgc.go).
 package garbagecollector
 
 import (
 	"slices"
-	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -105,75 +104,4 @@ func orphan(c *cluster.Cluster, d api.Object, owner string) {
 	m := next.GetObjectMeta()
 	m.OwnerReferences = slices.DeleteFunc(m.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == owner })
 	_ = c.Update(next)
-}
-
-// Pod GC's timing (pkg/controller/podgc): it looks every 20s, and deletes a pod bound to a
-// missing node once the node has been missing for the 40s quarantine.
-const (
-	gcCheckPeriod  = 20 * time.Second
-	quarantineTime = 40 * time.Second
-)
-
-func lastCheck(now time.Time) time.Time {
-	return cluster.Epoch.Add(now.Sub(cluster.Epoch) / gcCheckPeriod * gcCheckPeriod)
-}
-
-// missingSince is the check at which pod GC first saw each missing node missing, by node.
-var missingSince = cluster.NewMemo[string, time.Time]("podgc/missing")
-
-// SyncPods runs pod GC's gcOrphaned at its checks: a pod bound to a node that does not exist is
-// marked Failed with DisruptionTarget ("DeletionByPodGC", "PodGC: node no longer exists") and
-// deleted at once, 40s after the node was first seen missing.
-func SyncPods(c *cluster.Cluster) bool {
-	check := lastCheck(c.Now())
-	changed := false
-	for p := range c.AllPods() {
-		if p.Spec.NodeName == "" {
-			continue
-		}
-		if c.Node(p.Spec.NodeName) != nil {
-			missingSince.Forget(c, p.Spec.NodeName)
-			continue
-		}
-		seen, ok := missingSince.Get(c, p.Spec.NodeName)
-		if !ok {
-			if c.Now().Equal(check) { // pod GC only looks at its checks
-				missingSince.Set(c, p.Spec.NodeName, check)
-			}
-			continue
-		}
-		if check.Before(seen.Add(quarantineTime)) {
-			continue
-		}
-		failed := api.DeepCopy(p)
-		if failed.Status.Phase != api.PodSucceeded && failed.Status.Phase != api.PodFailed {
-			failed.Status.Phase = api.PodFailed
-			failed.Status.Conditions = append(failed.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-				LastTransitionTime: api.NewTime(c.Now()), Reason: "DeletionByPodGC", Message: "PodGC: node no longer exists"})
-		}
-		c.Delete(failed)
-		changed = true
-	}
-	return changed
-}
-
-// NextTimer returns the pod GC check that will delete a pod of a missing node.
-func NextTimer(c *cluster.Cluster) (time.Time, bool) {
-	var next time.Time
-	found := false
-	for p := range c.AllPods() {
-		if p.Spec.NodeName == "" || c.Node(p.Spec.NodeName) != nil {
-			continue
-		}
-		t := lastCheck(c.Now()).Add(gcCheckPeriod)
-		if seen, ok := missingSince.Get(c, p.Spec.NodeName); ok {
-			if due := lastCheck(seen.Add(quarantineTime + gcCheckPeriod - time.Nanosecond)); due.After(t) {
-				t = due
-			}
-		}
-		if !found || t.Before(next) {
-			next, found = t, true
-		}
-	}
-	return next, found
 }

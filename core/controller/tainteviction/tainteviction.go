@@ -75,10 +75,19 @@ var countdowns = cluster.NewMemo[cluster.Key, time.Time]("tainteviction/countdow
 func podKey(p *api.Pod) cluster.Key { return cluster.Key{Namespace: p.Namespace, Name: p.Name} }
 
 // Due returns when the pod is to be deleted, if it is: now when a NoExecute taint of its node is
-// not tolerated, else the time its countdown started plus the smallest tolerationSeconds.
+// not tolerated, else the time its countdown started plus the smallest tolerationSeconds. A pod
+// already being deleted is due only while a countdown started for it runs (see Sync).
 func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
+	if _, counting := countdowns.Get(c, podKey(p)); p.DeletionTimestamp != nil && !counting {
+		return time.Time{}, false
+	}
+	return due(c, p)
+}
+
+// due is processPodOnNode's decision for a pod, whether or not it is being deleted.
+func due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	node := c.Node(p.Spec.NodeName)
-	if node == nil || p.DeletionTimestamp != nil {
+	if node == nil {
 		return time.Time{}, false
 	}
 	taints := noExecuteTaints(node)
@@ -100,6 +109,26 @@ func Due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 	return since.Add(wait), true
 }
 
+// seenTaints are the NoExecute taints the controller last saw on each node (taintedNodes).
+var seenTaints = cluster.NewMemo[string, string]("tainteviction/taints")
+
+// retaint records the NoExecute taints of every node and returns the nodes whose taints changed
+// since the controller last looked (NodeUpdated compares the old and new NoExecute taints).
+func retaint(c *cluster.Cluster) map[string]bool {
+	changed := map[string]bool{}
+	for _, n := range c.Nodes() {
+		var now string
+		for _, t := range noExecuteTaints(n) {
+			now += t.Key + "=" + t.Value + ":" + string(t.Effect) + "\n"
+		}
+		if was, _ := seenTaints.Get(c, n.Name); was != now {
+			changed[n.Name] = true
+			seenTaints.Set(c, n.Name, now)
+		}
+	}
+	return changed
+}
+
 // NextTimer returns the earliest scheduled eviction.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
@@ -112,7 +141,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	return next, found
 }
 
-// Sync processes every pod on a NoExecute-tainted node (processPodOnNode):
+// Sync processes the pods on NoExecute-tainted nodes (processPodOnNode):
 //
 //  1. A countdown starts when the controller first sees the pod under a taint it tolerates for a
 //     while; the controller does not read the taint's timeAdded.
@@ -120,12 +149,19 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //     deleted gracefully, with the event TaintManagerEviction "Marking for deletion Pod ns/name".
 //  3. A countdown whose taints are gone, or are now tolerated forever, is cancelled with the
 //     event "Cancelling deletion of Pod ns/name".
+//  4. A pod already being deleted is processed only when its node's NoExecute taints change
+//     (handleNodeUpdate goes through every pod on the node) and while a countdown started for it
+//     runs: deleting it again changes nothing but the event says it is marked again.
 //
 // It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
+	retainted := retaint(c)
 	changed := false
 	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)
+		if p.DeletionTimestamp != nil && retainted[p.Spec.NodeName] {
+			at, scheduled = due(c, p)
+		}
 		_, counting := countdowns.Get(c, podKey(p))
 		switch {
 		case scheduled && !at.After(c.Now()):
@@ -135,20 +171,21 @@ func Sync(c *cluster.Cluster) bool {
 			countdowns.Set(c, podKey(p), c.Now())
 		case !scheduled && counting:
 			countdowns.Forget(c, podKey(p))
-			if p.DeletionTimestamp == nil && c.Get("Pod", podKey(p)) != nil {
-				c.Record(p, cluster.EventNormal, "TaintManagerEviction", "Cancelling deletion of Pod "+p.Namespace+"/"+p.Name, component, "")
-			}
+			c.Record(p, cluster.EventNormal, "TaintManagerEviction", "Cancelling deletion of Pod "+p.Namespace+"/"+p.Name, component, "")
 		}
 	}
 	return changed
 }
 
+// evict is deletePodHandler: the event, then addConditionAndDeletePod — the condition written
+// if it changes the pod, and the pod deleted with its own grace period.
 func evict(c *cluster.Cluster, p *api.Pod) {
 	countdowns.Forget(c, podKey(p))
+	c.Record(p, cluster.EventNormal, "TaintManagerEviction", "Marking for deletion Pod "+p.Namespace+"/"+p.Name, component, "")
 	marked := api.DeepCopy(p)
-	marked.Status.Conditions = append(marked.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation, Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(c.Now()), Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"})
-	_ = c.Update(marked)
-	c.Record(marked, cluster.EventNormal, "TaintManagerEviction", "Marking for deletion Pod "+p.Namespace+"/"+p.Name, component, "")
+	if api.UpdatePodCondition(&marked.Status, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation, Status: api.ConditionTrue,
+		Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}, c.Now()) {
+		_ = c.Update(marked)
+	}
 	c.DeletePod(marked, nil)
 }
