@@ -142,10 +142,9 @@ func (gc podGC) apply(c *cluster.Cluster) {
 }
 
 // markFailed is the status markFailedAndDeletePodWithCondition writes before it deletes: a pod
-// neither Succeeded nor Failed becomes Failed, observing its generation, with the condition if
-// there is one (observing it too) (in place of
-// one of its type, keeping its lastTransitionTime when the status is the same); ok is false for
-// a pod already finished, which is deleted as it is.
+// neither Succeeded nor Failed becomes Failed and observes its generation, with the condition if
+// there is one (observing it too, in place of one of its type, keeping its lastTransitionTime
+// when the status is the same); ok is false for a pod already finished, deleted as it is.
 func (d forceDeletion) markFailed(now time.Time) (failed *api.Pod, ok bool) {
 	if d.pod.Status.Phase == api.PodSucceeded || d.pod.Status.Phase == api.PodFailed {
 		return nil, false
