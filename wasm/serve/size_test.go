@@ -44,14 +44,14 @@ func brotliSize(tb testing.TB, path string) int {
 // CSS and HTML, brotli) and main.wasm's raw size, which the browser downloads and compiles before
 // the page can start, against growing. The performance budget is 1.3 MB and is NOT met: the Go
 // runtime, reflection (encoding/json, fmt, the YAML parser), regexp and the simulator's own code
-// make main.wasm about 1.78 MB brotli (see the README's performance section); the libraries
+// make main.wasm about 1.84 MB brotli (see the README's performance section); the libraries
 // alone, in a page that does nothing else (testdata/floor), are 0.91 MB. This holds both sizes
 // where they are, so that nothing makes them worse unnoticed: for
 // instance a call that brings honnef.co/go/js/dom's type-by-constructor wrappers back adds
 // 2 MB raw but only 72 KB brotli.
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
-		ceiling    = 1_950_000  // bytes, brotli; the budget is 1_300_000
+		ceiling    = 1_980_000  // bytes, brotli; the budget is 1_300_000
 		rawCeiling = 10_500_000 // bytes, main.wasm uncompressed
 	)
 	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
