@@ -120,7 +120,7 @@ var texts = map[string]text{
 	"why.affinity":       {"%s wants no pod here: the node's labels do not match its nodeSelector or required node affinity, so a pod it has here is deleted.", "%s 不需要在此运行 Pod：节点标签不满足其 nodeSelector 或硬性要求的节点亲和性，因此已有的 Pod 会被删除。"},
 	"why.noexecute":      {"%s wants no pod here and deletes the one it has: it does not tolerate the taint %s.", "%s 不在此运行 Pod，并删除已有的 Pod：它不容忍污点 %s。"},
 	"why.noschedule":     {"%s creates no pod here but keeps one already running: it does not tolerate the taint %s.", "%s 不会在此创建 Pod，但保留已在运行的 Pod：它不容忍污点 %s。"},
-	"why.waiting":        {"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer.", "在节点的 kubelet 确认之前（或节点被删除之前）一直处于 Terminating：kubelet 没有响应。"},
+	"why.waiting":        {"Terminating until the node's kubelet confirms it, the node is deleted, or the node is tainted node.kubernetes.io/out-of-service (pod GC then force-deletes it): the kubelet does not answer.", "一直处于 Terminating，直到节点的 kubelet 确认、节点被删除，或节点被打上 node.kubernetes.io/out-of-service 污点（随后 Pod 垃圾收集器强制删除它）：kubelet 没有响应。"},
 	"why.evict":          {"evicted in %s: it tolerates %s only for its tolerationSeconds", "%s 后被驱逐：它只在 tolerationSeconds 内容忍 %s"},
 	"why.forever":        {"stays: it tolerates %s without tolerationSeconds, so forever", "保留：它容忍 %s 且未设置 tolerationSeconds，因此永久容忍"},
 	"old":                {"old", "旧"},

@@ -110,7 +110,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	require.Len(t, v.Nodes[1].Pods, 2)
 	assert.Equal(t, "Terminating", v.Nodes[1].Pods[0].Status)
 	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate",
-		"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."}, v.Nodes[1].Pods[0].Notes)
+		"Terminating until the node's kubelet confirms it, the node is deleted, or the node is tainted node.kubernetes.io/out-of-service (pod GC then force-deletes it): the kubelet does not answer."}, v.Nodes[1].Pods[0].Notes)
 	ds := v.Nodes[1].Pods[1]
 	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
 		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",

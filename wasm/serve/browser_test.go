@@ -361,7 +361,7 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 	pods := b.podsByNode(t)
 	assert.Equal(t, "▶ Play", b.text(t, "#play"))
 	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate",
-		"Terminating until the node's kubelet confirms it (or the node is deleted): the kubelet does not answer."},
+		"Terminating until the node's kubelet confirms it, the node is deleted, or the node is tainted node.kubernetes.io/out-of-service (pod GC then force-deletes it): the kubelet does not answer."},
 		eval[[]string](t, b, `Array.from(document.querySelectorAll('[data-node="hd2"] .pod.terminating .note')).map(n => n.textContent)`))
 
 	// Why did the DaemonSet pod stay? Its details say so, with kubectl's view of it.
