@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"daemonlab/core/api"
@@ -37,17 +36,8 @@ func Evict(c *cluster.Cluster, key cluster.Key, grace *int64) error {
 		}
 	}
 	marked := api.DeepCopy(pod)
-	target := api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(c.Now()), Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}
-	conds := &marked.Status.Conditions
-	if i := slices.IndexFunc(*conds, func(pc api.PodCondition) bool { return pc.Type == target.Type }); i >= 0 {
-		if (*conds)[i].Status == target.Status {
-			target.LastTransitionTime = (*conds)[i].LastTransitionTime
-		}
-		(*conds)[i] = target
-	} else {
-		*conds = append(*conds, target)
-	}
+	api.UpdatePodCondition(&marked.Status, api.PodCondition{Type: "DisruptionTarget", Status: api.ConditionTrue,
+		Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}, c.Now())
 	_ = c.Update(marked)
 	c.DeletePod(marked, grace)
 	return nil

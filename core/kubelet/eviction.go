@@ -206,8 +206,8 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 	now := api.NewTime(c.Now())
 	next := api.DeepCopy(p)
 	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", msg
-	next.Status.Conditions = append(next.Status.Conditions, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation,
-		Status: api.ConditionTrue, LastTransitionTime: now, Reason: "TerminationByKubelet", Message: msg})
+	api.UpdatePodCondition(&next.Status, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation,
+		Status: api.ConditionTrue, Reason: "TerminationByKubelet", Message: msg}, c.Now())
 	for i := range next.Status.Conditions {
 		if t := next.Status.Conditions[i].Type; t == api.PodReady || t == api.ContainersReady {
 			next.Status.Conditions[i] = api.PodCondition{Type: t, Status: api.ConditionFalse, LastTransitionTime: now, Reason: "PodFailed"}

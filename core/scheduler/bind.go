@@ -46,8 +46,7 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 	next := *d.Pod
 	pod := &next
 	pod.Status.Conditions = slices.Clone(pod.Status.Conditions)
-	cond.LastTransitionTime = api.NewTime(c.Now())
-	setCondition(&pod.Status, cond)
+	api.UpdatePodCondition(&pod.Status, cond, c.Now())
 	pod.Spec.NodeName = d.Node
 	if d.Node != "" {
 		pod.Status.NominatedNodeName = ""
@@ -61,14 +60,4 @@ func Apply(c *cluster.Cluster, d Decision) bool {
 		report(c, found, nil, cluster.EventNormal, "Scheduled", "Binding", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+d.Node)
 	}
 	return true
-}
-
-func setCondition(s *api.PodStatus, cond api.PodCondition) {
-	for i := range s.Conditions {
-		if s.Conditions[i].Type == cond.Type {
-			s.Conditions[i] = cond
-			return
-		}
-	}
-	s.Conditions = append(s.Conditions, cond)
 }

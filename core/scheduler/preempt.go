@@ -203,8 +203,8 @@ func applyPreemption(c *cluster.Cluster, pod *api.Pod, p preemption) *api.Pod {
 			continue
 		}
 		next := api.DeepCopy(v)
-		setCondition(&next.Status, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: v.Generation, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(c.Now()),
-			Reason: "PreemptionByScheduler", Message: "default-scheduler: preempting to accommodate a higher priority pod"})
+		api.UpdatePodCondition(&next.Status, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: v.Generation, Status: api.ConditionTrue,
+			Reason: "PreemptionByScheduler", Message: "default-scheduler: preempting to accommodate a higher priority pod"}, c.Now())
 		if c.Update(next) != nil {
 			continue
 		}
