@@ -8,6 +8,7 @@ package kubectl
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"daemonlab/core/api"
@@ -28,6 +29,62 @@ type Result struct {
 	Err      string
 	Code     int
 	Problems []Problem
+	Stream   []Piece // Out and Err in the order written, for a command that interleaves them
+}
+
+// Piece is a stretch of a command's output: its standard output, or its standard error.
+type Piece struct {
+	Text string
+	Err  bool
+}
+
+// Pieces are what a terminal shows of r, in order: its Stream when standard output and error
+// interleave (kubectl drain's tries and retries), else Out, then Err.
+func (r Result) Pieces() []Piece {
+	if r.Stream != nil {
+		return r.Stream
+	}
+	var ps []Piece
+	for _, p := range []Piece{{r.Out, false}, {r.Err, true}} {
+		if p.Text != "" {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// interleaved is a command's standard output and error, kept apart and in the order written.
+type interleaved struct {
+	out, err strings.Builder
+	stream   []Piece
+}
+
+// to is standard output, or standard error if isErr, as a writer.
+func (w *interleaved) to(isErr bool) io.Writer { return stream{w, isErr} }
+
+type stream struct {
+	w     *interleaved
+	isErr bool
+}
+
+func (s stream) Write(b []byte) (int, error) {
+	w := s.w
+	if s.isErr {
+		w.err.Write(b)
+	} else {
+		w.out.Write(b)
+	}
+	if n := len(w.stream); n > 0 && w.stream[n-1].Err == s.isErr {
+		w.stream[n-1].Text += string(b)
+	} else {
+		w.stream = append(w.stream, Piece{string(b), s.isErr})
+	}
+	return len(b), nil
+}
+
+// result is what was written, as a Result with the exit code.
+func (w *interleaved) result(code int) Result {
+	return Result{Out: w.out.String(), Err: strings.TrimSuffix(w.err.String(), "\n"), Code: code, Stream: w.stream}
 }
 
 // Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: documents that

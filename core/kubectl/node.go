@@ -3,6 +3,7 @@ package kubectl
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -219,34 +220,35 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	for _, msg := range l.noticeOrder {
 		warnings = append(warnings, fmt.Sprintf("%s: %s", msg, strings.Join(l.notices[msg], ", ")))
 	}
-	var o, e strings.Builder
-	o.WriteString(out)
+	var w interleaved
+	o, e := w.to(false), w.to(true)
+	io.WriteString(o, out)
 	if len(warnings) > 0 {
-		e.WriteString("Warning: " + strings.Join(warnings, "; ") + "\n")
+		io.WriteString(e, "Warning: "+strings.Join(warnings, "; ")+"\n")
 	}
-	d := &drainer{s: s, grace: grace, timeout: timeout, o: &o, e: &e}
+	d := &drainer{s: s, grace: grace, timeout: timeout, o: o, e: e}
 	failures := d.evictPods(l.evict)
 	if len(failures) == 0 {
-		fmt.Fprintf(&o, "node/%s drained\n", n.Name)
-		return Result{Out: o.String(), Err: strings.TrimSuffix(e.String(), "\n")}
+		fmt.Fprintf(o, "node/%s drained\n", n.Name)
+		return w.result(0)
 	}
 	agg := aggregate(failures)
 	if pending := listPodsForDeletion(s.C, n.Name, f).evict; len(pending) > 0 {
-		fmt.Fprintf(&e, "There are pending pods in node %q when an error occurred: %s\n", n.Name, agg)
+		fmt.Fprintf(e, "There are pending pods in node %q when an error occurred: %s\n", n.Name, agg)
 		for _, p := range pending {
-			fmt.Fprintf(&e, "pod/%s\n", p.Name)
+			fmt.Fprintf(e, "pod/%s\n", p.Name)
 		}
 	}
-	fmt.Fprintf(&e, "error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n", n.Name, agg, n.Name)
+	fmt.Fprintf(e, "error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n", n.Name, agg, n.Name)
 	if len(failures) == 1 {
-		e.WriteString("error: " + failures[0])
+		io.WriteString(e, "error: "+failures[0])
 	} else {
-		e.WriteString(strings.Join(failures, "\n"))
+		io.WriteString(e, strings.Join(failures, "\n"))
 	}
 	if capped && d.timedOut {
-		fmt.Fprintf(&e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
+		fmt.Fprintf(e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
 	}
-	return Result{Out: o.String(), Err: e.String(), Code: 1}
+	return w.result(1)
 }
 
 // drainer is a drain's evictions under way (evictPods), its output and its --timeout.
@@ -256,7 +258,7 @@ type drainer struct {
 	timeout  time.Duration
 	deadline time.Time
 	timedOut bool // a pod failed for want of time
-	o, e     *strings.Builder
+	o, e     io.Writer // standard output and error
 }
 
 // eviction is one pod's part of a drain: tried again at next, or, once evicted, looked for then.

@@ -334,12 +334,8 @@ func (msg RunMsg) update(m Model) Model {
 		m.Tick = &Tick{Step: Step{Run: line}, Run: m.Sim.Begin(d), writes: m.Sim.C.Writes()}
 		return m
 	}
-	r := m.do(Step{Run: line})
-	if r.Out != "" {
-		t.print(TermLine{Text: strings.TrimSuffix(r.Out, "\n")})
-	}
-	if r.Err != "" {
-		t.print(TermLine{Text: strings.TrimSuffix(r.Err, "\n"), Err: true})
+	for _, p := range m.do(Step{Run: line}).Pieces() {
+		t.print(TermLine{Text: strings.TrimSuffix(p.Text, "\n"), Err: p.Err})
 	}
 	return m
 }

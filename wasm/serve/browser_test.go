@@ -916,3 +916,52 @@ func TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy(t *testing.T) {
 	assert.Equal(t, "Ready", b.text(t, `[data-node="hd2"] .status`))
 	assert.Empty(t, b.consoleErrors())
 }
+
+// TestBrowserDrainWaitsForAPodDisruptionBudget: a learner protects the web Deployment with a
+// PodDisruptionBudget that spares none of its pods and drains a node running one: the terminal
+// shows kubectl drain trying again every 5s and giving up at its --timeout, the clock has moved
+// on by the time drain waited and the node stays cordoned; once the budget spares a pod the same
+// drain goes through (k8s.io/kubectl/pkg/drain/drain.go evictPods;
+// pkg/registry/core/pod/storage/eviction.go checkAndDecrement).
+func TestBrowserDrainWaitsForAPodDisruptionBudget(t *testing.T) {
+	b, _ := openPlayground(t)
+	terminal := func() []string {
+		return eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).map(p => p.className + ' ' + p.textContent)`)
+	}
+	b.run(t, "kubectl create pdb web --selector=app=web --min-available=2")
+	assert.Equal(t, "out poddisruptionbudget.policy/web created", terminal()[1])
+	node := ""
+	for n, pods := range b.podsByNode(t) {
+		if slices.ContainsFunc(pods, func(p string) bool { return strings.HasPrefix(p, "web-") }) {
+			node = n
+		}
+	}
+	require.NotEmpty(t, node, "a node runs a web pod")
+	clock := func() time.Duration {
+		d, err := time.ParseDuration(strings.TrimPrefix(b.text(t, "#clock"), "t = "))
+		require.NoError(t, err)
+		return d
+	}
+	start := clock()
+
+	b.run(t, "kubectl drain "+node+" --ignore-daemonsets --timeout=12s")
+	lines := terminal()[3:] // after the command: cordoned, the DaemonSet warning, then the tries
+	require.Len(t, lines, 10)
+	assert.Equal(t, "out node/"+node+" cordoned", lines[0])
+	for i := 2; i <= 8; i += 2 {
+		assert.Regexp(t, `^out evicting pod default/web-`, lines[i], "a try, then its refusal, in the order written")
+		if i < 8 {
+			assert.Regexp(t, `^err error when evicting pods/"web-.*" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\.$`, lines[i+1])
+		}
+	}
+	assert.Contains(t, lines[9], "global timeout reached: 12s")
+	assert.Equal(t, 15*time.Second, clock()-start, "drain waited, trying at 0s, 5s and 10s and timing out at 15s")
+	assert.Contains(t, b.text(t, `[data-node="`+node+`"]`), "SchedulingDisabled")
+
+	b.run(t, `kubectl patch pdb web --type=merge -p {"spec":{"minAvailable":1}}`)
+	b.run(t, "kubectl drain "+node+" --ignore-daemonsets")
+	lines = terminal()
+	assert.Regexp(t, `^out evicting pod default/web-\S+\npod/web-\S+ evicted\nnode/`+node+` drained$`, lines[len(lines)-1])
+	b.screenshot(t, "drain-with-budget")
+	assert.Empty(t, b.consoleErrors())
+}

@@ -119,10 +119,12 @@ func interactive(in io.Reader, w io.Writer) int {
 			}
 		}
 		history = append(history, entry{line, stdin})
-		r := shell.Run(s, line, stdin)
-		fmt.Fprint(w, r.Out)
-		if r.Err != "" {
-			fmt.Fprintln(w, r.Err)
+		for _, p := range shell.Run(s, line, stdin).Pieces() {
+			if p.Err {
+				fmt.Fprintln(w, strings.TrimSuffix(p.Text, "\n"))
+			} else {
+				fmt.Fprint(w, p.Text)
+			}
 		}
 	}
 	fmt.Fprintln(w)
