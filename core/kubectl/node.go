@@ -257,7 +257,7 @@ type drainer struct {
 	grace    *int64
 	timeout  time.Duration
 	deadline time.Time
-	timedOut bool // a pod failed for want of time
+	timedOut bool      // a pod failed for want of time
 	o, e     io.Writer // standard output and error
 }
 
