@@ -213,8 +213,7 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 		for _, msg := range l.fatalOrder {
 			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(l.fatal[msg], ", ")))
 		}
-		agg := aggregate(errs)
-		return Result{Out: out, Code: 1, Err: fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\nerror: %s", n.Name, agg, n.Name, agg)}
+		return Result{Out: out, Code: 1, Err: unableToDrain(n.Name, errs)}
 	}
 	var warnings []string
 	for _, msg := range l.noticeOrder {
@@ -239,16 +238,18 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 			fmt.Fprintf(e, "pod/%s\n", p.Name)
 		}
 	}
-	fmt.Fprintf(e, "error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n", n.Name, agg, n.Name)
-	if len(failures) == 1 {
-		io.WriteString(e, "error: "+failures[0])
-	} else {
-		io.WriteString(e, strings.Join(failures, "\n"))
-	}
+	io.WriteString(e, unableToDrain(n.Name, failures))
 	if capped && d.timedOut {
 		fmt.Fprintf(e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
 	}
 	return w.result(1)
+}
+
+// unableToDrain is what RunDrain prints of a node it could not drain, then what checkErr prints
+// of the errors, an aggregate: one a line, with no "error: " before them (MultipleErrors;
+// k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain, pkg/cmd/util/helpers.go checkErr).
+func unableToDrain(node string, errs []string) string {
+	return fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n%s", node, aggregate(errs), node, strings.Join(errs, "\n"))
 }
 
 // drainer is a drain's evictions under way (evictPods), its output and its --timeout.
