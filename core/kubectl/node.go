@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,12 +70,11 @@ var drainFlags = []FlagSpec{
 
 // The reasons drain refuses or warns about a pod (k8s.io/kubectl/pkg/drain/filters.go).
 const (
-	daemonSetFatal      = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
-	daemonSetWarning    = "ignoring DaemonSet-managed Pods"
-	localStorageFatal   = "Pods with local storage (use --delete-emptydir-data to override)"
-	localStorageWarning = "deleting Pods with local storage"
-	unmanagedFatal      = "Pods that declare no controller (use --force to override)"
-	unmanagedWarning    = "deleting Pods that declare no controller"
+	daemonSetFatal    = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
+	daemonSetWarning  = "ignoring DaemonSet-managed Pods"
+	localStorageFatal = "Pods with local storage (use --delete-emptydir-data to override)"
+	unmanagedFatal    = "Pods that declare no controller (use --force to override)"
+	unmanagedWarning  = "deleting Pods that declare no controller"
 )
 
 // verdict is what drain's filters decide for one pod.
@@ -85,43 +85,46 @@ type verdict struct {
 }
 
 // drainVerdict runs drain's filters in their order (daemonSet, localStorage, unreplicated),
-// stopping at the first that keeps the pod:
+// stopping at the first that keeps the pod; the verdict is the last filter's (filterPods), so
+// a warning an earlier filter gave is lost when a later one passes the pod:
 //
 //  1. A DaemonSet's pod blocks the drain without --ignore-daemonsets, and is left alone with it
-//     (the DaemonSet would recreate it at once; it tolerates the unschedulable taint).
-//  2. A pod with an emptyDir volume blocks without --delete-emptydir-data.
-//  3. A pod no controller owns blocks without --force (nothing would recreate it).
+//     (the DaemonSet would recreate it at once; it tolerates the unschedulable taint). One whose
+//     DaemonSet is gone blocks without --force, and with it goes on to the next filters.
+//  2. A pod with an emptyDir volume blocks without --delete-emptydir-data (with it, its warning
+//     is lost to the next filter's verdict, as upstream's TODO in localStorageFilter says).
+//  3. A pod no controller owns blocks without --force (nothing would recreate it), and is
+//     warned about with it.
 //
 // Finished pods pass every filter; a pod already being deleted goes through them too (drain
-// waits for it to be gone).
+// waits for it to be gone). k8s.io/kubectl/pkg/drain/filters.go.
 func drainVerdict(c *cluster.Cluster, p *api.Pod, f Flags) verdict {
-	finished := p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
+	if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+		return verdict{evict: true}
+	}
 	ref, owned := api.ControllerOf(&p.ObjectMeta)
-	if owned && ref.Kind == "DaemonSet" && !finished {
-		if c.Get("DaemonSet", cluster.Key{Namespace: p.Namespace, Name: ref.Name}) == nil && !f.IsTrue("force") {
-			return verdict{fatal: fmt.Sprintf("daemonsets.apps %q not found", ref.Name)}
-		}
-		if !f.IsTrue("ignore-daemonsets") {
-			return verdict{fatal: daemonSetFatal}
-		}
-		return verdict{notice: daemonSetWarning}
-	}
-	v := verdict{evict: true}
-	for _, vol := range p.Spec.Volumes {
-		if vol.EmptyDir != nil && !finished {
-			if !f.IsTrue("delete-emptydir-data") {
-				return verdict{fatal: localStorageFatal}
+	if owned && ref.Kind == "DaemonSet" {
+		switch {
+		case c.Get("DaemonSet", cluster.Key{Namespace: p.Namespace, Name: ref.Name}) == nil:
+			if !f.IsTrue("force") {
+				return verdict{fatal: fmt.Sprintf("daemonsets.apps %q not found", ref.Name)}
 			}
-			v.notice = localStorageWarning
+		case !f.IsTrue("ignore-daemonsets"):
+			return verdict{fatal: daemonSetFatal}
+		default:
+			return verdict{notice: daemonSetWarning}
 		}
 	}
-	if !owned && !finished {
-		if !f.IsTrue("force") {
-			return verdict{fatal: unmanagedFatal}
-		}
-		v.notice = unmanagedWarning
+	if slices.ContainsFunc(p.Spec.Volumes, func(v api.Volume) bool { return v.EmptyDir != nil }) && !f.IsTrue("delete-emptydir-data") {
+		return verdict{fatal: localStorageFatal}
 	}
-	return v
+	switch {
+	case owned:
+		return verdict{evict: true}
+	case !f.IsTrue("force"):
+		return verdict{fatal: unmanagedFatal}
+	}
+	return verdict{evict: true, notice: unmanagedWarning}
 }
 
 // podsForDeletion is GetPodsForDeletion: the node's pods the filters let go, and the reasons

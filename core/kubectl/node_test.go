@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
 )
 
 // TestDrainWritesItsTriesAndRetriesInTheirOrder: kubectl drain writes "evicting pod" to standard
@@ -50,4 +52,54 @@ spec:
 	}
 	assert.Equal(t, r.Out, out)
 	assert.Equal(t, r.Err, strings.TrimSuffix(errOut, "\n"))
+}
+
+// TestDrainFiltersGiveTheLastFiltersVerdict pins drain's filters as filterPods runs them
+// (k8s.io/kubectl/pkg/drain/filters.go, drain.go filterPods): daemonSet, localStorage, then
+// unreplicated, stopping at the first that keeps a pod, the verdict being the last one run — so
+// localStorageFilter's warning never survives, and a pod whose DaemonSet is gone goes with
+// --force, unwarned.
+func TestDrainFiltersGiveTheLastFiltersVerdict(t *testing.T) {
+	s := newSim(t)
+	require.Empty(t, settledAll(s, []byte(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: busybox:1.36}]}
+`), "-", "default").Err)
+	yes := true
+	ownedBy := func(kind, name string) []api.OwnerReference {
+		return []api.OwnerReference{{APIVersion: "apps/v1", Kind: kind, Name: name, Controller: &yes}}
+	}
+	emptyDir := []api.Volume{{Name: "scratch", EmptyDir: &api.EmptyDirVolumeSource{}}}
+	for _, tc := range []struct {
+		name   string
+		owners []api.OwnerReference
+		vols   []api.Volume
+		phase  api.PodPhase
+		flags  []string
+		want   verdict
+	}{
+		{"a ReplicaSet's pod goes", ownedBy("ReplicaSet", "web-1"), nil, api.PodRunning, nil, verdict{evict: true}},
+		{"local storage blocks", ownedBy("ReplicaSet", "web-1"), emptyDir, api.PodRunning, nil, verdict{fatal: localStorageFatal}},
+		{"local storage's warning is lost to unreplicated's verdict", ownedBy("ReplicaSet", "web-1"), emptyDir, api.PodRunning, []string{"--delete-emptydir-data"}, verdict{evict: true}},
+		{"a pod no controller owns blocks", nil, nil, api.PodRunning, nil, verdict{fatal: unmanagedFatal}},
+		{"a pod no controller owns goes with --force, warned", nil, emptyDir, api.PodRunning, []string{"--force", "--delete-emptydir-data"}, verdict{evict: true, notice: unmanagedWarning}},
+		{"a finished pod goes", nil, emptyDir, api.PodSucceeded, nil, verdict{evict: true}},
+		{"a DaemonSet's pod blocks", ownedBy("DaemonSet", "agent"), nil, api.PodRunning, nil, verdict{fatal: daemonSetFatal}},
+		{"a DaemonSet's pod is ignored", ownedBy("DaemonSet", "agent"), nil, api.PodRunning, []string{"--ignore-daemonsets"}, verdict{notice: daemonSetWarning}},
+		{"a pod whose DaemonSet is gone blocks", ownedBy("DaemonSet", "gone"), nil, api.PodRunning, []string{"--ignore-daemonsets"}, verdict{fatal: `daemonsets.apps "gone" not found`}},
+		{"a pod whose DaemonSet is gone goes with --force, unwarned", ownedBy("DaemonSet", "gone"), nil, api.PodRunning, []string{"--force"}, verdict{evict: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ParseFlags("drain", append([]string{"hd2"}, tc.flags...), drainFlags)
+			require.NoError(t, err)
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", OwnerReferences: tc.owners},
+				Spec: api.PodSpec{Volumes: tc.vols}, Status: api.PodStatus{Phase: tc.phase}}
+			assert.Equal(t, tc.want, drainVerdict(s.C, p, f))
+		})
+	}
 }
