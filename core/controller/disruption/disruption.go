@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,17 +21,25 @@ import (
 // not being deleted; past it the controller counts it again.
 const DeletionTimeout = 2 * time.Minute
 
-// Sync brings every budget's status up to date and reports whether it wrote any.
+// Sync brings every budget's status up to date and reports whether it wrote any; a sync that
+// writes records what trySync records of it (upstream records at every sync, so its counts
+// run higher).
 func Sync(c *cluster.Cluster) bool {
 	changed := false
 	for pdb := range cluster.All[*api.PodDisruptionBudget](c) {
-		if next := Plan(c, pdb); next != nil {
+		if next, events := Plan(c, pdb); next != nil {
 			_, _ = apiserver.UpdateStatus(c, next, apiserver.Options{}) // the budget exists: it was just listed
+			for _, e := range events {
+				c.Record(next, e.typ, e.reason, e.message, "controllermanager", "")
+			}
 			changed = true
 		}
 	}
 	return changed
 }
+
+// event is one the controller records about a budget.
+type event struct{ typ, reason, message string }
 
 // Plan is one sync of a budget (trySync, and failSafe when it fails); it returns the budget
 // with the status it should have, or nil when its status is already that:
@@ -51,11 +60,27 @@ func Sync(c *cluster.Cluster) bool {
 //  6. A sync that fails (a pod whose controller has no scale) allows no disruption, and the
 //     condition is False with reason SyncFailed and the error as its message; the rest of the
 //     status stays.
-func Plan(c *cluster.Cluster, pdb *api.PodDisruptionBudget) *api.PodDisruptionBudget {
+//
+// The events are trySync's: NoPods when the selector matches no pod, then
+// CalculateExpectedPodCountFailed when rule 2 fails, or UnmanagedPods when it counted pods that
+// no controller owns.
+func Plan(c *cluster.Cluster, pdb *api.PodDisruptionBudget) (*api.PodDisruptionBudget, []event) {
 	now := c.Now()
 	pods := podsOf(c, pdb)
 	next := api.DeepCopy(pdb)
-	expected, desired, err := expectedPodCount(c, pdb, pods)
+	var events []event
+	if len(pods) == 0 {
+		events = append(events, event{cluster.EventNormal, "NoPods", "No matching pods found"})
+	}
+	expected, desired, unmanaged, err := expectedPodCount(c, pdb, pods)
+	switch {
+	case err != nil:
+		events = append(events, event{cluster.EventWarning, "CalculateExpectedPodCountFailed", "Failed to calculate the number of expected pods: " + err.Error()})
+	case unmanaged > 0:
+		events = append(events, event{cluster.EventWarning, "UnmanagedPods", "Pods selected by this PodDisruptionBudget (selector: " + selectorString(pdb.Spec.Selector) +
+			") were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. " +
+			`To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`})
+	}
 	if err != nil {
 		next.Status.DisruptionsAllowed = 0
 		api.SetCondition(&next.Status.Conditions, api.Condition{Type: api.DisruptionAllowedCondition, Status: api.ConditionFalse,
@@ -85,9 +110,28 @@ func Plan(c *cluster.Cluster, pdb *api.PodDisruptionBudget) *api.PodDisruptionBu
 		apiserver.SetDisruptionAllowed(next, now)
 	}
 	if reflect.DeepEqual(api.DeepCopy(next.Status), api.DeepCopy(pdb.Status)) {
-		return nil
+		return nil, nil
 	}
-	return next
+	return next, events
+}
+
+// selectorString is how an event's %v prints a label selector (metav1.LabelSelector's
+// generated String: match labels in key order, then the expressions).
+func selectorString(sel *api.LabelSelector) string {
+	if sel == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString("&LabelSelector{MatchLabels:map[string]string{")
+	for _, k := range slices.Sorted(maps.Keys(sel.MatchLabels)) {
+		fmt.Fprintf(&b, "%v: %v,", k, sel.MatchLabels[k])
+	}
+	b.WriteString("},MatchExpressions:[]LabelSelectorRequirement{")
+	for _, r := range sel.MatchExpressions {
+		fmt.Fprintf(&b, "LabelSelectorRequirement{Key:%v,Operator:%v,Values:%v,},", r.Key, r.Operator, r.Values)
+	}
+	b.WriteString("},}")
+	return b.String()
 }
 
 // podsOf lists the pods of a budget's namespace that its selector matches (none for a missing
@@ -106,31 +150,32 @@ func podsOf(c *cluster.Cluster, pdb *api.PodDisruptionBudget) []*api.Pod {
 	return pods
 }
 
-// expectedPodCount is rule 2 of Plan.
-func expectedPodCount(c *cluster.Cluster, pdb *api.PodDisruptionBudget, pods []*api.Pod) (expected, desired int32, err error) {
+// expectedPodCount is rule 2 of Plan; unmanaged counts the pods without a controller that
+// expectedScale passed over.
+func expectedPodCount(c *cluster.Cluster, pdb *api.PodDisruptionBudget, pods []*api.Pod) (expected, desired int32, unmanaged int, err error) {
 	spec := pdb.Spec
 	switch {
 	case spec.MaxUnavailable == nil && spec.MinAvailable == nil:
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	case spec.MaxUnavailable == nil && !spec.MinAvailable.IsString:
-		return int32(len(pods)), spec.MinAvailable.IntVal, nil
+		return int32(len(pods)), spec.MinAvailable.IntVal, 0, nil
 	}
-	if expected, err = expectedScale(c, pods); err != nil {
-		return 0, 0, err
+	if expected, unmanaged, err = expectedScale(c, pods); err != nil {
+		return 0, 0, 0, err
 	}
 	if spec.MaxUnavailable != nil {
 		n, err := api.ScaledValue(spec.MaxUnavailable, int(expected), true)
-		return expected, max(expected-int32(n), 0), err
+		return expected, max(expected-int32(n), 0), unmanaged, err
 	}
 	n, err := api.ScaledValue(spec.MinAvailable, int(expected), true)
-	return expected, int32(n), err
+	return expected, int32(n), unmanaged, err
 }
 
 // expectedScale adds up the scale of the controllers of a budget's pods, each controller once
 // (getExpectedScale), asking the finders in upstream's order:
 //
-//  1. A pod without a controller counts nothing (upstream warns of it with an UnmanagedPods
-//     event).
+//  1. A pod without a controller counts nothing (and is counted as unmanaged: the
+//     UnmanagedPods event).
 //  2. A ReplicaSet's pod counts its Deployment's replicas when a Deployment controls it, and
 //     the ReplicaSet's own otherwise (the generic scale finder, which answers for any kind with a
 //     scale subresource).
@@ -138,11 +183,12 @@ func expectedPodCount(c *cluster.Cluster, pdb *api.PodDisruptionBudget, pods []*
 //     not implement the scale subresource"; one that is gone (or another of its name) fails it
 //     with "found no controllers for pod …"; a kind the API server does not serve with "no
 //     matches for kind …".
-func expectedScale(c *cluster.Cluster, pods []*api.Pod) (int32, error) {
+func expectedScale(c *cluster.Cluster, pods []*api.Pod) (total int32, unmanaged int, err error) {
 	scale := map[string]int32{}
 	for _, p := range pods {
 		ref, ok := api.ControllerOf(&p.ObjectMeta)
 		if !ok {
+			unmanaged++
 			continue
 		}
 		if _, seen := scale[ref.UID]; seen {
@@ -150,10 +196,10 @@ func expectedScale(c *cluster.Cluster, pods []*api.Pod) (int32, error) {
 		}
 		owner, err := scaleOf(c, p.Namespace, ref)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if owner == nil {
-			return 0, fmt.Errorf("found no controllers for pod %q", p.Name)
+			return 0, 0, fmt.Errorf("found no controllers for pod %q", p.Name)
 		}
 		if up, ok := api.ControllerOf(owner.GetObjectMeta()); ok && up.Kind == "Deployment" {
 			if d, _ := scaleOf(c, p.Namespace, up); d != nil {
@@ -163,11 +209,10 @@ func expectedScale(c *cluster.Cluster, pods []*api.Pod) (int32, error) {
 		m := owner.GetObjectMeta()
 		scale[m.UID] = replicas(owner)
 	}
-	total := int32(0)
 	for n := range maps.Values(scale) {
 		total += n
 	}
-	return total, nil
+	return total, unmanaged, nil
 }
 
 // scaleOf finds the controller a reference names, if it is the one the reference's uid says

@@ -1,10 +1,12 @@
 package disruption
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -116,7 +118,7 @@ func TestExpectedAndDesiredPods(t *testing.T) {
 			if tt.max != "" {
 				pdb.Spec.MaxUnavailable = intOrString(tt.max)
 			}
-			next := Plan(w.c, pdb)
+			next, _ := Plan(w.c, pdb)
 			require.NotNil(t, next)
 			st := next.Status
 			require.Len(t, st.Conditions, 1)
@@ -177,4 +179,74 @@ func TestDisruptedPodsAreNotHealthyForTwoMinutes(t *testing.T) {
 	assert.Equal(t, int32(1), st.DisruptionsAllowed)
 	_, ok = NextTimer(w.c)
 	assert.False(t, ok)
+}
+
+// TestASyncRecordsWhatTrySyncRecords pins trySync's events (pkg/controller/disruption/
+// disruption.go): NoPods for a selector that matches nothing, CalculateExpectedPodCountFailed
+// when the scale cannot be found, UnmanagedPods when a scaled budget meets pods no controller
+// owns — and none for an int minAvailable over such pods, which counts them.
+func TestASyncRecordsWhatTrySyncRecords(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		min, max string
+		owner    string // "", "agent", "web-1", or "none" for no pods at all
+		want     []event
+	}{
+		{"no pods", "1", "", "none", []event{{cluster.EventNormal, "NoPods", "No matching pods found"}}},
+		{"no scale", "", "1", "agent", []event{{cluster.EventWarning, "CalculateExpectedPodCountFailed",
+			"Failed to calculate the number of expected pods: daemonsets.apps does not implement the scale subresource"}}},
+		{"unmanaged pods", "", "1", "", []event{{cluster.EventWarning, "UnmanagedPods",
+			"Pods selected by this PodDisruptionBudget (selector: &LabelSelector{MatchLabels:map[string]string{app: web,},MatchExpressions:[]LabelSelectorRequirement{},}) were found to be unmanaged. " +
+				"As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. " +
+				`To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`}}},
+		{"an int minAvailable counts unmanaged pods", "1", "", "", nil},
+		{"a Deployment's pods", "", "1", "web-1", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, 3)
+			if tt.owner != "none" {
+				var owner api.Object
+				switch tt.owner {
+				case "agent":
+					owner = w.get("DaemonSet", "agent")
+				case "web-1":
+					owner = w.get("ReplicaSet", "web-1")
+				}
+				w.pod(t, "web-a", owner, true)
+			}
+			pdb := &api.PodDisruptionBudget{TypeMeta: api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}}
+			pdb.Name, pdb.Namespace, pdb.Generation = "web", "default", 1
+			pdb.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+			if tt.min != "" {
+				pdb.Spec.MinAvailable = intOrString(tt.min)
+			}
+			if tt.max != "" {
+				pdb.Spec.MaxUnavailable = intOrString(tt.max)
+			}
+			next, events := Plan(w.c, pdb)
+			require.NotNil(t, next)
+			assert.Equal(t, tt.want, events)
+		})
+	}
+}
+
+// TestSelectorStringIsMetav1s: the selector in UnmanagedPods' message is printed as %v prints
+// a *metav1.LabelSelector (its generated String).
+func TestSelectorStringIsMetav1s(t *testing.T) {
+	for _, sel := range []*api.LabelSelector{
+		nil,
+		{},
+		{MatchLabels: map[string]string{"tier": "db", "app": "web"}},
+		{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "In", Values: []string{"web", "api"}}, {Key: "canary", Operator: "DoesNotExist"}}},
+		{MatchLabels: map[string]string{"app": "web"}, MatchExpressions: []api.LabelSelectorRequirement{{Key: "zone", Operator: "NotIn", Values: []string{"a"}}}},
+	} {
+		var want *metav1.LabelSelector
+		if sel != nil {
+			want = &metav1.LabelSelector{MatchLabels: sel.MatchLabels}
+			for _, r := range sel.MatchExpressions {
+				want.MatchExpressions = append(want.MatchExpressions, metav1.LabelSelectorRequirement{Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: r.Values})
+			}
+		}
+		assert.Equal(t, fmt.Sprintf("%v", want), selectorString(sel))
+	}
 }
