@@ -19,7 +19,7 @@ var deleteFlags = []FlagSpec{
 	{Name: "all", Boolean: true},
 	{Name: "cascade"},
 	{Name: "force", Boolean: true},
-	{Name: "grace-period"},
+	{Name: "grace-period", Check: IsInt},
 	{Name: "now", Boolean: true},
 	{Name: "ignore-not-found", Boolean: true},
 	{Name: "wait", Boolean: true},
@@ -42,11 +42,7 @@ func completeDelete(f Flags) (deleteOptions, error) {
 	o := deleteOptions{policy: cluster.Background, namespace: orDefault(f.Get("namespace"), "default"), notFound: f.IsTrue("ignore-not-found")}
 	grace := int64(-1)
 	if f.Has("grace-period") {
-		n, err := strconv.ParseInt(f.Get("grace-period"), 10, 64)
-		if err != nil {
-			return o, fmt.Errorf("invalid argument %q for \"--grace-period\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get("grace-period"), f.Get("grace-period"))
-		}
-		grace = n
+		grace = f.Int("grace-period")
 	}
 	if f.IsTrue("now") {
 		if grace != -1 {

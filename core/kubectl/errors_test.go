@@ -41,6 +41,12 @@ func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 		{"get ds -o go-template={{.}}", "error: DaemonLab does not print -o go-template yet"},
 		{"get ds --field-selector spec.x=1", `field label not supported: spec.x`},
 		{"get ds --field-selector a=b=c", "invalid field selector: unescaped character in value: 61"},
+		// Values are parsed as pflag parses an int or duration flag, and a bad one is a usage error.
+		{"drain hd2 --grace-period=5s", "error: invalid argument \"5s\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"5s\": invalid syntax\nSee 'kubectl drain --help' for usage."},
+		{"drain hd2 --timeout 10", "error: invalid argument \"10\" for \"--timeout\" flag: time: missing unit in duration \"10\"\nSee 'kubectl drain --help' for usage."},
+		{"delete pod x --grace-period=1.5", "error: invalid argument \"1.5\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"1.5\": invalid syntax\nSee 'kubectl delete --help' for usage."},
+		{"rollout history ds/agent --revision=x", "error: invalid argument \"x\" for \"--revision\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\nSee 'kubectl rollout history --help' for usage."},
+		{"rollout status ds/agent --timeout=soon", "error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\nSee 'kubectl rollout status --help' for usage."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

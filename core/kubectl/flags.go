@@ -4,14 +4,28 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// FlagSpec declares one flag of a command: its long name, its one-letter shorthand (0 for none)
-// and whether it is a boolean (takes no value).
+// FlagSpec declares one flag of a command: its long name, its one-letter shorthand (0 for none),
+// whether it is a boolean (takes no value), and how its value is checked as pflag's flag of
+// its type parses it (IsInt, IsDuration; nil for a string).
 type FlagSpec struct {
 	Name      string
 	Shorthand byte
 	Boolean   bool
+	Check     func(string) error
+}
+
+// IsInt and IsDuration check a value as pflag's int and duration flags parse it.
+func IsInt(v string) error {
+	_, err := strconv.ParseInt(v, 0, 64)
+	return err
+}
+
+func IsDuration(v string) error {
+	_, err := time.ParseDuration(v)
+	return err
 }
 
 // Flags holds what a command line set.
@@ -29,6 +43,18 @@ func (f Flags) Get(name string) string {
 		return v[len(v)-1]
 	}
 	return ""
+}
+
+// Int is an IsInt flag's value, 0 when it is not set.
+func (f Flags) Int(name string) int64 {
+	n, _ := strconv.ParseInt(f.Get(name), 0, 64)
+	return n
+}
+
+// Duration is an IsDuration flag's value, 0 when it is not set.
+func (f Flags) Duration(name string) time.Duration {
+	d, _ := time.ParseDuration(f.Get(name))
+	return d
 }
 
 // All returns every value given for a repeatable flag (--label a=b --label c=d).
@@ -114,13 +140,18 @@ func unknownFlag(command, flag, pflagMessage string) error {
 }
 
 // setValue records a flag's value; a boolean's must be one strconv.ParseBool reads, and is
-// stored as "true" or "false".
+// stored as "true" or "false"; another's must pass its Check.
 func (f Flags) setValue(s FlagSpec, value, command string) error {
-	if !s.Boolean {
-		f.set(s.Name, value)
-		return nil
+	var err error
+	switch {
+	case s.Boolean:
+		var b bool
+		if b, err = strconv.ParseBool(value); err == nil {
+			value = strconv.FormatBool(b)
+		}
+	case s.Check != nil:
+		err = s.Check(value)
 	}
-	b, err := strconv.ParseBool(value)
 	if err != nil {
 		name := "--" + s.Name
 		if s.Shorthand != 0 {
@@ -128,7 +159,7 @@ func (f Flags) setValue(s FlagSpec, value, command string) error {
 		}
 		return usageError{fmt.Sprintf("invalid argument %q for %q flag: %v", value, name, err), command}
 	}
-	f.set(s.Name, strconv.FormatBool(b))
+	f.set(s.Name, value)
 	return nil
 }
 
@@ -149,14 +180,12 @@ func (f Flags) parseShorthands(command, a string, rest []string, byShort map[byt
 			continue
 		}
 		if value := a[j+1:]; value != "" {
-			f.set(s.Name, strings.TrimPrefix(value, "="))
-			return 0, nil
+			return 0, f.setValue(s, strings.TrimPrefix(value, "="), command)
 		}
 		if len(rest) == 0 {
 			return 0, usageError{fmt.Sprintf("flag needs an argument: '%c' in -%c", s.Shorthand, s.Shorthand), command}
 		}
-		f.set(s.Name, rest[0])
-		return 1, nil
+		return 1, f.setValue(s, rest[0], command)
 	}
 	return 0, nil
 }

@@ -64,8 +64,8 @@ var drainFlags = []FlagSpec{
 	{Name: "ignore-daemonsets", Boolean: true},
 	{Name: "delete-emptydir-data", Boolean: true},
 	{Name: "force", Boolean: true},
-	{Name: "grace-period"},
-	{Name: "timeout"},
+	{Name: "grace-period", Check: IsInt},
+	{Name: "timeout", Check: IsDuration},
 }
 
 // The reasons drain refuses or warns about a pod (k8s.io/kubectl/pkg/drain/filters.go).
@@ -190,24 +190,12 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 		return *bad
 	}
 	var grace *int64
-	if f.Has("grace-period") {
-		var g int64
-		if _, err := fmt.Sscan(f.Get("grace-period"), &g); err != nil {
-			return Result{Err: fmt.Sprintf("error: invalid argument %q for \"--grace-period\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get("grace-period"), f.Get("grace-period")), Code: 1}
-		}
-		if g >= 0 {
-			grace = &g
-		}
+	if g := f.Int("grace-period"); f.Has("grace-period") && g >= 0 {
+		grace = &g
 	}
 	timeout, capped := defaultWatchLimit, true
-	if f.Has("timeout") {
-		d, err := time.ParseDuration(f.Get("timeout"))
-		if err != nil {
-			return Result{Err: fmt.Sprintf("error: invalid argument %q for \"--timeout\" flag: %v", f.Get("timeout"), err), Code: 1}
-		}
-		if d > 0 {
-			timeout, capped = d, false
-		}
+	if d := f.Duration("timeout"); d > 0 {
+		timeout, capped = d, false
 	}
 	out := setUnschedulable(s, n, true)
 	l := listPodsForDeletion(s.C, n.Name, f)

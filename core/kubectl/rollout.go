@@ -20,9 +20,9 @@ import (
 // The flags of rollout's subcommands, besides -n, -l and --field-selector, which all take.
 var (
 	rolloutCommonFlags  = slices.Concat([]FlagSpec{{Name: "namespace", Shorthand: 'n'}}, selectorFlags)
-	rolloutStatusFlags  = []FlagSpec{{Name: "watch", Shorthand: 'w', Boolean: true}, {Name: "revision"}, {Name: "timeout"}}
-	rolloutHistoryFlags = []FlagSpec{{Name: "revision"}}
-	rolloutUndoFlags    = []FlagSpec{{Name: "to-revision"}}
+	rolloutStatusFlags  = []FlagSpec{{Name: "watch", Shorthand: 'w', Boolean: true}, {Name: "revision", Check: IsInt}, {Name: "timeout", Check: IsDuration}}
+	rolloutHistoryFlags = []FlagSpec{{Name: "revision", Check: IsInt}}
+	rolloutUndoFlags    = []FlagSpec{{Name: "to-revision", Check: IsInt}}
 )
 
 // rolloutSubcommands are kubectl rollout's subcommands (pkg/cmd/rollout).
@@ -76,25 +76,12 @@ func rolloutTargets(s *sim.Sim, name string, args []string, specs []FlagSpec) (F
 	return f, targets, bad
 }
 
-// int64Flag reads an integer flag as pflag does, with its error.
-func int64Flag(f Flags, name string) (int64, *Result) {
-	if !f.Has(name) {
-		return 0, nil
-	}
-	v, err := strconv.ParseInt(f.Get(name), 10, 64)
-	if err != nil {
-		return 0, &Result{Err: fmt.Sprintf("error: invalid argument %q for \"--%s\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get(name), name, f.Get(name)), Code: 1}
-	}
-	return v, nil
-}
-
 // revisionFlag reads --revision of status and history, which may not be negative.
 func revisionFlag(f Flags) (int64, *Result) {
-	n, bad := int64Flag(f, "revision")
-	if bad == nil && n < 0 {
-		bad = &Result{Err: fmt.Sprintf("error: revision must be a positive integer: %d", n), Code: 1}
+	if n := f.Int("revision"); n < 0 {
+		return n, &Result{Err: fmt.Sprintf("error: revision must be a positive integer: %d", n), Code: 1}
 	}
-	return n, bad
+	return f.Int("revision"), nil
 }
 
 // groupKind is how kubectl names a kind in "not implemented" errors (schema.GroupKind.String).
@@ -128,14 +115,8 @@ func rolloutStatus(s *sim.Sim, args []string) Result {
 		return *bad
 	}
 	limit := defaultWatchLimit
-	if f.Has("timeout") {
-		d, err := time.ParseDuration(f.Get("timeout"))
-		if err != nil {
-			return Result{Err: fmt.Sprintf("error: invalid argument %q for \"--timeout\" flag: %v", f.Get("timeout"), err), Code: 1}
-		}
-		if d > 0 {
-			limit = d
-		}
+	if d := f.Duration("timeout"); d > 0 {
+		limit = d
 	}
 	watch := !f.Has("watch") || f.IsTrue("watch")
 	var out strings.Builder
@@ -379,10 +360,7 @@ func rolloutUndo(s *sim.Sim, args []string) Result {
 	if bad != nil {
 		return *bad
 	}
-	to, bad := int64Flag(f, "to-revision")
-	if bad != nil {
-		return *bad
-	}
+	to := f.Int("to-revision")
 	var out strings.Builder
 	for _, t := range targets {
 		verb, err := rollback(s.C, t, to)
