@@ -67,6 +67,21 @@ func intOrString(s string) *api.IntOrString {
 	return &v
 }
 
+// budget is the budget "web" over app=web, with minAvailable and maxUnavailable as JSON ("" for
+// unset).
+func budget(min, max string) *api.PodDisruptionBudget {
+	pdb := &api.PodDisruptionBudget{TypeMeta: api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}}
+	pdb.Name, pdb.Namespace, pdb.Generation = "web", "default", 1
+	pdb.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	if min != "" {
+		pdb.Spec.MinAvailable = intOrString(min)
+	}
+	if max != "" {
+		pdb.Spec.MaxUnavailable = intOrString(max)
+	}
+	return pdb
+}
+
 // TestExpectedAndDesiredPods pins getExpectedPodCount and getExpectedScale
 // (pkg/controller/disruption/disruption.go): an int minAvailable counts the pods; a percentage,
 // and every maxUnavailable, the scale of the pods' controllers, rounded up; a DaemonSet's pods
@@ -109,15 +124,7 @@ func TestExpectedAndDesiredPods(t *testing.T) {
 			for _, name := range []string{"web-a", "web-b", "web-c"} {
 				w.pod(t, name, owner, true)
 			}
-			pdb := &api.PodDisruptionBudget{TypeMeta: api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}}
-			pdb.Name, pdb.Namespace, pdb.Generation = "web", "default", 1
-			pdb.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-			if tt.min != "" {
-				pdb.Spec.MinAvailable = intOrString(tt.min)
-			}
-			if tt.max != "" {
-				pdb.Spec.MaxUnavailable = intOrString(tt.max)
-			}
+			pdb := budget(tt.min, tt.max)
 			next, _ := Plan(w.c, pdb)
 			require.NotNil(t, next)
 			st := next.Status
@@ -214,15 +221,7 @@ func TestASyncRecordsWhatTrySyncRecords(t *testing.T) {
 				}
 				w.pod(t, "web-a", owner, true)
 			}
-			pdb := &api.PodDisruptionBudget{TypeMeta: api.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}}
-			pdb.Name, pdb.Namespace, pdb.Generation = "web", "default", 1
-			pdb.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-			if tt.min != "" {
-				pdb.Spec.MinAvailable = intOrString(tt.min)
-			}
-			if tt.max != "" {
-				pdb.Spec.MaxUnavailable = intOrString(tt.max)
-			}
+			pdb := budget(tt.min, tt.max)
 			next, events := Plan(w.c, pdb)
 			require.NotNil(t, next)
 			assert.Equal(t, tt.want, events)
