@@ -66,6 +66,7 @@ var drainFlags = []FlagSpec{
 	{Name: "force", Boolean: true},
 	{Name: "grace-period", Check: IsInt},
 	{Name: "timeout", Check: IsDuration},
+	{Name: "disable-eviction", Boolean: true},
 }
 
 // The reasons drain refuses or warns about a pod (k8s.io/kubectl/pkg/drain/filters.go).
@@ -180,6 +181,9 @@ const (
 //     node's pods still to go are listed and the drain fails; the node stays cordoned.
 //  5. Without --timeout kubectl waits for as long as it takes; DaemonLab lets simulated time
 //     pass up to defaultWatchLimit (5m), then fails as a --timeout=5m0s would, and says so.
+//  6. --disable-eviction deletes the pods instead (deletePods), so no budget is asked: each is
+//     deleted at once, silently, then waited for ("pod/NAME deleted"); a wait that outlasts
+//     --timeout fails the drain with the one error "context deadline exceeded".
 func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("drain", args, drainFlags)
 	if err != nil {
@@ -204,7 +208,7 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 		for _, msg := range l.fatalOrder {
 			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(l.fatal[msg], ", ")))
 		}
-		return Result{Out: out, Code: 1, Err: unableToDrain(n.Name, errs)}
+		return Result{Out: out, Code: 1, Err: unableToDrain(n.Name, aggregate(errs), strings.Join(errs, "\n"))}
 	}
 	var warnings []string
 	for _, msg := range l.noticeOrder {
@@ -216,8 +220,11 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	if len(warnings) > 0 {
 		io.WriteString(e, "Warning: "+strings.Join(warnings, "; ")+"\n")
 	}
-	d := &drainer{s: s, grace: grace, timeout: timeout, o: o, e: e}
+	d := &drainer{s: s, grace: grace, timeout: timeout, deleting: f.IsTrue("disable-eviction"), o: o, e: e}
 	failures := d.evictPods(l.evict)
+	if d.deleting && len(failures) > 1 {
+		failures = failures[:1] // deletePods waits for them all, and fails once
+	}
 	if len(failures) == 0 {
 		fmt.Fprintf(o, "node/%s drained\n", n.Name)
 		return w.result(0)
@@ -229,18 +236,23 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 			fmt.Fprintf(e, "pod/%s\n", p.Name)
 		}
 	}
-	io.WriteString(e, unableToDrain(n.Name, failures))
+	if d.deleting { // deletePods' one error, which checkErr prints as any error
+		io.WriteString(e, unableToDrain(n.Name, failures[0], "error: "+failures[0]))
+	} else {
+		io.WriteString(e, unableToDrain(n.Name, agg, strings.Join(failures, "\n")))
+	}
 	if capped && d.timedOut {
 		fmt.Fprintf(e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
 	}
 	return w.result(1)
 }
 
-// unableToDrain is what RunDrain prints of a node it could not drain, then what checkErr prints
-// of the errors, an aggregate: one a line, with no "error: " before them (MultipleErrors;
-// k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain, pkg/cmd/util/helpers.go checkErr).
-func unableToDrain(node string, errs []string) string {
-	return fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n%s", node, aggregate(errs), node, strings.Join(errs, "\n"))
+// unableToDrain is what RunDrain prints of a node it could not drain (err), then what checkErr
+// prints of the error (final): of an aggregate one error a line, with no "error: " before them
+// (MultipleErrors; k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain, pkg/cmd/util/helpers.go
+// checkErr).
+func unableToDrain(node, err, final string) string {
+	return fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n%s", node, err, node, final)
 }
 
 // drainer is a drain's evictions under way (evictPods), its output and its --timeout.
@@ -250,6 +262,7 @@ type drainer struct {
 	timeout  time.Duration
 	deadline time.Time
 	timedOut bool      // a pod failed for want of time
+	deleting bool      // --disable-eviction
 	o, e     io.Writer // standard output and error
 }
 
@@ -299,6 +312,13 @@ func (d *drainer) step(ev *eviction, now time.Time) (bool, string) {
 	if now.Before(ev.next) {
 		return false, ""
 	}
+	if !ev.evicted && d.deleting {
+		_, err := apiserver.Delete(d.s.C, apiserver.KindOf(p), cluster.KeyOf(p), apiserver.DeleteOptions{GracePeriodSeconds: d.grace})
+		if se := (*apiserver.StatusError)(nil); err != nil && !(errors.As(err, &se) && se.Reason == apiserver.ReasonNotFound) {
+			return true, err.Error()
+		}
+		ev.evicted = true
+	}
 	if !ev.evicted {
 		fmt.Fprintf(d.o, "evicting pod %s/%s\n", p.Namespace, p.Name)
 		if !now.Before(d.deadline) {
@@ -325,11 +345,18 @@ func (d *drainer) step(ev *eviction, now time.Time) (bool, string) {
 		}
 	}
 	if cur := d.s.C.Get("Pod", cluster.KeyOf(p)); cur == nil || cur.GetObjectMeta().UID != p.UID {
-		fmt.Fprintf(d.o, "pod/%s evicted\n", p.Name)
+		verb := "evicted"
+		if d.deleting {
+			verb = "deleted"
+		}
+		fmt.Fprintf(d.o, "pod/%s %s\n", p.Name, verb)
 		return true, ""
 	}
 	if !now.Before(d.deadline) {
 		d.timedOut = true
+		if d.deleting {
+			return true, "context deadline exceeded"
+		}
 		return true, fmt.Sprintf("error when waiting for pod %q in namespace %q to terminate: context deadline exceeded", p.Name, p.Namespace)
 	}
 	ev.next = now.Add(deletePollInterval)
