@@ -14,16 +14,21 @@ import (
 	"daemonlab/core/sim"
 )
 
-// nodeArg finds the one node a cordon, uncordon or drain names.
-func nodeArg(s *sim.Sim, command string, args []string) (*api.Node, *Result) {
-	if len(args) != 1 {
+// nodeArgs finds the nodes a cordon, uncordon or drain names (at least one); a name that is
+// not a node fails the command before it changes anything, as the resource builder does.
+func nodeArgs(s *sim.Sim, command string, args []string) ([]*api.Node, *Result) {
+	if len(args) == 0 {
 		return nil, &Result{Err: fmt.Sprintf("error: USAGE: %s NODE [flags]\nSee 'kubectl %s -h' for help and examples", command, command), Code: 1}
 	}
-	n := s.C.Node(args[0])
-	if n == nil {
-		return nil, &Result{Err: fmt.Sprintf("Error from server (NotFound): nodes %q not found", args[0]), Code: 1}
+	var nodes []*api.Node
+	for _, name := range args {
+		n := s.C.Node(name)
+		if n == nil {
+			return nil, &Result{Err: fmt.Sprintf("Error from server (NotFound): nodes %q not found", name), Code: 1}
+		}
+		nodes = append(nodes, n)
 	}
-	return n, nil
+	return nodes, nil
 }
 
 // setUnschedulable cordons or uncordons a node, printing kubectl's "node/x cordoned" or
@@ -52,11 +57,15 @@ func cordonCommand(unschedulable bool) func(*sim.Sim, []string, string) Result {
 		if err != nil {
 			return Result{Err: err.Error(), Code: 1}
 		}
-		n, bad := nodeArg(s, name, f.Args)
+		nodes, bad := nodeArgs(s, name, f.Args)
 		if bad != nil {
 			return *bad
 		}
-		return Result{Out: setUnschedulable(s, n, unschedulable)}
+		var out strings.Builder
+		for _, n := range nodes {
+			out.WriteString(setUnschedulable(s, n, unschedulable))
+		}
+		return Result{Out: out.String()}
 	}
 }
 
@@ -170,7 +179,8 @@ const (
 
 // drainCommand runs `kubectl drain NODE` (pkg/cmd/drain RunDrain, pkg/drain evictPods):
 //
-//  1. Cordon the node, then list its pods; any the filters refuse stop the drain, listed.
+//  1. Cordon every node named, then drain each in turn: list its pods; any the filters refuse
+//     stop that node's drain, listed.
 //  2. Evict every other pod, all at once, each on its own: "evicting pod NS/NAME" every time it
 //     is tried. A budget's 429 prints "error when evicting pods/"NAME" -n "NS" (will retry after
 //     5s): …" and the pod is tried again 5s later; a pod already gone is done; any other error
@@ -184,12 +194,14 @@ const (
 //  6. --disable-eviction deletes the pods instead (deletePods), so no budget is asked: each is
 //     deleted at once, silently, then waited for ("pod/NAME deleted"); a wait that outlasts
 //     --timeout fails the drain with the one error "context deadline exceeded".
+//  7. A node that fails is reported ("…, continuing command...") and the next one drained; the
+//     nodes left are listed at the end, then the errors (see drainError).
 func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("drain", args, drainFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	n, bad := nodeArg(s, "drain", f.Args)
+	nodes, bad := nodeArgs(s, "drain", f.Args)
 	if bad != nil {
 		return *bad
 	}
@@ -201,45 +213,39 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	if d := f.Duration("timeout"); d > 0 {
 		timeout, capped = d, false
 	}
-	out := setUnschedulable(s, n, true)
-	l := listPodsForDeletion(s.C, n.Name, f)
-	if len(l.fatalOrder) > 0 {
-		var errs []string
-		for _, msg := range l.fatalOrder {
-			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(l.fatal[msg], ", ")))
-		}
-		return Result{Out: out, Code: 1, Err: unableToDrain(n.Name, aggregate(errs), strings.Join(errs, "\n"))}
-	}
-	var warnings []string
-	for _, msg := range l.noticeOrder {
-		warnings = append(warnings, fmt.Sprintf("%s: %s", msg, strings.Join(l.notices[msg], ", ")))
-	}
 	var w interleaved
 	o, e := w.to(false), w.to(true)
-	io.WriteString(o, out)
-	if len(warnings) > 0 {
-		io.WriteString(e, "Warning: "+strings.Join(warnings, "; ")+"\n")
+	for _, n := range nodes {
+		io.WriteString(o, setUnschedulable(s, n, true))
 	}
 	d := &drainer{s: s, grace: grace, timeout: timeout, deleting: f.IsTrue("disable-eviction"), o: o, e: e}
-	failures := d.evictPods(l.evict)
-	if d.deleting && len(failures) > 1 {
-		failures = failures[:1] // deletePods waits for them all, and fails once
+	var pending []string
+	var fatal []drainError
+	for _, n := range nodes {
+		de := d.drainNode(n.Name, f)
+		if de == nil {
+			fmt.Fprintf(o, "node/%s drained\n", n.Name)
+			continue
+		}
+		fmt.Fprintf(e, "error: unable to drain node %q due to error: %s, continuing command...\n", n.Name, de.msg)
+		pending, fatal = append(pending, n.Name), append(fatal, *de)
 	}
-	if len(failures) == 0 {
-		fmt.Fprintf(o, "node/%s drained\n", n.Name)
+	if len(fatal) == 0 {
 		return w.result(0)
 	}
-	agg := aggregate(failures)
-	if pending := listPodsForDeletion(s.C, n.Name, f).evict; len(pending) > 0 {
-		fmt.Fprintf(e, "There are pending pods in node %q when an error occurred: %s\n", n.Name, agg)
-		for _, p := range pending {
-			fmt.Fprintf(e, "pod/%s\n", p.Name)
-		}
+	io.WriteString(e, "There are pending nodes to be drained:\n")
+	for _, name := range pending {
+		fmt.Fprintf(e, " %s\n", name)
 	}
-	if d.deleting { // deletePods' one error, which checkErr prints as any error
-		io.WriteString(e, unableToDrain(n.Name, failures[0], "error: "+failures[0]))
+	if len(fatal) == 1 {
+		io.WriteString(e, fatal[0].final)
 	} else {
-		io.WriteString(e, unableToDrain(n.Name, agg, strings.Join(failures, "\n")))
+		for i, de := range fatal {
+			if i > 0 {
+				io.WriteString(e, "\n")
+			}
+			io.WriteString(e, de.msg)
+		}
 	}
 	if capped && d.timedOut {
 		fmt.Fprintf(e, "\nDaemonLab stopped waiting after %v of simulated time; kubectl drain without --timeout waits for as long as it takes.", timeout)
@@ -247,12 +253,50 @@ func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	return w.result(1)
 }
 
-// unableToDrain is what RunDrain prints of a node it could not drain (err), then what checkErr
-// prints of the error (final): of an aggregate one error a line, with no "error: " before them
-// (MultipleErrors; k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain, pkg/cmd/util/helpers.go
-// checkErr).
-func unableToDrain(node, err, final string) string {
-	return fmt.Sprintf("error: unable to drain node %q due to error: %s, continuing command...\nThere are pending nodes to be drained:\n %s\n%s", node, err, node, final)
+// drainError is why a node could not be drained, as RunDrain prints it (msg) and as checkErr
+// prints it when it is the only one (final): an aggregate one error a line, with no "error: "
+// before them, a plain error after "error: " (MultipleErrors; k8s.io/kubectl/pkg/cmd/drain/
+// drain.go RunDrain, pkg/cmd/util/helpers.go checkErr). Of several nodes' errors checkErr
+// prints each one's msg a line.
+type drainError struct{ msg, final string }
+
+func aggregateError(errs []string) *drainError {
+	return &drainError{aggregate(errs), strings.Join(errs, "\n")}
+}
+
+// drainNode is deleteOrEvictPodsSimple for one node, already cordoned: rules 1 to 4 and 6 of
+// drainCommand.
+func (d *drainer) drainNode(node string, f Flags) *drainError {
+	l := listPodsForDeletion(d.s.C, node, f)
+	if len(l.fatalOrder) > 0 {
+		var errs []string
+		for _, msg := range l.fatalOrder {
+			errs = append(errs, fmt.Sprintf("cannot delete %s: %s", msg, strings.Join(l.fatal[msg], ", ")))
+		}
+		return aggregateError(errs)
+	}
+	var warnings []string
+	for _, msg := range l.noticeOrder {
+		warnings = append(warnings, fmt.Sprintf("%s: %s", msg, strings.Join(l.notices[msg], ", ")))
+	}
+	if len(warnings) > 0 {
+		io.WriteString(d.e, "Warning: "+strings.Join(warnings, "; ")+"\n")
+	}
+	failures := d.evictPods(l.evict)
+	if len(failures) == 0 {
+		return nil
+	}
+	de := aggregateError(failures)
+	if d.deleting { // deletePods waits for them all, and fails once with a plain error
+		de = &drainError{failures[0], "error: " + failures[0]}
+	}
+	if pending := listPodsForDeletion(d.s.C, node, f).evict; len(pending) > 0 {
+		fmt.Fprintf(d.e, "There are pending pods in node %q when an error occurred: %s\n", node, de.msg)
+		for _, p := range pending {
+			fmt.Fprintf(d.e, "pod/%s\n", p.Name)
+		}
+	}
+	return de
 }
 
 // drainer is a drain's evictions under way (evictPods), its output and its --timeout.

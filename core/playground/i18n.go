@@ -121,6 +121,7 @@ var texts = map[string]text{
 	"why.noexecute":      {"%s wants no pod here and deletes the one it has: it does not tolerate the taint %s.", "%s 不在此运行 Pod，并删除已有的 Pod：它不容忍污点 %s。"},
 	"why.noschedule":     {"%s creates no pod here but keeps one already running: it does not tolerate the taint %s.", "%s 不会在此创建 Pod，但保留已在运行的 Pod：它不容忍污点 %s。"},
 	"why.waiting":        {"Terminating until the node's kubelet confirms it, the node is deleted, or the node is tainted node.kubernetes.io/out-of-service (pod GC then force-deletes it): the kubelet does not answer.", "一直处于 Terminating，直到节点的 kubelet 确认、节点被删除，或节点被打上 node.kubernetes.io/out-of-service 污点（随后 Pod 垃圾收集器强制删除它）：kubelet 没有响应。"},
+	"why.outofservice":   {"Terminating, and pod GC force-deletes it at its next check (every 20s): its node is not Ready and tainted node.kubernetes.io/out-of-service.", "处于 Terminating，Pod 垃圾收集器会在下一次检查时（每 20 秒一次）强制删除它：其节点未就绪且带有 node.kubernetes.io/out-of-service 污点。"},
 	"why.evict":          {"evicted in %s: it tolerates %s only for its tolerationSeconds", "%s 后被驱逐：它只在 tolerationSeconds 内容忍 %s"},
 	"why.forever":        {"stays: it tolerates %s without tolerationSeconds, so forever", "保留：它容忍 %s 且未设置 tolerationSeconds，因此永久容忍"},
 	"old":                {"old", "旧"},

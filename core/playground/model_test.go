@@ -118,6 +118,15 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, []string{"[shouldRun=false, shouldContinueRunning=true] kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
 		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
+
+	// Non-graceful node shutdown: once the dead node is tainted out-of-service, the note says
+	// pod GC will force-delete the pod, and at its next check it is gone.
+	m = Update(m, RunMsg{Line: "kubectl taint nodes hd2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"})
+	v = Render(m)
+	require.NotEmpty(t, v.Nodes[1].Pods)
+	assert.Contains(t, v.Nodes[1].Pods[0].Notes, "Terminating, and pod GC force-deletes it at its next check (every 20s): its node is not Ready and tainted node.kubernetes.io/out-of-service.")
+	m = Update(m, RunMsg{Line: "sim advance 20s"})
+	assert.Empty(t, Render(m).Nodes[1].Pods, "pod GC force-deleted them; no DaemonSet pod tolerates the taint")
 }
 
 // TestOpenKeysReadBack: the page's one click listener reads which object an open button is for

@@ -10,6 +10,7 @@ import (
 	"daemonlab/core/cluster"
 	"daemonlab/core/controller"
 	"daemonlab/core/controller/daemon"
+	"daemonlab/core/controller/garbagecollector"
 	"daemonlab/core/controller/tainteviction"
 )
 
@@ -73,7 +74,11 @@ func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 	}
 	node := c.Node(p.Spec.NodeName)
 	if m, ok := c.Machine(p.Spec.NodeName); ok && m.KubeletDown && p.DeletionTimestamp != nil {
-		out = append(out, T(l, "why.waiting"))
+		key := "why.waiting"
+		if garbagecollector.GoesOutOfService(c, p) {
+			key = "why.outofservice"
+		}
+		out = append(out, T(l, key))
 	}
 	var noExecute []api.Taint
 	if node != nil && p.DeletionTimestamp == nil {

@@ -56,6 +56,12 @@ const (
 	unscheduledTerminating
 )
 
+// GoesOutOfService reports whether pod GC force-deletes a pod at its next check because its
+// node is out of service (terminatingOutOfService).
+func GoesOutOfService(c *cluster.Cluster, p *api.Pod) bool {
+	return ruleFor(c, p) == terminatingOutOfService
+}
+
 // ruleFor returns the rule that picks a pod, if one does:
 //   - terminatingOutOfService: it is terminating on a node that exists, is not Ready and has a
 //     taint of key node.kubernetes.io/out-of-service (any value, any effect);
