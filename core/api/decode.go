@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Object is any API object: it carries TypeMeta and ObjectMeta.
@@ -158,8 +159,25 @@ type MissingKindError struct {
 	Line  int
 }
 
+// Error quotes the document as kubectl does (k8s.io/apimachinery pkg/runtime/error.go,
+// missingKindErr), but at most its first MaxQuotedBytes: a megabyte document is not echoed back.
 func (e *MissingKindError) Error() string {
-	return fmt.Sprintf("Object '%s' is missing in '%s'", e.Field, e.JSON)
+	return fmt.Sprintf("Object '%s' is missing in '%s'", e.Field, clip(e.JSON))
+}
+
+// MaxQuotedBytes is the most of an input an error quotes; a longer input is cut, "..." after it.
+const MaxQuotedBytes = 256
+
+// clip cuts s to at most MaxQuotedBytes, at a character's boundary, and marks the cut.
+func clip(s string) string {
+	if len(s) <= MaxQuotedBytes {
+		return s
+	}
+	cut := MaxQuotedBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // NoKindMatchError is a document of a kind DaemonLab does not serve.
@@ -269,7 +287,7 @@ func decodeDocument(doc *value) (Manifest, error) {
 	if len(d.unknown) > 0 {
 		msgs := make([]string, len(d.unknown))
 		for i, p := range d.unknown {
-			msgs[i] = fmt.Sprintf("unknown field %q", p.Path)
+			msgs[i] = fmt.Sprintf("unknown field %q", clip(p.Path))
 		}
 		return Manifest{}, &DecodeError{Kind: k, Name: name, Message: "strict decoding error: " + strings.Join(msgs, ", "), Problems: d.unknown}
 	}

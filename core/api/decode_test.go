@@ -3,7 +3,7 @@ package api
 import (
 	"errors"
 	"os"
-	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -116,13 +116,18 @@ func billionLaughs() string {
 // clear error in well under a second (go-yaml alone runs out of memory on the first two).
 func TestHostileYAMLIsRefusedQuickly(t *testing.T) {
 	cases := map[string]struct{ in, want string }{
-		"alias bomb":          {billionLaughs(), "the document expands to more than 100000 values (aliases)"},
-		"100,000 nested [":    {strings.Repeat("[", 100_000), "the document nests deeper than 100 levels"},
-		"500,000 nested - ":   {strings.Repeat("- ", 500_000), "the document nests deeper than 100 levels"},
-		"nested flow maps":    {strings.Repeat("{a: ", 5000), "the document nests deeper than 100 levels"},
-		"deep block mappings": {deepBlock(300), "the document nests deeper than 100 levels"},
-		"more than 1 MiB":     {strings.Repeat("# padding\n", 110_000), "the manifest is 1100000 bytes; DaemonLab reads at most 1048576 (1 MiB)"},
-		"alias to an unknown": {"a: *nowhere\n", "unknown anchor"},
+		"alias bomb":                     {billionLaughs(), "aliases expand to more than 100000 values"},
+		"100,000 nested [":               {strings.Repeat("[", 100_000), "the document nests deeper than 100 levels"},
+		"500,000 nested - ":              {strings.Repeat("- ", 500_000), "the document nests deeper than 100 levels"},
+		"nested flow maps":               {strings.Repeat("{a: ", 5000), "the document nests deeper than 100 levels"},
+		"deep block mappings":            {deepBlock(300), "the document nests deeper than 100 levels"},
+		"more than 1 MiB":                {strings.Repeat("# padding\n", 110_000), "the manifest is 1100000 bytes; DaemonLab reads at most 1048576 (1 MiB)"},
+		"alias to an unknown":            {"a: *nowhere\n", "unknown anchor"},
+		"small bombs in 2,000 documents": {strings.Repeat(smallBomb, 2000), "yaml: line 37: aliases expand to more than 100000 values"},
+		"deep after an escaped quote":    {"a: {b: \"\\\"\"}\nc: " + strings.Repeat("[", 300_000), "yaml: line 2: the document nests deeper than 100 levels"},
+		"deep after an apostrophe":       {"note: it's fine\nc: " + strings.Repeat("[", 300_000), "yaml: line 2: the document nests deeper than 100 levels"},
+		"deep, closed on one line":       {strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000), "yaml: line 1: the document nests deeper than 100 levels"},
+		"a megabyte without a kind":      {"a: " + strings.Repeat("word ", 200_000) + "\n", `Object 'Kind' is missing in '{"a":"word word`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -130,9 +135,36 @@ func TestHostileYAMLIsRefusedQuickly(t *testing.T) {
 			_, err := Decode([]byte(tc.in))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.Less(t, len(err.Error()), 2*MaxQuotedBytes, "an error quotes a short prefix at most")
 			assert.Less(t, time.Since(start), time.Second)
 		})
 	}
+}
+
+// smallBomb is one document whose aliases expand to some 13,000 values: below the bound alone.
+const smallBomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n"
+
+// TestEachLimitNamesItself: values written out are bounded by the size alone, so 100,000 plain
+// list items pass; aliases are bounded across the stream (seven small bombs pass, an eighth does not).
+func TestEachLimitNamesItself(t *testing.T) {
+	docs, err := parseDocuments([]byte("items:\n" + strings.Repeat("- x\n", 100_000)))
+	require.NoError(t, err)
+	assert.Len(t, docs[0].get("items").vals, 100_000)
+	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 7)))
+	assert.NoError(t, err)
+	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 8)))
+	assert.EqualError(t, err, "yaml: line 37: aliases expand to more than 100000 values")
+}
+
+// TestDecodeSkipsAByteOrderMark: kubectl reads files through unicode.BOMOverride
+// (k8s.io/cli-runtime pkg/resource/visitor.go, FileVisitor.Visit), so a UTF-8 byte order mark
+// before the first document is not part of it.
+func TestDecodeSkipsAByteOrderMark(t *testing.T) {
+	ms, err := Decode([]byte("\ufeffapiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"))
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.Equal(t, "p", ms[0].Object.GetObjectMeta().Name)
+	assert.Equal(t, 4, ms[0].LineOf("metadata.name"))
 }
 
 func deepBlock(n int) string {
@@ -151,6 +183,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add("a: [1,2\n")
 	f.Add("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {taints: [{key: k, effect: NoSchedule}]}\n")
 	f.Add("x: !!str 5\ny: !!int '7'\nz: |\n  text\n  more\nw: >-\n  folded\n")
+	f.Add(strings.Repeat(smallBomb, 3))
+	f.Add("\ufeffa: {b: \"\\\"\"}\nnote: it's fine\nc: [[[[]]]]\n")
+	f.Add("- key: |\n   [[\n  other: '[[''['\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		ms, err := Decode([]byte(in))
 		if err != nil {
@@ -186,20 +221,101 @@ func TestSeedManifestsLoadUnchanged(t *testing.T) {
 	}
 }
 
-// blockScalarHeaders are lines on both sides of isBlockScalarHeader's rule.
-var blockScalarHeaders = []string{
-	"|", ">", "|-", ">+2", "|2-", "key: |", "key:|", "key: >-", "- |", "-|", "a |", "a\t>",
-	"", "a", "a|", "key: a|", "|a", "key: |x", "key: >|", "'|'", "key: |#", "2|", "+>", "|||",
+// nestingCases are inputs on both sides of checkNesting's rules, with the depth limit that
+// the first line past it crosses (0: accepted at that limit).
+var nestingCases = []struct {
+	rule, in string
+	limit    int
+	line     int
+}{
+	{"an escaped double quote does not close the scalar", "a: {b: \"\\\"\"}\nc: " + strings.Repeat("[", 20), 5, 2},
+	{"two single quotes are an escaped one", "a: 'it''s'\nc: " + strings.Repeat("[", 20), 5, 2},
+	{"an apostrophe in a plain scalar is text", "note: it's fine\nc: " + strings.Repeat("[", 20), 5, 2},
+	{"a quote inside a plain scalar is text", "note: say \"hi\nc: " + strings.Repeat("[", 20), 5, 2},
+	{"a plain scalar's continuation line is plain", "a: foo\n  'bar\nc: " + strings.Repeat("[", 20), 5, 3},
+	{"brackets balanced on one line are measured at each", strings.Repeat("[", 20) + strings.Repeat("]", 20) + "\n", 5, 1},
+	{"brackets inside a plain scalar still count", "a: x" + strings.Repeat("[", 20) + "\n", 5, 1},
+	{"a quoted scalar may span lines", "a: 'x\n" + strings.Repeat("[", 20) + "'\n", 5, 0},
+	{"brackets in a double-quoted scalar are text", "a: \"" + strings.Repeat("[", 20) + "\"\n", 5, 0},
+	{"a comment is text", "a: 1 # " + strings.Repeat("[", 20) + "\n", 5, 0},
+	{"a # inside a plain scalar is text", "a: x#" + strings.Repeat("[", 20) + "\n", 5, 1},
+	{"a block scalar's content is text", "a: |\n  " + strings.Repeat("[", 20) + "\n  'x\nb: [1]\n", 5, 0},
+	{"a block scalar ends at its node's indentation", "- key: |\n   x\n  other: " + strings.Repeat("[", 20) + "\n", 5, 3},
+	{"a block scalar ends below its first line's indentation", "a: >-\n    x\n  " + strings.Repeat("[", 20) + "\n", 5, 3},
+	{"a document marker starts anew", "a: [[[\n---\nb: [[[\n", 5, 0},
+	{"block indentation counts", deepBlock(10), 5, 5},
+	{"entries on one line count", "- - - - - - - x\n", 5, 1},
 }
 
-// FuzzBlockScalarHeaderIsTheRegexp: isBlockScalarHeader says what the regular expression
-// (^|[:\-]\s*|\s)[|>][0-9+\-]*$ it replaced says, without running one for every line read.
-func FuzzBlockScalarHeaderIsTheRegexp(f *testing.F) {
-	for _, s := range blockScalarHeaders {
-		f.Add(s)
+// TestNestingGuardReadsYAMLQuoting pins checkNesting's rules: text is never taken for structure
+// nor structure for text, and depth is measured at every bracket.
+func TestNestingGuardReadsYAMLQuoting(t *testing.T) {
+	for _, tc := range nestingCases {
+		t.Run(tc.rule, func(t *testing.T) {
+			err := checkNesting([]byte(tc.in), tc.limit)
+			if tc.line == 0 {
+				assert.NoError(t, err)
+				return
+			}
+			var se *SyntaxError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, tc.line, se.Line)
+			assert.Equal(t, "the document nests deeper than 5 levels", se.Msg)
+		})
 	}
-	re := regexp.MustCompile(`(^|[:\-]\s*|\s)[|>][0-9+\-]*$`)
-	f.Fuzz(func(t *testing.T, line string) {
-		assert.Equal(t, re.MatchString(line), isBlockScalarHeader(line), "%q", line)
+}
+
+// TestNestingGuardIsLinear: the guard reads the stream once; ten times the brackets (balanced
+// on one line, which a guard measuring at line ends let through) cost at most about ten times
+// the memory, and nothing reaches the parser.
+func TestNestingGuardIsLinear(t *testing.T) {
+	alloc := func(n int) float64 {
+		in := []byte("a: it's\nb: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
+		return testing.AllocsPerRun(1, func() { _ = checkNesting(in, 1<<30) }) + 1
+	}
+	bytesFor := func(n int) uint64 {
+		in := []byte("a: it's\nb: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_ = checkNesting(in, 1<<30)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	assert.LessOrEqual(t, alloc(200_000), 2*alloc(20_000))
+	assert.Less(t, bytesFor(200_000), 12*bytesFor(20_000)+1<<16)
+	_, err := Decode([]byte(strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000)))
+	assert.EqualError(t, err, "yaml: line 1: the document nests deeper than 100 levels")
+}
+
+// FuzzNestingGuardNeverUnderestimates: a stream the guard accepts at a depth limit decodes to
+// values no deeper than that limit (aliases aside: those are bounded by count).
+func FuzzNestingGuardNeverUnderestimates(f *testing.F) {
+	for _, tc := range nestingCases {
+		f.Add(tc.in)
+	}
+	f.Add("a: {b: \"\\\"\"}\nc: [[[[[[[[]]]]]]]]\n")
+	f.Add("- a: it's\n  b: \"x\\\"\n  c: [[[[[[[[1]]]]]]]]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Contains(in, "*") || checkNesting([]byte(in), 6) != nil {
+			return
+		}
+		docs, err := parseDocuments([]byte(in))
+		if err != nil {
+			return
+		}
+		for _, d := range docs {
+			assert.LessOrEqual(t, treeDepth(d), 6, "%q", in)
+		}
 	})
+}
+
+func treeDepth(v *value) int {
+	d := 0
+	for _, c := range v.vals {
+		d = max(d, treeDepth(c))
+	}
+	if v.kind == kindMap || v.kind == kindList {
+		return d + 1
+	}
+	return d
 }

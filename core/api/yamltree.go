@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +21,7 @@ import (
 const (
 	MaxManifestBytes = 1 << 20 // a manifest larger than 1 MiB is refused
 	MaxDepth         = 100     // nesting deeper than this is refused; real manifests stay under 20
-	MaxNodes         = 100_000 // alias expansion may not produce more values than this
+	MaxNodes         = 100_000 // a stream's aliases may not expand to more values than this
 )
 
 // kind of a tree value, as JSON sees it.
@@ -125,21 +126,28 @@ func (e *ConversionError) Error() string { return e.Msg }
 
 // parseDocuments parses a multi-document YAML stream into trees, one per non-empty document.
 //
+// A leading UTF-8 byte order mark is skipped, as kubectl reads every file through
+// unicode.BOMOverride (k8s.io/cli-runtime pkg/resource/visitor.go, FileVisitor.Visit).
+//
 // Guards, in order:
 //  1. The stream may be at most MaxManifestBytes long.
 //  2. A scan before the parser bounds flow and block nesting by MaxDepth (go-yaml alone runs out
 //     of memory on 100,000 nested '[').
-//  3. Alias expansion is counted and stops at MaxNodes values (a "billion laughs" bomb).
+//  3. Alias expansion is counted across the stream's documents together and stops at MaxNodes
+//     values (a "billion laughs" bomb, or many small ones); values written out are bounded by
+//     the size alone.
 //
 // A document with no JSON form is a ConversionError, in the stream's order.
 func parseDocuments(data []byte) ([]*value, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if len(data) > MaxManifestBytes {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("the manifest is %d bytes; DaemonLab reads at most %d (1 MiB)", len(data), MaxManifestBytes)}
 	}
-	if err := checkNesting(data); err != nil {
+	if err := checkNesting(data, MaxDepth); err != nil {
 		return nil, err
 	}
 	var docs []*value
+	c := converter{}
 	for _, chunk := range splitDocuments(string(data)) {
 		file, err := parser.ParseBytes([]byte(chunk.text), 0)
 		if err != nil {
@@ -153,7 +161,7 @@ func parseDocuments(data []byte) ([]*value, error) {
 			if doc == nil || doc.Body == nil {
 				continue
 			}
-			c := converter{anchors: map[string]ast.Node{}, lineOffset: chunk.line}
+			c.anchors, c.lineOffset, c.badKey = map[string]ast.Node{}, chunk.line, nil
 			v, err := c.convert(doc.Body, 0)
 			if err != nil {
 				return nil, err
@@ -172,79 +180,176 @@ func parseDocuments(data []byte) ([]*value, error) {
 	return docs, nil
 }
 
-// checkNesting estimates, line by line and without parsing, how deep the stream nests: open flow
-// brackets, plus indentation levels, plus "- " and "key: " indicators on the line. The estimate
-// is never below the real depth, so a stream it accepts cannot nest deeper than MaxDepth.
-func checkNesting(data []byte) error {
-	flow, quote := 0, byte(0)
+// checkNesting bounds, in one pass over the stream and before the parser sees it, how deep it
+// nests, reading YAML's lexical rules so that text is never taken for structure nor structure for
+// text:
+//
+//  1. Single-quoted scalars end at a lone ' (two are an escaped one), double-quoted ones at a "
+//     that no backslash escapes; both may span lines.
+//  2. A quote opens a scalar only where a token starts; inside a plain scalar (it's, x "y) it is
+//     text, as on the plain scalar's continuation lines.
+//  3. A comment starts at a # that opens a token or follows white space, outside quotes.
+//  4. The lines of a | or > block scalar indented past its node are content, not structure.
+//  5. A "---" or "..." line starts a new document (splitDocuments parses each alone).
+//
+// The depth is measured at every step down: open flow brackets, plus block indentation levels,
+// plus the "- ", "? " and "key: " indicators on the line, plus the brackets inside a plain scalar
+// (text to the parser; counted so that no misreading can hide them). The estimate is never below
+// the real depth, so a stream it accepts cannot nest deeper than maxDepth.
+func checkNesting(data []byte, maxDepth int) error {
 	var indents []int
-	blockScalarIndent := -1
-	for n, line := range strings.Split(string(data), "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trimmed)
-		if blockScalarIndent >= 0 {
-			if strings.TrimSpace(line) == "" || indent > blockScalarIndent {
-				continue // content of a | or > block scalar
-			}
-			blockScalarIndent = -1
+	flow, quote, plainFlow := 0, byte(0), 0
+	block, blockContent := -1, -1  // a block scalar's node column, and its content's indentation
+	plain, plainIndent := false, 0 // inside a plain scalar whose continuation lines pass this column
+	for i, line := 0, 1; i < len(data); line++ {
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
 		}
-		if quote == 0 && flow == 0 && trimmed != "" && trimmed[0] != '#' {
-			for len(indents) > 0 && indents[len(indents)-1] >= indent {
-				indents = indents[:len(indents)-1]
+		text := data[i:end]
+		start, next := i+len(text)-len(bytes.TrimLeft(text, " ")), end+1
+		indent := start - i
+		blank := len(bytes.Trim(data[start:end], " \t\r")) == 0
+		if isDocumentMarker(string(text)) {
+			indents, flow, quote, plainFlow, block, plain = nil, 0, 0, 0, -1, false
+			start = i + 3
+		} else {
+			if quote == 0 && block >= 0 && !blank {
+				if blockContent < 0 {
+					blockContent = indent
+				}
+				if indent <= block || indent < blockContent {
+					block = -1
+				}
 			}
-			indents = append(indents, indent)
+			if blank || quote == 0 && (block >= 0 || data[start] == '#') {
+				i = next
+				continue // nothing, a comment, or a block scalar's content
+			}
+			if plain && flow == 0 && indent <= plainIndent {
+				plain, plainFlow = false, 0
+			}
+			if quote == 0 && flow == 0 {
+				for len(indents) > 0 && indents[len(indents)-1] >= indent {
+					indents = indents[:len(indents)-1]
+				}
+				indents = append(indents, indent)
+			}
 		}
-		inline := 0
-		prev := byte(' ')
-		for i := 0; i < len(trimmed); i++ {
-			c := trimmed[i]
+		nodeCol := -1 // the column of the line's innermost node, which a block scalar's lines pass
+		if len(indents) > 1 {
+			nodeCol = indents[len(indents)-2]
+		}
+		inline, tokenStart := 0, !plain
+		deep := func() error {
+			if flow+plainFlow+len(indents)+inline > maxDepth {
+				return &SyntaxError{Line: line, Msg: fmt.Sprintf("the document nests deeper than %d levels", maxDepth)}
+			}
+			return nil
+		}
+		spaceAt := func(j int) bool { return j >= end || data[j] == ' ' || data[j] == '\t' || data[j] == '\r' }
+		flowAt := func(j int) bool { return j < end && strings.IndexByte(",[]{}", data[j]) >= 0 }
+		for j := start; j < end; j++ {
+			c := data[j]
 			switch {
-			case quote != 0:
-				if c == quote {
+			case quote == '\'':
+				if c == '\'' && j+1 < end && data[j+1] == '\'' {
+					j++
+				} else if c == '\'' {
 					quote = 0
 				}
-			case c == '#' && (prev == ' ' || prev == '\t'):
-				i = len(trimmed)
-			case c == '"' || c == '\'':
-				quote = c
+				continue
+			case quote == '"':
+				if c == '\\' {
+					j++
+				} else if c == '"' {
+					quote = 0
+				}
+				continue
+			case c == '#' && (j == start || spaceAt(j-1)):
+				j = end
+				continue
+			case c == ' ' || c == '\t' || c == '\r':
+				tokenStart = tokenStart || !plain
+				continue
+			}
+			indicator := (c == '-' || c == '?' || c == ':') && spaceAt(j+1) || c == ':' && flow > 0 && flowAt(j+1)
+			if plain {
+				switch {
+				case c == ':' && indicator, flow > 0 && flowAt(j):
+					plain, plainFlow = false, 0
+				case c == '[' || c == '{':
+					plainFlow++
+					if err := deep(); err != nil {
+						return err
+					}
+					continue
+				case c == ']' || c == '}':
+					plainFlow = max(plainFlow-1, 0)
+					continue
+				default:
+					continue
+				}
+			}
+			switch {
 			case c == '[' || c == '{':
 				flow++
+				tokenStart = true
+				if err := deep(); err != nil {
+					return err
+				}
 			case c == ']' || c == '}':
 				flow = max(flow-1, 0)
-			case c == '-' && (prev == ' ' || prev == '\t') && (i+1 == len(trimmed) || trimmed[i+1] == ' '):
+				tokenStart = false
+			case c == ',':
+				tokenStart = true
+			case indicator:
+				if c != ':' {
+					nodeCol = j - i
+				}
 				inline++
-			case c == ':' && (i+1 == len(trimmed) || trimmed[i+1] == ' '):
-				inline++
+				tokenStart = true
+				if err := deep(); err != nil {
+					return err
+				}
+			case !tokenStart:
+			case c == '\'' || c == '"':
+				quote, nodeCol, tokenStart = c, j-i, false
+			case (c == '|' || c == '>') && flow == 0 && isBlockScalarHeader(data[j+1:end]):
+				block, blockContent, j = nodeCol, -1, end
+			case c == '&' || c == '!' || c == '*':
+				for !spaceAt(j+1) && (flow == 0 || !flowAt(j+1)) {
+					j++
+				}
+				tokenStart = false
+			default:
+				plain, plainIndent, nodeCol, tokenStart = true, nodeCol, j-i, false
 			}
-			prev = c
 		}
-		if depth := flow + len(indents) + inline; depth > MaxDepth {
-			return &SyntaxError{Line: n + 1, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
-		}
-		if t := strings.TrimSpace(stripComment(trimmed)); quote == 0 && isBlockScalarHeader(t) {
-			blockScalarIndent = indent
-		}
+		i = next
 	}
 	return nil
 }
 
-// isBlockScalarHeader reports whether line ends in a block scalar's header: an indicator | or >
-// with its indentation and chomping indicators (digits, + and -), alone on the line or after
-// white space, a key's ':' or an entry's '-'.
-func isBlockScalarHeader(line string) bool {
-	rest := strings.TrimRight(line, "0123456789+-")
-	if rest == "" || rest[len(rest)-1] != '|' && rest[len(rest)-1] != '>' {
-		return false
-	}
-	before := rest[:len(rest)-1]
-	return before == "" || strings.ContainsRune(" \t\n\f\r:-", rune(before[len(before)-1]))
+// isBlockScalarHeader reports whether what follows a | or > completes a block scalar's header:
+// indentation and chomping indicators (digits, + and -), then only white space or a comment.
+func isBlockScalarHeader(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, "0123456789+-")
+	t := bytes.TrimLeft(rest, " \t\r")
+	return len(t) == 0 || t[0] == '#' && len(t) < len(rest)
 }
 
-func stripComment(s string) string {
-	if i := strings.Index(s, " #"); i >= 0 {
-		return s[:i]
+// isDocumentMarker reports whether line is a "---" or "..." marker, alone or before white space.
+func isDocumentMarker(line string) bool {
+	body := strings.TrimRight(line, "\r\n")
+	for _, m := range []string{"---", "..."} {
+		if body == m || strings.HasPrefix(body, m+" ") || strings.HasPrefix(body, m+"\t") {
+			return true
+		}
 	}
-	return s
+	return false
 }
 
 // documentChunk is the text of one document and the number of lines before it.
@@ -263,21 +368,14 @@ func splitDocuments(s string) []documentChunk {
 	start := 0
 	lines := strings.SplitAfter(s, "\n")
 	for i, line := range lines {
-		body := strings.TrimRight(line, "\r\n")
-		marker := ""
-		for _, m := range []string{"---", "..."} {
-			if body == m || strings.HasPrefix(body, m+" ") || strings.HasPrefix(body, m+"\t") {
-				marker = m
-			}
-		}
-		if marker == "" {
+		if !isDocumentMarker(line) {
 			cur.WriteString(line)
 			continue
 		}
 		chunks = append(chunks, documentChunk{cur.String(), start})
 		cur.Reset()
 		start = i
-		if marker == "---" {
+		if line[0] == '-' {
 			cur.WriteString("   " + line[3:])
 		} else {
 			cur.WriteString("\n")
@@ -290,15 +388,17 @@ func splitDocuments(s string) []documentChunk {
 // tags and YAML 1.1 scalars as kubectl's YAML-to-JSON conversion (go-yaml v2) does.
 type converter struct {
 	anchors    map[string]ast.Node
-	nodes      int
+	inAlias    int              // how many aliases the value being converted is under
+	expanded   int              // values converted under an alias, in the whole stream
 	lineOffset int              // lines of the stream before this document
 	badKey     *ConversionError // the first map key JSON has no form for (ConversionError rule 1)
 }
 
 func (c *converter) convert(n ast.Node, depth int) (*value, error) {
-	c.nodes++
-	if c.nodes > MaxNodes {
-		return nil, &SyntaxError{Line: n.GetToken().Position.Line + c.lineOffset, Msg: fmt.Sprintf("the document expands to more than %d values (aliases)", MaxNodes)}
+	if c.inAlias > 0 {
+		if c.expanded++; c.expanded > MaxNodes {
+			return nil, &SyntaxError{Line: n.GetToken().Position.Line + c.lineOffset, Msg: fmt.Sprintf("aliases expand to more than %d values", MaxNodes)}
+		}
 	}
 	if depth > MaxDepth {
 		return nil, &SyntaxError{Line: n.GetToken().Position.Line + c.lineOffset, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
@@ -315,6 +415,8 @@ func (c *converter) convert(n ast.Node, depth int) (*value, error) {
 		if !ok {
 			return nil, &SyntaxError{Line: pos.line, Column: pos.col, Msg: fmt.Sprintf("unknown anchor '%s' referenced", name)}
 		}
+		c.inAlias++
+		defer func() { c.inAlias-- }()
 		return c.convert(target, depth+1)
 	case *ast.TagNode:
 		return c.convertTagged(n, depth)

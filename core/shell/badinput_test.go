@@ -18,8 +18,14 @@ const webPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  cont
 // tolerations, absurd quantities, unknown flags, unterminated quotes — each with the error
 // kubectl (or sim) gives. The manifests go to `kubectl apply -f -` as the editor sends them.
 var badInputs = []struct{ name, run, stdin, want string }{
-	{"alias bomb", "kubectl apply -f -", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n", "error: error parsing STDIN: error converting YAML to JSON: yaml: line 1: the document expands to more than 100"},
+	{"alias bomb", "kubectl apply -f -", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n", "error: error parsing STDIN: error converting YAML to JSON: yaml: line 1: aliases expand to more than 100000 v"},
 	{"deep nesting", "kubectl apply -f -", strings.Repeat("[", 100_000), "error: error parsing STDIN: error converting YAML to JSON: yaml: line 1: the document nests deeper than 100 le"},
+	{"small alias bombs in many documents", "kubectl apply -f -", strings.Repeat("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b ["+strings.Repeat("*a, ", 9)+"*a]\nc: &c ["+strings.Repeat("*b, ", 9)+"*b]\nd: ["+strings.Repeat("*c, ", 9)+"*c]\n---\n", 2000), "error: error parsing STDIN: error converting YAML to JSON: yaml: line 37: aliases expand to more than 10"},
+	{"deep nesting after an escaped quote", "kubectl apply -f -", "metadata:\n  annotations: {a: \"\\\"\"}\nspec: " + strings.Repeat("[", 300_000), "error: error parsing STDIN: error converting YAML to JSON: yaml: line 3: the document nests deeper than 100 le"},
+	{"deep nesting after an apostrophe", "kubectl apply -f -", "note: it's fine\nspec: " + strings.Repeat("[", 300_000), "error: error parsing STDIN: error converting YAML to JSON: yaml: line 2: the document nests deeper than 100 le"},
+	{"deep nesting closed on one line", "kubectl apply -f -", strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000), "error: error parsing STDIN: error converting YAML to JSON: yaml: line 1: the document nests deeper than 100 le"},
+	{"100,000 plain list items", "kubectl apply -f -", webPod + "x:\n" + strings.Repeat("- x\n", 100_000), "Error from server (BadRequest): error when creating \"STDIN\": Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"x\""},
+	{"a megabyte document without a kind", "kubectl apply -f -", "a: " + strings.Repeat("word ", 200_000) + "\n", "error: unable to decode \"STDIN\": Object 'Kind' is missing in '{\"a\":\"word word"},
 	{"huge document", "kubectl apply -f -", webPod + "  # " + strings.Repeat("x", 1<<20) + "\n", "error: error parsing STDIN: error converting YAML to JSON: yaml: the manifest is 1048686 bytes; DaemonLab read"},
 	{"misspelt kind", "kubectl apply -f -", "apiVersion: apps/v1\nkind: DaemonSett\nmetadata:\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels:\n      name: fluentd-elasticsearch\n  template:\n    metadata:\n      labels:\n        name: fluentd-elasticsearch\n    spec:\n      tolerations:\n      - key: node-role.kubernetes.io/control-plane\n        operator: Exists\n        effect: NoSchedule\n      containers:\n      - name: fluentd-elasticsearch\n        image: docker.io/library/fluentd:v2.5.1\n        resources:\n          limits:\n            memory: 200Mi\n          requests:\n            cpu: 100m\n            memory: 200Mi\n", "error: resource mapping not found for name: \"fluentd-elasticsearch\" namespace: \"kube-system\" from \"STDIN\": no "},
 	{"unknown apiVersion", "kubectl apply -f -", "apiVersion: apps/v2\nkind: DaemonSet\nmetadata:\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels:\n      name: fluentd-elasticsearch\n  template:\n    metadata:\n      labels:\n        name: fluentd-elasticsearch\n    spec:\n      tolerations:\n      - key: node-role.kubernetes.io/control-plane\n        operator: Exists\n        effect: NoSchedule\n      containers:\n      - name: fluentd-elasticsearch\n        image: docker.io/library/fluentd:v2.5.1\n        resources:\n          limits:\n            memory: 200Mi\n          requests:\n            cpu: 100m\n            memory: 200Mi\n", "error: resource mapping not found for name: \"fluentd-elasticsearch\" namespace: \"kube-system\" from \"STDIN\": no "},
@@ -92,7 +98,8 @@ var badInputs = []struct{ name, run, stdin, want string }{
 	{"not a command at all", "rm -rf /", "", "rm: command not found (DaemonLab runs kubectl and sim commands)"},
 }
 
-// TestBadInputsAreRefusedAndChangeNothing: every bad input fails with its message, and the
+// TestBadInputsAreRefusedAndChangeNothing: every bad input fails with its message, short
+// whatever the input's size, and the
 // cluster is exactly as it was — not one object, fault, timer, clock tick or random draw changed
 // (cluster.Writes counts every one).
 func TestBadInputsAreRefusedAndChangeNothing(t *testing.T) {
@@ -104,6 +111,7 @@ func TestBadInputsAreRefusedAndChangeNothing(t *testing.T) {
 			r := Run(s, c.run, c.stdin)
 			assert.NotZero(t, r.Code, "the input is refused")
 			assert.Contains(t, r.Err, c.want)
+			assert.Less(t, len(r.Err), 2000, "an error quotes at most a short prefix of its input")
 			assert.NotContains(t, r.Err, "panic")
 			assert.Equal(t, writes, s.C.Writes(), "the cluster changed")
 			assert.Equal(t, before, dump(s))
