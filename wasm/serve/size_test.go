@@ -52,7 +52,7 @@ func brotliSize(tb testing.TB, path string) int {
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
 		ceiling    = 1_980_000  // bytes, brotli; the budget is 1_300_000
-		rawCeiling = 10_500_000 // bytes, main.wasm uncompressed
+		rawCeiling = 10_600_000 // bytes, main.wasm uncompressed
 	)
 	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
 	total := 0
