@@ -197,6 +197,9 @@ const (
 	JSONPatch           PatchType = "json"
 )
 
+// MaxJSONPatchOperations is the patch handler's maxJSONPatchOperations.
+const MaxJSONPatchOperations = 10000
+
 // Patch applies a patch (decoded JSON) to a stored object as the patch handler does
 // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go):
 //
@@ -204,7 +207,8 @@ const (
 //  2. The patch is applied to the object's JSON: a strategic merge patch by the merge keys and
 //     strategies of the kind's OpenAPI schema, a merge patch as RFC 7386, a JSON patch as
 //     RFC 6902. A patch that cannot apply is BadRequest (for a JSON patch, a 422 Invalid with the
-//     patch's error as its cause).
+//     patch's error as its cause). A JSON patch may hold at most MaxJSONPatchOperations
+//     operations (413 RequestEntityTooLarge); its copies are bounded by patch.MaxCopyBytes.
 //  3. The result is decoded strictly (BadRequest); it may not change the kind or the name.
 //  4. It is then written as Update writes an object.
 func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p any, o Options) (api.Object, error) {
@@ -228,6 +232,9 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	case MergePatch:
 		result = patch.Merge(original, p)
 	case JSONPatch:
+		if ops, ok := p.([]any); ok && len(ops) > MaxJSONPatchOperations {
+			return nil, requestEntityTooLarge(fmt.Sprintf("The allowed maximum operations in a JSON patch is %d, got %d", MaxJSONPatchOperations, len(ops)))
+		}
 		patched, err := patch.JSON(original, p)
 		if err != nil {
 			return nil, unprocessable(err.Error())
