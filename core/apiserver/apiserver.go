@@ -53,6 +53,14 @@ func KindOf(obj api.Object) api.Kind {
 	panic("apiserver: a " + name + " is no kind DaemonLab serves")
 }
 
+// MaxPods bounds the simulated cluster: at most 20,000 pods (Kubernetes' own scalability
+// threshold is 150,000 per cluster, 110 per node; DaemonLab holds every object in a browser
+// tab's memory), so that no command (kubectl scale --replicas=1000000) can exhaust it.
+const MaxPods = 20000
+
+// maxNameGenerationCreateAttempts is how often the store tries a generated name.
+const maxNameGenerationCreateAttempts = 8
+
 // Create stores a new object as kube-apiserver's create handler and registry do
 // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, pkg/registry/rest/create.go
 // BeforeCreate), in this order:
@@ -63,7 +71,11 @@ func KindOf(obj api.Object) api.Kind {
 //     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
-//  6. The store: AlreadyExists when the name is taken.
+//  6. DaemonLab's own bound, checked where ResourceQuota's validating admission would be: a pod
+//     past MaxPods is Forbidden.
+//  7. The store: AlreadyExists when the name is taken; a generated name that is taken is
+//     generated again, up to maxNameGenerationCreateAttempts (8) tries
+//     (pkg/registry/generic/registry/store.go createWithGenerateNameRetry).
 //
 // It returns the stored object (with a dry run, the object as it would be stored).
 func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
@@ -84,14 +96,23 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 	if st.create != nil {
 		st.create(obj)
 	}
-	if m.Name == "" && m.GenerateName != "" {
-		m.Name = generatedName(m.GenerateName, c.RandomString(5))
-	}
-	if errs := api.Validate(obj); len(errs) > 0 {
-		return nil, invalid(kind, m.Name, errs)
-	}
-	if c.Get(kind.Kind, cluster.KeyOf(obj)) != nil {
-		return nil, alreadyExists(kind, m.Name)
+	generate := m.Name == "" && m.GenerateName != ""
+	for attempt := 1; ; attempt++ {
+		if generate {
+			m.Name = generatedName(m.GenerateName, c.RandomString(5))
+		}
+		if errs := api.Validate(obj); len(errs) > 0 {
+			return nil, invalid(kind, m.Name, errs)
+		}
+		if kind.Kind == "Pod" && c.Count("Pod") >= MaxPods {
+			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d pods", MaxPods))
+		}
+		if c.Get(kind.Kind, cluster.KeyOf(obj)) == nil {
+			break
+		}
+		if !generate || attempt == maxNameGenerationCreateAttempts {
+			return nil, alreadyExists(kind, m.Name)
+		}
 	}
 	if o.DryRun {
 		return obj, nil
