@@ -53,6 +53,14 @@ func KindOf(obj api.Object) api.Kind {
 	panic("apiserver: a " + name + " is no kind DaemonLab serves")
 }
 
+// MaxPods bounds the simulated cluster: at most 20,000 pods (Kubernetes' own scalability
+// threshold is 150,000 per cluster, 110 per node; DaemonLab holds every object in a browser
+// tab's memory), so that no command (kubectl scale --replicas=1000000) can exhaust it.
+const MaxPods = 20000
+
+// maxNameGenerationCreateAttempts is how often the store tries a generated name.
+const maxNameGenerationCreateAttempts = 8
+
 // Create stores a new object as kube-apiserver's create handler and registry do
 // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, pkg/registry/rest/create.go
 // BeforeCreate), in this order:
@@ -63,7 +71,11 @@ func KindOf(obj api.Object) api.Kind {
 //     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
-//  6. The store: AlreadyExists when the name is taken.
+//  6. DaemonLab's own bound, checked where ResourceQuota's validating admission would be: a pod
+//     past MaxPods is Forbidden.
+//  7. The store: AlreadyExists when the name is taken; a generated name that is taken is
+//     generated again, up to maxNameGenerationCreateAttempts (8) tries
+//     (pkg/registry/generic/registry/store.go createWithGenerateNameRetry).
 //
 // It returns the stored object (with a dry run, the object as it would be stored).
 func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
@@ -84,14 +96,23 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 	if st.create != nil {
 		st.create(obj)
 	}
-	if m.Name == "" && m.GenerateName != "" {
-		m.Name = generatedName(m.GenerateName, c.RandomString(5))
-	}
-	if errs := api.Validate(obj); len(errs) > 0 {
-		return nil, invalid(kind, m.Name, errs)
-	}
-	if c.Get(kind.Kind, cluster.KeyOf(obj)) != nil {
-		return nil, alreadyExists(kind, m.Name)
+	generate := m.Name == "" && m.GenerateName != ""
+	for attempt := 1; ; attempt++ {
+		if generate {
+			m.Name = generatedName(m.GenerateName, c.RandomString(5))
+		}
+		if errs := api.Validate(obj); len(errs) > 0 {
+			return nil, invalid(kind, m.Name, errs)
+		}
+		if kind.Kind == "Pod" && c.Count("Pod") >= MaxPods {
+			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d pods", MaxPods))
+		}
+		if c.Get(kind.Kind, cluster.KeyOf(obj)) == nil {
+			break
+		}
+		if !generate || attempt == maxNameGenerationCreateAttempts {
+			return nil, alreadyExists(kind, m.Name)
+		}
 	}
 	if o.DryRun {
 		return obj, nil
@@ -197,6 +218,9 @@ const (
 	JSONPatch           PatchType = "json"
 )
 
+// MaxJSONPatchOperations is the patch handler's maxJSONPatchOperations.
+const MaxJSONPatchOperations = 10000
+
 // Patch applies a patch (decoded JSON) to a stored object as the patch handler does
 // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go):
 //
@@ -204,7 +228,8 @@ const (
 //  2. The patch is applied to the object's JSON: a strategic merge patch by the merge keys and
 //     strategies of the kind's OpenAPI schema, a merge patch as RFC 7386, a JSON patch as
 //     RFC 6902. A patch that cannot apply is BadRequest (for a JSON patch, a 422 Invalid with the
-//     patch's error as its cause).
+//     patch's error as its cause). A JSON patch may hold at most MaxJSONPatchOperations
+//     operations (413 RequestEntityTooLarge); its copies are bounded by patch.MaxCopyBytes.
 //  3. The result is decoded strictly (BadRequest); it may not change the kind or the name.
 //  4. It is then written as Update writes an object.
 func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p any, o Options) (api.Object, error) {
@@ -228,6 +253,9 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	case MergePatch:
 		result = patch.Merge(original, p)
 	case JSONPatch:
+		if ops, ok := p.([]any); ok && len(ops) > MaxJSONPatchOperations {
+			return nil, requestEntityTooLarge(fmt.Sprintf("The allowed maximum operations in a JSON patch is %d, got %d", MaxJSONPatchOperations, len(ops)))
+		}
 		patched, err := patch.JSON(original, p)
 		if err != nil {
 			return nil, unprocessable(err.Error())

@@ -249,3 +249,39 @@ func TestADeploymentsAnnotationsBumpItsGeneration(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), stored.GetObjectMeta().Generation)
 }
+
+// TestAJSONPatchHoldsAtMostTenThousandOperations pins the patch handler's maxJSONPatchOperations
+// (k8s.io/apiserver pkg/endpoints/handlers/patch.go applyJSPatch): a longer patch is a 413
+// RequestEntityTooLarge and nothing is written.
+func TestAJSONPatchHoldsAtMostTenThousandOperations(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	_, err := Create(c, daemonSet("agent"), Options{})
+	require.NoError(t, err)
+	key := cluster.Key{Namespace: "default", Name: "agent"}
+	kind := KindOf(&api.DaemonSet{})
+	before := c.Get("DaemonSet", key)
+	for _, tc := range []struct {
+		ops     int
+		wantErr string
+	}{
+		{MaxJSONPatchOperations, ""},
+		{MaxJSONPatchOperations + 1, "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001"},
+	} {
+		ops := make([]any, tc.ops)
+		for i := range ops {
+			ops[i] = map[string]any{"op": "test", "path": "/metadata/name", "value": "agent"}
+		}
+		_, err := Patch(c, kind, key, JSONPatch, ops, Options{})
+		if tc.wantErr == "" {
+			assert.NoError(t, err)
+			continue
+		}
+		var se *StatusError
+		require.ErrorAs(t, err, &se)
+		assert.Equal(t, ReasonRequestEntityTooLarge, se.Reason)
+		assert.Equal(t, 413, se.Code)
+		assert.Equal(t, tc.wantErr, se.Message)
+		assert.Same(t, before, c.Get("DaemonSet", key), "nothing is written")
+	}
+}

@@ -18,11 +18,13 @@ const (
 	ReasonInvalid         Reason = "Invalid"         // 422
 	ReasonBadRequest      Reason = "BadRequest"      // 400
 	ReasonTooManyRequests Reason = "TooManyRequests" // 429
+
+	ReasonRequestEntityTooLarge Reason = "RequestEntityTooLarge" // 413
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonTooManyRequests: 429,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -95,6 +97,11 @@ func forbidden(kind api.Kind, name, reason string) *StatusError {
 // patch that cannot apply: Invalid, the generic message, and the patch's error as its cause.
 func unprocessable(serverMessage string) *StatusError {
 	return newStatus(ReasonInvalid, Details{Unexpected: serverMessage}, "the server rejected our request due to an error in our request")
+}
+
+// requestEntityTooLarge is errors.NewRequestEntityTooLargeError: "Request entity too large: …".
+func requestEntityTooLarge(msg string) *StatusError {
+	return newStatus(ReasonRequestEntityTooLarge, Details{}, "Request entity too large: %s", msg)
 }
 
 // BadRequest is errors.NewBadRequest: the message as it is.

@@ -389,6 +389,9 @@ func List[T api.Object](c *Cluster) []T {
 	return out
 }
 
+// Count returns how many objects of a kind are stored.
+func (c *Cluster) Count(kind string) int { return len(c.objects[kind]) }
+
 // Nodes returns the nodes sorted by name.
 func (c *Cluster) Nodes() []*api.Node { return List[*api.Node](c) }
 

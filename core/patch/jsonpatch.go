@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -12,12 +13,19 @@ import (
 // "~0" for "~", "-" for the end of a list), in order, to a copy of doc. The first operation that
 // cannot be applied fails the whole patch, with evanphx/json-patch's message as the API server
 // returns it.
+//
+// Copies are bounded as the API server bounds them (k8s.io/apiserver pkg/server/config.go
+// JSONPatchMaxCopyBytes, set as evanphx/json-patch's AccumulatedCopySizeLimit; patch.go copy):
+//
+//  1. Each copy adds its value's JSON length to the patch's total.
+//  2. A total past MaxCopyBytes fails the patch before the value is added.
 func JSON(doc any, ops any) (any, error) {
 	list, ok := ops.([]any)
 	if !ok {
 		return nil, fmt.Errorf("json: cannot unmarshal object into Go value of type jsonpatch.Patch")
 	}
 	doc = clone(doc)
+	copied := 0
 	for _, raw := range list {
 		op, ok := raw.(map[string]any)
 		if !ok {
@@ -41,7 +49,7 @@ func JSON(doc any, ops any) (any, error) {
 			if kind == "move" {
 				doc, v, err = remove(doc, from)
 			} else if v, err = get(doc, from); err == nil {
-				v = clone(v)
+				v, err = copyValue(v, &copied)
 			}
 			if err == nil {
 				doc, err = add(doc, path, v)
@@ -59,6 +67,22 @@ func JSON(doc any, ops any) (any, error) {
 		}
 	}
 	return doc, nil
+}
+
+// MaxCopyBytes is the API server's default JSONPatchMaxCopyBytes: 3 MiB of copied JSON per patch.
+const MaxCopyBytes = 3 << 20
+
+// copyValue clones v for a copy operation and adds its JSON length to *copied, refusing a total
+// past MaxCopyBytes with evanphx/json-patch's AccumulatedCopySizeError.
+func copyValue(v any, copied *int) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("error while performing deep copy: %w", err)
+	}
+	if *copied += len(data); *copied > MaxCopyBytes {
+		return nil, fmt.Errorf("Unable to complete the copy, the accumulated size increase of copy is %d, exceeding the limit %d", *copied, MaxCopyBytes)
+	}
+	return clone(v), nil
 }
 
 // normalize makes numbers comparable whatever their spelling.

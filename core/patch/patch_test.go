@@ -5,9 +5,12 @@ package patch_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -304,4 +307,32 @@ func mustLookup(t *testing.T, schema any) strategicpatch.LookupPatchMeta {
 	meta, err := strategicpatch.NewPatchMetaFromStruct(schema)
 	require.NoError(t, err)
 	return meta
+}
+
+// TestAJSONPatchsCopiesAreBoundedByTheAPIServersCopyLimit pins JSONPatchMaxCopyBytes
+// (k8s.io/apiserver pkg/server/config.go, set as evanphx/json-patch's AccumulatedCopySizeLimit;
+// patch.go copy): a patch that copies /metadata into itself 30 times fails at the copy that takes
+// the total past 3 MiB, with evanphx's message, and the memory it takes stays bounded.
+func TestAJSONPatchsCopiesAreBoundedByTheAPIServersCopyLimit(t *testing.T) {
+	doc := `{"metadata":{"name":"web","annotations":{"note":"` + strings.Repeat("x", 3000) + `"}}}`
+	var ops []string
+	for i := range 30 {
+		ops = append(ops, fmt.Sprintf(`{"op":"copy","from":"/metadata","path":"/metadata/c%d"}`, i))
+	}
+	p := "[" + strings.Join(ops, ",") + "]"
+
+	defer func(old int64) { jsonpatch.AccumulatedCopySizeLimit = old }(jsonpatch.AccumulatedCopySizeLimit)
+	jsonpatch.AccumulatedCopySizeLimit = patch.MaxCopyBytes
+	upstream, err := jsonpatch.DecodePatch([]byte(p))
+	require.NoError(t, err)
+	_, want := upstream.Apply([]byte(doc))
+	require.Error(t, want)
+
+	d, q := decode(t, []byte(doc)), decode(t, []byte(p))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = patch.JSON(d, q)
+	runtime.ReadMemStats(&after)
+	assert.EqualError(t, err, want.Error())
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "bytes allocated")
 }

@@ -207,13 +207,9 @@ var controllers = []controller{
 		}
 		return changed
 	}), []string{"Deployment", "ReplicaSet", "Pod", "Namespace"}},
-	{"replicaset-controller", whole(func(c *cluster.Cluster) bool {
-		changed := false
-		for rs := range cluster.All[*api.ReplicaSet](c) {
-			changed = replicaset.Sync(c, rs) || changed
-		}
-		return changed
-	}), []string{"ReplicaSet", "Pod", "Namespace"}},
+	{"replicaset-controller", func(c *cluster.Cluster) piece {
+		return replicaSetPass(c, cluster.List[*api.ReplicaSet](c), 0)
+	}, []string{"ReplicaSet", "Pod", "Namespace"}},
 	{"daemonset-controller", func(c *cluster.Cluster) piece {
 		pass := &daemonSetPass{c: c, sets: c.DaemonSets()}
 		if len(pass.sets) > 0 {
@@ -273,6 +269,29 @@ func (p *daemonSetPass) next() (changed bool, next piece) {
 		p.ds, p.round, p.rest = p.sets[p.i], 0, nil
 	}
 	return out.Changed, p.next
+}
+
+// replicaSetPass is the ReplicaSet controller's pass from sets[0] on, a sync of one ReplicaSet
+// per piece. A sync that burstReplicas cut short is followed at once by the next, as the
+// controller requeues a ReplicaSet as soon as it has seen its own creates and deletes; a
+// ReplicaSet gets at most maxRounds syncs in a pass (round counts those it had, less one).
+func replicaSetPass(c *cluster.Cluster, sets []*api.ReplicaSet, round int) piece {
+	return func() (bool, piece) {
+		if len(sets) == 0 {
+			return false, nil
+		}
+		changed, again := replicaset.Sync(c, sets[0])
+		rs, _ := c.Get("ReplicaSet", cluster.KeyOf(sets[0])).(*api.ReplicaSet)
+		switch {
+		case rs != nil && again && round+1 < maxRounds:
+			sets[0], round = rs, round+1
+		case len(sets) == 1:
+			return changed, nil
+		default:
+			sets, round = sets[1:], 0
+		}
+		return changed, replicaSetPass(c, sets, round)
+	}
 }
 
 // timers are the controllers that act when time passes, not only when something changes.

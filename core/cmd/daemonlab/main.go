@@ -6,12 +6,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"daemonlab/core/api"
 	"daemonlab/core/scenario"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
@@ -90,11 +92,14 @@ func interactive(in io.Reader, w io.Writer) int {
 	fmt.Fprintln(w, "DaemonLab: a simulated Kubernetes v1.37 cluster (hd1, hd2, hd3). Type kubectl or sim commands; `help`; `exit` to leave.")
 	type entry struct{ line, stdin string }
 	var history []entry
-	lines := bufio.NewScanner(in)
+	lines := &lineReader{r: bufio.NewReader(in)}
 	for fmt.Fprint(w, "$ "); lines.Scan(); fmt.Fprint(w, "$ ") {
 		line := strings.TrimSpace(lines.Text())
 		stdin := ""
 		switch n, err := strconv.Atoi(strings.TrimPrefix(line, "!")); {
+		case lines.long > 0:
+			fmt.Fprintf(w, "daemonlab: a line of %d bytes; DaemonLab reads lines of at most %d\n", lines.long, maxLine)
+			continue
 		case line == "exit":
 			return 0
 		case line == "":
@@ -116,6 +121,10 @@ func interactive(in io.Reader, w io.Writer) int {
 		default:
 			if cmd, marker, ok := strings.Cut(line, "<<"); ok {
 				line, stdin = strings.TrimSpace(cmd), hereDocument(lines, strings.TrimSpace(marker))
+				if lines.long > 0 {
+					fmt.Fprintf(w, "daemonlab: the here-document has a line of %d bytes; DaemonLab reads lines of at most %d\n", lines.long, maxLine)
+					continue
+				}
 			}
 		}
 		history = append(history, entry{line, stdin})
@@ -127,14 +136,64 @@ func interactive(in io.Reader, w io.Writer) int {
 			}
 		}
 	}
+	if lines.err != nil {
+		fmt.Fprintf(w, "\ndaemonlab: %v\n", lines.err)
+		return 1
+	}
 	fmt.Fprintln(w)
 	return 0
 }
 
-func hereDocument(lines *bufio.Scanner, marker string) string {
+// hereDocument reads lines up to marker; lines.long says whether one of them was too long.
+func hereDocument(lines *lineReader, marker string) string {
 	var b strings.Builder
+	long := 0
 	for lines.Scan() && lines.Text() != marker {
+		long = max(long, lines.long)
 		b.WriteString(lines.Text() + "\n")
 	}
+	lines.long = max(long, lines.long)
 	return b.String()
 }
+
+// maxLine bounds a line the shell reads: a whole manifest fits on one.
+const maxLine = api.MaxManifestBytes
+
+// lineReader reads lines as bufio.Scanner does, but a line longer than maxLine does not end the
+// input: it is skipped to its end, and long tells its length.
+type lineReader struct {
+	r    *bufio.Reader
+	text string
+	long int   // the length of the last line read, when it was too long; else 0
+	err  error // a read error other than the end of input
+}
+
+// Scan reads the next line and reports whether there was one.
+func (l *lineReader) Scan() bool {
+	var b []byte
+	n := 0 // the line's length so far, without its line ending
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if n += len(bytes.TrimSuffix(chunk, []byte("\n"))); n <= maxLine {
+			b = append(b, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && err != io.EOF {
+			l.err = err
+		}
+		if err != nil && n == 0 {
+			return false
+		}
+		break
+	}
+	l.text, l.long = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), 0
+	if n > maxLine {
+		l.text, l.long = "", n
+	}
+	return true
+}
+
+// Text is the line Scan read, without its line ending.
+func (l *lineReader) Text() string { return l.text }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -56,4 +57,33 @@ func TestShellHistoryRerunsLinesWithTheirInput(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(got, "$ kubectl create -f -\nError from server (AlreadyExists)"), "!1, then !! repeating it")
 	assert.Contains(t, got, "$ !7: event not found\n")
 	assert.Contains(t, got, "kubectl commands: "+strings.Join(kubectl.Commands(), ", "))
+}
+
+// TestShellReadsLongLinesAndRefusesTooLongOnes: a line past bufio.Scanner's 64 KB runs as any
+// other; one past a manifest's bound (api.MaxManifestBytes), or a here-document holding one, is
+// refused with its length and the session goes on; the memory read stays bounded by the bound,
+// not the line.
+func TestShellReadsLongLinesAndRefusesTooLongOnes(t *testing.T) {
+	huge := strings.Repeat("x", 20<<20)
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"a 100 KB line runs", "kubectl get ns default -o name" + strings.Repeat(" ", 100<<10) + "\nexit\n", "$ namespace/default\n$ "},
+		{"a 20 MiB line is refused, the next runs", huge + "\nkubectl get ns default -o name\n",
+			"$ daemonlab: a line of 20971520 bytes; DaemonLab reads lines of at most 1048576\n$ namespace/default\n$ \n"},
+		{"a 20 MiB line at the end of input", "kubectl get ns default -o name\n" + huge,
+			"$ namespace/default\n$ daemonlab: a line of 20971520 bytes; DaemonLab reads lines of at most 1048576\n$ \n"},
+		{"a here-document holding one", "kubectl apply -f - <<EOF\n" + huge + "\nEOF\nkubectl get ns default -o name\n",
+			"$ daemonlab: the here-document has a line of 20971520 bytes; DaemonLab reads lines of at most 1048576\n$ namespace/default\n$ \n"},
+	} {
+		var out strings.Builder
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code := interactive(strings.NewReader(tc.in), &out)
+		runtime.ReadMemStats(&after)
+		assert.Equal(t, 0, code, tc.name)
+		_, got, _ := strings.Cut(out.String(), "\n")
+		assert.Equal(t, tc.want, got, tc.name)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), tc.name+": bytes allocated")
+	}
 }

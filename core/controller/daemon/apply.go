@@ -7,6 +7,7 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controller"
 )
 
 // component is the source of the controller's events.
@@ -34,9 +35,7 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 //
 //  1. At most burstReplicas (250) creates and 250 deletes per sync; the rest wait for the next
 //     (Outcome.Capped), which the controller runs as soon as it has seen these.
-//  2. Creates go in slow-start batches of 1, 2, 4, 8, … (each capped at what remains). A batch
-//     with a failure ends the creating: the pods not yet tried wait for a later sync, so a
-//     template the API server refuses costs one failed create, not one per node.
+//  2. Creates go in slow-start batches (controller.SlowStartBatch).
 //  3. Every create records SuccessfulCreate ("Created pod: <name>") or FailedCreate ("Error
 //     creating: <error>") on the DaemonSet; every delete SuccessfulDelete ("Deleted pod: <name>").
 //  4. Deletes come after the creates.
@@ -53,19 +52,16 @@ func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Out
 	ds := plan.DaemonSet
 	var out Outcome
 	creates := plan.NodesNeeding[:min(len(plan.NodesNeeding), burstReplicas)]
-	failed := false
-	for pos, batch := 0, min(len(creates), 1); pos < len(creates) && !failed; pos, batch = pos+batch, min(2*batch, len(creates)-pos-batch) {
-		for _, node := range creates[pos : pos+batch] {
-			pod := NewDaemonPod(ds, node, plan.Hash)
-			if err := create(pod); err != nil {
-				c.Record(ds, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
-				failed = true
-				continue
-			}
-			c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
-			out.Created++
+	failed := controller.SlowStartBatch(len(creates), func(i int) error {
+		pod := NewDaemonPod(ds, creates[i], plan.Hash)
+		if err := create(pod); err != nil {
+			c.Record(ds, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
+			return err
 		}
-	}
+		c.Record(ds, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
+		out.Created++
+		return nil
+	})
 	for _, p := range plan.PodsToDelete[:min(len(plan.PodsToDelete), burstReplicas)] {
 		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")

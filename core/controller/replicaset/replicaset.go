@@ -17,11 +17,16 @@ import (
 
 const component = "replicaset-controller"
 
+// burstReplicas caps the pods one sync creates, and those it deletes (kube-controller-manager's
+// BurstReplicas for ReplicaSets, pkg/controller/replicaset/replica_set.go).
+const burstReplicas = 500
+
 // Plan is what one sync of one ReplicaSet decided.
 type Plan struct {
 	ReplicaSet   *api.ReplicaSet
 	Create       int
 	PodsToDelete []*api.Pod
+	Capped       bool // burstReplicas left creates or deletes for the next sync
 }
 
 // Reconcile decides what rs needs (manageReplicas):
@@ -30,6 +35,8 @@ type Plan struct {
 //     orphans first).
 //  2. Too few: create the difference. Too many: delete the difference, the pods that matter
 //     least first (see deletionOrder).
+//  3. Either is at most burstReplicas (500); the rest wait for the next sync (Plan.Capped),
+//     which the controller runs as soon as it has seen these.
 //
 // A ReplicaSet being deleted gets nothing.
 func Reconcile(c *cluster.Cluster, rs *api.ReplicaSet) Plan {
@@ -44,10 +51,10 @@ func Reconcile(c *cluster.Cluster, rs *api.ReplicaSet) Plan {
 	}
 	switch diff := len(active) - want; {
 	case diff < 0:
-		plan.Create = -diff
+		plan.Create, plan.Capped = min(-diff, burstReplicas), -diff > burstReplicas
 	case diff > 0:
 		sortForDeletion(active, relatedOnNode(c, rs), c.Now())
-		plan.PodsToDelete = active[:diff]
+		plan.PodsToDelete, plan.Capped = active[:min(diff, burstReplicas)], diff > burstReplicas
 	}
 	return plan
 }
@@ -184,34 +191,37 @@ func logRankDiff(t1, t2, now time.Time) int64 {
 	return rank(t1) - rank(t2)
 }
 
-// Apply carries out the plan (pod creations named <rs>-xxxxx, graceful deletions, each with
-// its event) and writes the status if it changed. It returns whether anything changed.
-func Apply(c *cluster.Cluster, plan Plan) bool {
+// Apply carries out the plan (pod creations named <rs>-xxxxx in slow-start batches, see
+// controller.SlowStartBatch; graceful deletions; each with its event) and writes the status if
+// it changed. It returns whether anything changed, and whether the controller syncs rs again at
+// once: the plan was capped and no create failed.
+func Apply(c *cluster.Cluster, plan Plan) (changed, again bool) {
 	rs := plan.ReplicaSet
-	changed := false
-	for range plan.Create {
+	failed := controller.SlowStartBatch(plan.Create, func(int) error {
 		pod := newPod(rs)
 		if _, err := apiserver.Create(c, pod, apiserver.Options{}); err != nil {
 			c.Record(rs, cluster.EventWarning, "FailedCreate", "Error creating: "+err.Error(), component, "")
-			continue
+			return err
 		}
 		c.Record(rs, cluster.EventNormal, "SuccessfulCreate", "Created pod: "+pod.Name, component, "")
 		changed = true
-	}
+		return nil
+	})
+	again = plan.Capped && !failed
 	for _, p := range plan.PodsToDelete {
 		c.DeletePod(p, nil)
 		c.Record(rs, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		changed = true
 	}
 	if rs.DeletionTimestamp != nil {
-		return changed
+		return changed, again
 	}
 	if s := Status(c, rs); !statusEqual(s, rs.Status) {
 		next := *rs
 		next.Status = s
 		changed = c.Update(&next) == nil || changed
 	}
-	return changed
+	return changed, again
 }
 
 func newPod(rs *api.ReplicaSet) *api.Pod {
@@ -270,8 +280,10 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	return next, found
 }
 
-// Sync runs one sync of rs: claim pods, decide, apply. It returns whether anything changed.
-func Sync(c *cluster.Cluster, rs *api.ReplicaSet) bool {
+// Sync runs one sync of rs: claim pods, decide, apply. It returns whether anything changed, and
+// whether burstReplicas left work for a sync at once (see Apply).
+func Sync(c *cluster.Cluster, rs *api.ReplicaSet) (changed, again bool) {
 	claimed := claimPods(c, rs)
-	return Apply(c, Reconcile(c, rs)) || claimed
+	changed, again = Apply(c, Reconcile(c, rs))
+	return changed || claimed, again
 }

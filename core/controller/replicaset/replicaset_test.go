@@ -1,12 +1,15 @@
 package replicaset
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 )
 
@@ -42,3 +45,47 @@ func TestSortForDeletion(t *testing.T) {
 	}
 	assert.Equal(t, []string{"unscheduled", "pending", "running-not-ready", "crowded", "ready-recently", "ready-long-ago"}, got)
 }
+
+// TestASyncCreatesAtMostBurstReplicasAndTheClusterAtMostMaxPods pins manageReplicas' burst
+// (pkg/controller/replicaset/replica_set.go BurstReplicas 500) and DaemonLab's bound on the
+// cluster (apiserver.MaxPods): a ReplicaSet scaled to 1,000,000 gets 500 pods a sync until the
+// API server refuses the pod past 20,000, with a FailedCreate event, and a bounded allocation.
+func TestASyncCreatesAtMostBurstReplicasAndTheClusterAtMostMaxPods(t *testing.T) {
+	c := cluster.New(1)
+	ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+	ns.Name = "default"
+	_, err := apiserver.Create(c, ns, apiserver.Options{})
+	require.NoError(t, err)
+	rs := &api.ReplicaSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}}
+	rs.Name, rs.Namespace = "web", "default"
+	labels := map[string]string{"app": "web"}
+	rs.Spec.Replicas, rs.Spec.Selector, rs.Spec.Template.Labels = ptr(int32(1_000_000)), &api.LabelSelector{MatchLabels: labels}, labels
+	rs.Spec.Template.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+	_, err = apiserver.Create(c, rs, apiserver.Options{})
+	require.NoError(t, err)
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	syncs := 0
+	for again := true; again; syncs++ {
+		require.Less(t, syncs, 100)
+		prev := c.Count("Pod")
+		_, again = Sync(c, c.Get("ReplicaSet", cluster.KeyOf(rs)).(*api.ReplicaSet))
+		assert.LessOrEqual(t, c.Count("Pod")-prev, burstReplicas)
+	}
+	runtime.ReadMemStats(&after)
+	assert.Equal(t, apiserver.MaxPods/burstReplicas+1, syncs, "40 full syncs, then one whose first create is refused")
+	assert.Equal(t, apiserver.MaxPods, c.Count("Pod"))
+	var failed []string
+	for e := range cluster.All[*api.Event](c) {
+		if e.Reason == "FailedCreate" {
+			failed = append(failed, e.Message)
+		}
+	}
+	require.Len(t, failed, 1)
+	assert.Regexp(t, `^Error creating: pods "web-[a-z0-9]{5}" is forbidden: DaemonLab's cluster holds at most 20000 pods$`, failed[0])
+	t.Logf("%d syncs, %d MiB allocated", syncs, (after.TotalAlloc-before.TotalAlloc)>>20)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(512<<20), "bytes allocated")
+}
+
+func ptr[T any](v T) *T { return &v }
