@@ -49,9 +49,11 @@ func brotliSize(tb testing.TB, path string) int {
 // where they are, so that nothing makes them worse unnoticed: for
 // instance a call that brings honnef.co/go/js/dom's type-by-constructor wrappers back adds
 // 2 MB raw but only 72 KB brotli.
+// At brotli's default 4 MB window main.wasm's size jumps with its layout: 12 KB more raw
+// code once gave 44 KB more brotli, 7.6 KB at a 16 MB window.
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
-		ceiling    = 1_980_000  // bytes, brotli; the budget is 1_300_000
+		ceiling    = 2_020_000  // bytes, brotli; the budget is 1_300_000
 		rawCeiling = 10_600_000 // bytes, main.wasm uncompressed
 	)
 	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
