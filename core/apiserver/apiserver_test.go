@@ -172,15 +172,19 @@ func TestAPodsGenerationCountsItsSpecChanges(t *testing.T) {
 	}
 }
 
-// TestPatchIsAppliedToTheStoredObject: a strategic merge patch merges, a JSON patch that cannot
-// apply is a 422 Invalid with its error as the cause, and a patch may not rename the object.
-func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
+// storedAgent is a cluster holding the DaemonSet "agent", its key and its kind.
+func storedAgent(t *testing.T) (*cluster.Cluster, cluster.Key, api.Kind) {
 	c := cluster.New(1)
 	namespace(c, t)
 	_, err := Create(c, daemonSet("agent"), Options{})
 	require.NoError(t, err)
-	key := cluster.Key{Namespace: "default", Name: "agent"}
-	kind := KindOf(&api.DaemonSet{})
+	return c, cluster.Key{Namespace: "default", Name: "agent"}, KindOf(&api.DaemonSet{})
+}
+
+// TestPatchIsAppliedToTheStoredObject: a strategic merge patch merges, a JSON patch that cannot
+// apply is a 422 Invalid with its error as the cause, and a patch may not rename the object.
+func TestPatchIsAppliedToTheStoredObject(t *testing.T) {
+	c, key, kind := storedAgent(t)
 	stored, err := Patch(c, kind, key, StrategicMergePatch, map[string]any{"metadata": map[string]any{"labels": map[string]any{"tier": "node"}}}, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "node", stored.GetObjectMeta().Labels["tier"])
@@ -254,12 +258,7 @@ func TestADeploymentsAnnotationsBumpItsGeneration(t *testing.T) {
 // (k8s.io/apiserver pkg/endpoints/handlers/patch.go applyJSPatch): a longer patch is a 413
 // RequestEntityTooLarge and nothing is written.
 func TestAJSONPatchHoldsAtMostTenThousandOperations(t *testing.T) {
-	c := cluster.New(1)
-	namespace(c, t)
-	_, err := Create(c, daemonSet("agent"), Options{})
-	require.NoError(t, err)
-	key := cluster.Key{Namespace: "default", Name: "agent"}
-	kind := KindOf(&api.DaemonSet{})
+	c, key, kind := storedAgent(t)
 	before := c.Get("DaemonSet", key)
 	for _, tc := range []struct {
 		ops     int
