@@ -208,7 +208,7 @@ type Problem struct {
 //
 // It stops at the first document that fails.
 func Decode(data []byte) ([]Manifest, error) {
-	docs, err := parseDocuments(data)
+	docs, err := parseDocuments(data, "manifest", MaxManifestBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -224,10 +224,11 @@ func Decode(data []byte) ([]Manifest, error) {
 }
 
 // DecodeStrict decodes one YAML document into v by v's json tags, with the same guards and the
-// same strictness as manifests: a type error or an unknown field is an error naming its path
-// and line. DaemonLab's own files (scenarios, lessons) use it.
-func DecodeStrict(data []byte, v any) error {
-	docs, err := parseDocuments(data)
+// same strictness as manifests, but a bound of its own (MaxFileBytes; what names the file in
+// the error): a type error or an unknown field is an error naming its path and line.
+// DaemonLab's own files (scenarios, lessons) use it.
+func DecodeStrict(data []byte, v any, what string) error {
+	docs, err := parseDocuments(data, what, MaxFileBytes)
 	if err != nil {
 		return err
 	}

@@ -147,12 +147,12 @@ const smallBomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, 
 // TestEachLimitNamesItself: values written out are bounded by the size alone, so 100,000 plain
 // list items pass; aliases are bounded across the stream (seven small bombs pass, an eighth does not).
 func TestEachLimitNamesItself(t *testing.T) {
-	docs, err := parseDocuments([]byte("items:\n" + strings.Repeat("- x\n", 100_000)))
+	docs, err := parseDocuments([]byte("items:\n" + strings.Repeat("- x\n", 100_000)), "manifest", MaxManifestBytes)
 	require.NoError(t, err)
 	assert.Len(t, docs[0].get("items").vals, 100_000)
-	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 7)))
+	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 7)), "manifest", MaxManifestBytes)
 	assert.NoError(t, err)
-	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 8)))
+	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 8)), "manifest", MaxManifestBytes)
 	assert.EqualError(t, err, "yaml: line 37: aliases expand to more than 100000 values")
 }
 
@@ -299,7 +299,7 @@ func FuzzNestingGuardNeverUnderestimates(f *testing.F) {
 		if strings.Contains(in, "*") || checkNesting([]byte(in), 6) != nil {
 			return
 		}
-		docs, err := parseDocuments([]byte(in))
+		docs, err := parseDocuments([]byte(in), "manifest", MaxManifestBytes)
 		if err != nil {
 			return
 		}
@@ -318,4 +318,20 @@ func treeDepth(v *value) int {
 		return d + 1
 	}
 	return d
+}
+
+// TestDaemonLabsOwnFilesHaveTheirOwnBound: a scenario or lesson file is read up to MaxFileBytes,
+// not a manifest's 1 MiB, and a larger one is refused with its own name.
+func TestDaemonLabsOwnFilesHaveTheirOwnBound(t *testing.T) {
+	var v struct {
+		Name string `json:"name"`
+	}
+	twoMiB := "name: big\n" + strings.Repeat("# a teacher's long notes\n", 90_000)
+	require.Greater(t, len(twoMiB), 2<<20)
+	require.NoError(t, DecodeStrict([]byte(twoMiB), &v, "scenario file"))
+	assert.Equal(t, "big", v.Name)
+	_, err := Decode([]byte(twoMiB))
+	assert.ErrorContains(t, err, "the manifest is")
+	huge := []byte(strings.Repeat("#", MaxFileBytes+1))
+	assert.EqualError(t, DecodeStrict(huge, &v, "lesson file"), "yaml: the lesson file is 16777217 bytes; DaemonLab reads at most 16777216 (16 MiB)")
 }

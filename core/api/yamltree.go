@@ -19,9 +19,10 @@ import (
 
 // Limits that keep hostile YAML from taking the page down (checked before go-yaml parses).
 const (
-	MaxManifestBytes = 1 << 20 // a manifest larger than 1 MiB is refused
-	MaxDepth         = 100     // nesting deeper than this is refused; real manifests stay under 20
-	MaxNodes         = 100_000 // a stream's aliases may not expand to more values than this
+	MaxManifestBytes = 1 << 20  // a manifest larger than 1 MiB is refused
+	MaxFileBytes     = 16 << 20 // and a scenario or lesson file larger than 16 MiB
+	MaxDepth         = 100      // nesting deeper than this is refused; real manifests stay under 20
+	MaxNodes         = 100_000  // a stream's aliases may not expand to more values than this
 )
 
 // kind of a tree value, as JSON sees it.
@@ -130,7 +131,8 @@ func (e *ConversionError) Error() string { return e.Msg }
 // unicode.BOMOverride (k8s.io/cli-runtime pkg/resource/visitor.go, FileVisitor.Visit).
 //
 // Guards, in order:
-//  1. The stream may be at most MaxManifestBytes long.
+//  1. The stream may be at most max bytes long (MaxManifestBytes for a manifest, MaxFileBytes
+//     for DaemonLab's own files); what names it in the error.
 //  2. A scan before the parser bounds flow and block nesting by MaxDepth (go-yaml alone runs out
 //     of memory on 100,000 nested '[').
 //  3. Alias expansion is counted across the stream's documents together and stops at MaxNodes
@@ -138,10 +140,10 @@ func (e *ConversionError) Error() string { return e.Msg }
 //     the size alone.
 //
 // A document with no JSON form is a ConversionError, in the stream's order.
-func parseDocuments(data []byte) ([]*value, error) {
+func parseDocuments(data []byte, what string, max int) ([]*value, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if len(data) > MaxManifestBytes {
-		return nil, &SyntaxError{Msg: fmt.Sprintf("the manifest is %d bytes; DaemonLab reads at most %d (1 MiB)", len(data), MaxManifestBytes)}
+	if len(data) > max {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("the %s is %d bytes; DaemonLab reads at most %d (%d MiB)", what, len(data), max, max>>20)}
 	}
 	if err := checkNesting(data, MaxDepth); err != nil {
 		return nil, err
@@ -618,7 +620,7 @@ func resolvePlain(s string, pos value) *value {
 // and the same guards as manifests: the result is what encoding/json would decode from the JSON
 // (maps, lists, strings, bools, nil), numbers as json.Number. An empty document is nil.
 func YAMLToJSON(data []byte) (any, error) {
-	docs, err := parseDocuments(data)
+	docs, err := parseDocuments(data, "manifest", MaxManifestBytes)
 	if err != nil {
 		return nil, err
 	}

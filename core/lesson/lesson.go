@@ -148,7 +148,7 @@ func (r *Reader) Next() (*Lesson, error) {
 //     least one hint, and as many choices as the prediction has.
 func Parse(id string, lesson []byte, texts map[string][]byte, builtIn map[string]string) (*Lesson, error) {
 	var l Lesson
-	if err := api.DecodeStrict(lesson, &l); err != nil {
+	if err := api.DecodeStrict(lesson, &l, "lesson file"); err != nil {
 		return nil, fmt.Errorf("lesson.yaml: %w", err)
 	}
 	l.ID = id
@@ -184,7 +184,7 @@ func Parse(id string, lesson []byte, texts map[string][]byte, builtIn map[string
 	l.Text = map[string]Text{}
 	for _, lang := range Languages {
 		var t Text
-		if err := api.DecodeStrict(texts[lang], &t); err != nil {
+		if err := api.DecodeStrict(texts[lang], &t, "lesson file"); err != nil {
 			return nil, fmt.Errorf("%s.yaml: %w", lang, err)
 		}
 		if err := l.checkText(t); err != nil {

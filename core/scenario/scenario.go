@@ -36,7 +36,7 @@ type Step struct {
 // line, and every step's expectations must make sense.
 func Parse(data []byte) (*Scenario, error) {
 	var sc Scenario
-	if err := api.DecodeStrict(data, &sc); err != nil {
+	if err := api.DecodeStrict(data, &sc, "scenario file"); err != nil {
 		return nil, err
 	}
 	if sc.Name == "" {
