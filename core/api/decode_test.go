@@ -147,7 +147,7 @@ const smallBomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, 
 // TestEachLimitNamesItself: values written out are bounded by the size alone, so 100,000 plain
 // list items pass; aliases are bounded across the stream (seven small bombs pass, an eighth does not).
 func TestEachLimitNamesItself(t *testing.T) {
-	docs, err := parseDocuments([]byte("items:\n" + strings.Repeat("- x\n", 100_000)), "manifest", MaxManifestBytes)
+	docs, err := parseDocuments([]byte("items:\n"+strings.Repeat("- x\n", 100_000)), "manifest", MaxManifestBytes)
 	require.NoError(t, err)
 	assert.Len(t, docs[0].get("items").vals, 100_000)
 	_, err = parseDocuments([]byte(strings.Repeat(smallBomb, 7)), "manifest", MaxManifestBytes)
