@@ -16,7 +16,7 @@ import (
 const burstReplicas = 250
 
 // Plan is what one pass of manage or rollingUpdate decided: the pods to adopt and release, the
-// nodes that need a pod and the pods to delete. Manage and RollingUpdate make it; Apply carries
+// nodes that need a pod and the pods to delete. Manage and rollingPlan make it; Apply carries
 // it out.
 type Plan struct {
 	DaemonSet    *api.DaemonSet
@@ -55,7 +55,7 @@ func (o *Outcome) add(p Outcome) {
 //     ends the sync, the next one hashes with the new collision count.
 //  4. manage: pods created and deleted per node (Manage).
 //  5. For a RollingUpdate, the old pods the budget allows go, or surge pods are created
-//     (RollingUpdate), judged on the pods as manage left them. The API server's answers are
+//     (rollingPlan), judged on the pods as manage left them. The API server's answers are
 //     observed at once, so the controller's expectations are always met.
 //  6. Old revisions beyond the history limit go (PlanCleanup).
 //  7. The status is written if it changed.

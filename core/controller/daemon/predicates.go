@@ -1,6 +1,6 @@
 // Package daemon is the DaemonSet controller, shaped like kube-controller-manager's
 // pkg/controller/daemon: for every DaemonSet it decides which nodes should run a daemon pod
-// (NodeShouldRunDaemonPod), plans the pods to create and delete (Manage and RollingUpdate return
+// (NodeShouldRunDaemonPod), plans the pods to create and delete (Manage and rollingPlan return
 // a Plan and change nothing), and applies the plan to the cluster (Apply); Sync is one whole
 // sync, history and status included.
 package daemon

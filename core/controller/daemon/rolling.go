@@ -9,8 +9,8 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// RollingUpdate decides what a RollingUpdate does in this sync (update.go rollingUpdate): the
-// old pods to delete and the nodes to give a new pod.
+// rollingPlan decides what a RollingUpdate does in this sync, given the DaemonSet's pods
+// (update.go rollingUpdate): the old pods to delete and the nodes to give a new pod.
 //
 //  1. Budgets: maxUnavailable and maxSurge scaled against the nodes that should run a pod,
 //     percentages rounded up; with both 0, maxUnavailable is 1.
@@ -28,11 +28,6 @@ import (
 //     are available.
 //  5. Every pod that is not being deleted is new: there is nothing to roll (steps 3 and 4 only
 //     ever delete an old pod or create beside one), so no node needs a verdict.
-func RollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string) Plan {
-	return rollingPlan(c, ds, hash, ownedPods(c, ds))
-}
-
-// rollingPlan is RollingUpdate given the DaemonSet's pods.
 func rollingPlan(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*api.Pod) Plan {
 	remove, create := rollingUpdate(c, ds, hash, owned)
 	return Plan{DaemonSet: ds, Hash: hash, NodesNeeding: create, PodsToDelete: remove}
