@@ -31,6 +31,8 @@ type page struct {
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
 	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
 	model                                          playground.Model
+	keeper                                         *playground.Keeper               // where the session is saved
+	noticeActions                                  element                          // the notice's buttons
 	view                                           playground.View                  // the view last rendered
 	shownLang                                      playground.Lang                  // the language the static text is in
 	resetArmed                                     bool                             // Reset was clicked once: the next click resets
@@ -48,13 +50,13 @@ type page struct {
 }
 
 // mount finds the page's elements and wires their events to messages.
-func mount(m playground.Model) (*page, error) {
+func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
-	p := &page{win: win, doc: js.Global().Get("document"), model: m, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
+	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
-		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "terminal": &p.terminal, "step": &p.steps,
+		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
@@ -157,7 +159,9 @@ func mount(m playground.Model) (*page, error) {
 		if b := e.Get("target").Call("closest", "[data-key]"); b.Truthy() {
 			key := b.Call("getAttribute", "data-key").String()
 			if msg := p.clicks[key]; msg != nil {
-				p.dispatch(msg())
+				if m := msg(); m != nil { // nil: the click did the page's own work
+					p.dispatch(m)
+				}
 			} else if ref, ok := playground.OpenRef(key); ok {
 				p.dispatch(playground.SelectMsg{Ref: ref})
 			}
@@ -172,7 +176,7 @@ func mount(m playground.Model) (*page, error) {
 	})
 	p.listen(p.lessonPicker.Underlying(), "change", func(js.Value) { p.dispatch(playground.LessonMsg{ID: p.lessonPicker.Value()}) })
 	p.listen(p.lang.Underlying(), "change", func(js.Value) {
-		storageSet(langKey, p.lang.Value())
+		_ = p.keeper.Store.Set(playground.LangKey, p.lang.Value()) // without storage, the choice lasts the visit
 		p.dispatch(playground.LangMsg{Lang: playground.Lang(p.lang.Value())})
 	})
 	p.listen(js.Global(), "pagehide", func(js.Value) { p.saveNow() })
@@ -182,6 +186,20 @@ func mount(m playground.Model) (*page, error) {
 		}
 	})
 	p.listen(js.Global(), "hashchange", func(js.Value) { p.openLink() })
+	p.listen(js.Global(), "storage", func(e js.Value) {
+		key, value := e.Get("key"), e.Get("newValue")
+		if key.Type() == js.TypeString {
+			if msg := p.keeper.Changed(key.String(), value.String(), value.Type() != js.TypeString); msg != nil {
+				p.dispatch(msg)
+			}
+		}
+	})
+	p.listen(p.byID("session-save").Underlying(), "click", func(js.Value) { p.exportSession() })
+	p.onFiles(p.byID("session-file"), func(files map[string]string) {
+		for _, text := range files {
+			p.dispatch(playground.ImportMsg{Data: text})
+		}
+	})
 	p.win.SetTimeout(p.tick, playground.TickInterval)
 	return p, nil
 }
@@ -200,14 +218,36 @@ func (p *page) tick() {
 }
 
 // openLink opens a share link pasted into the address bar of the open page (a change of the
-// fragment alone does not reload it): the link's session replaces the current one, or a
-// damaged link leaves it as it is, with a notice.
+// fragment alone does not reload it): the link's session replaces the current one, which is
+// kept one click away, or a damaged link leaves it as it is, with a notice.
 func (p *page) openLink() {
-	m, notice := openShared()
-	if notice != "" {
-		p.dispatch(playground.NoticeMsg{Key: notice})
-	} else if m.Sim != nil {
+	fragment := takeLink()
+	if fragment == "" {
+		return
+	}
+	if m, err := playground.OpenLink(lib, fragment); err != nil {
+		println("DaemonLab did not open the link:", err.Error())
+		p.dispatch(playground.NoticeMsg{Key: "link.bad"})
+	} else {
 		p.dispatch(playground.SessionMsg{Session: m})
+	}
+}
+
+// exportSession downloads the session as a file (playground.Save), which Open session reads.
+func (p *page) exportSession() {
+	p.download("daemonlab-session.json", "application/json", string(playground.Save(p.model)))
+}
+
+// pageAction does one of the notice's page actions (playground.NoticeAction).
+func (p *page) pageAction(do string) {
+	switch do {
+	case "export-session":
+		p.exportSession()
+	case "download-unreadable":
+		p.download("daemonlab-session-unreadable.json", "application/json", p.keeper.Unreadable())
+	case "save-over":
+		p.keeper.Release()
+		p.dispatch(playground.NoticeMsg{})
 	}
 }
 
@@ -389,8 +429,9 @@ func (p *page) saveNow() {
 		return
 	}
 	p.saveDue = false
-	storageSet(sessionKey, string(playground.Save(p.model)))
-	storageSet(progressKey, string(playground.ProgressFile(p.model)))
+	if msg := p.keeper.Save(p.model); msg != nil {
+		p.dispatch(msg)
+	}
 	p.collectWhenIdle()
 }
 
@@ -539,10 +580,23 @@ func (p *page) render() {
 	p.doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
 }
 
-// renderNotice shows the notice, with the share link when one was just made.
+// renderNotice shows the notice, with its buttons, and the share link when one was just made.
 func (p *page) renderNotice(v playground.View) {
 	setClass(p.notice, "hidden", v.Notice == "")
 	p.noticeText.SetTextContent(v.Notice)
+	p.noticeActions.SetTextContent("")
+	for i, a := range v.NoticeActions {
+		key := "notice:" + strconv.Itoa(i)
+		b := p.el("button", "", a.Label)
+		setAttrs(b, "type", "button", "data-key", key)
+		p.clicks[key] = func() playground.Msg {
+			if a.Page != "" {
+				p.pageAction(a.Page)
+			}
+			return a.Msg
+		}
+		p.noticeActions.AppendChild(b)
+	}
 	setClass(p.shareURL.BasicHTMLElement, "hidden", v.Share == "")
 	if v.Share != "" {
 		loc := p.win.Location()

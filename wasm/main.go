@@ -31,17 +31,18 @@ func main() {
 func start() (err error) {
 	Recover(func() {
 		var m playground.Model
-		if m, err = restore(); err != nil {
+		keeper := playground.NewKeeper(localStorage{}, lib)
+		if m, err = keeper.Restore(takeLink()); err != nil {
 			return
 		}
-		remembered, _ := storageGet(langKey)
+		remembered, _ := keeper.Store.Get(playground.LangKey)
 		m.Lang = playground.PickLang(remembered, browserLanguages())
-		saved, _ := storageGet(progressKey)
+		saved, _ := keeper.Store.Get(playground.ProgressKey)
 		m.Progress = playground.ReadProgress(saved)
 		m.LessonsLater = true
 		m.Chunk = true // the clock moves a piece at a time (see page.work)
 		var p *page
-		if p, err = mount(m); err != nil {
+		if p, err = mount(m, keeper); err != nil {
 			return
 		}
 		p.render()

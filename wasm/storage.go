@@ -3,23 +3,19 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"syscall/js"
 
 	"daemonlab/core/playground"
 )
 
-// The page's localStorage keys.
-const (
-	sessionKey  = "daemonlab.session"        // the session, saved after every step
-	brokenKey   = "daemonlab.session.broken" // a saved session that could not be read, kept
-	langKey     = "daemonlab.lang"           // the language the learner chose
-	progressKey = "daemonlab.progress"       // steps completed, by lesson
-)
+// localStorage is the browser's window.localStorage as a playground.Storage. Every call may
+// throw: storage is off in a private window or a sandboxed frame, and a write past the quota
+// throws a QuotaExceededError, which Set tells apart (playground.ErrQuota).
+type localStorage struct{}
 
-// storageGet reads a localStorage item; ok is false when there is none or the browser refuses
-// storage (a private window, a sandboxed frame), which throws.
-func storageGet(key string) (value string, ok bool) {
+func (localStorage) Get(key string) (value string, ok bool) {
 	Recover(func() {
 		v := js.Global().Get("localStorage").Call("getItem", key)
 		if v.Type() == js.TypeString {
@@ -29,12 +25,19 @@ func storageGet(key string) (value string, ok bool) {
 	return value, ok
 }
 
-// storageSet writes a localStorage item; when the browser refuses (storage off or full), the
-// page goes on without saving.
-func storageSet(key, value string) {
+func (localStorage) Set(key, value string) (err error) {
 	Recover(func() { js.Global().Get("localStorage").Call("setItem", key, value) }, func(r any) {
-		println("DaemonLab could not save to localStorage:", r)
+		if e, ok := r.(js.Error); ok && e.Value.Type() == js.TypeObject && e.Value.Get("name").String() == "QuotaExceededError" {
+			err = playground.ErrQuota
+			return
+		}
+		err = fmt.Errorf("the browser refused to store %s: %v", key, r)
 	})
+	return err
+}
+
+func (localStorage) Remove(key string) {
+	Recover(func() { js.Global().Get("localStorage").Call("removeItem", key) }, func(any) {})
 }
 
 // browserLanguages is navigator.languages, the learner's preferred languages in order.
@@ -49,48 +52,14 @@ func browserLanguages() []string {
 	return out
 }
 
-// restore picks the session the page opens on:
-//
-//  1. a share link's session; a damaged link is refused with a notice;
-//  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
-//     and refused with a notice;
-//  3. else the start state.
-func restore() (playground.Model, error) {
-	m, notice := openShared()
-	if notice == "" && m.Sim != nil {
-		return m, nil
-	}
-	if saved, ok := storageGet(sessionKey); ok {
-		m, err := playground.Load(lib, []byte(saved))
-		if err == nil {
-			m.Notice = notice
-			return m, nil
-		}
-		println("DaemonLab could not read the saved session:", err.Error())
-		storageSet(brokenKey, saved)
-		if notice == "" {
-			notice = "saved.bad"
-		}
-	}
-	m, err := playground.NewModel(lib)
-	m.Notice = notice
-	return m, err
-}
-
-// openShared opens a link in the address bar (playground.OpenLink) and drops the link's
-// fragment from it (a reload then restores the autosave). It returns no model when the address
-// carries none, and a notice when the link is damaged.
-func openShared() (m playground.Model, notice string) {
+// takeLink returns the link in the address bar's fragment, if it holds one (playground.IsLink),
+// and drops it from the address (a reload then restores the autosave); "" when there is none.
+func takeLink() string {
 	loc := js.Global().Get("location")
 	fragment := strings.TrimPrefix(loc.Get("hash").String(), "#")
 	if !playground.IsLink(fragment) {
-		return playground.Model{}, ""
+		return ""
 	}
 	js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
-	m, err := playground.OpenLink(lib, fragment)
-	if err != nil {
-		println("DaemonLab did not open the link:", err.Error())
-		return playground.Model{}, "link.bad"
-	}
-	return m, ""
+	return fragment
 }

@@ -50,7 +50,13 @@ type Model struct {
 	Chunk bool
 	// Tick is the clock moving, under way; nil when it is not.
 	Tick *Tick
-	lib  *Library // what the model's start states are made of, shared by every model made from it
+	// Back is the session this one replaced (its Save), one click away (BackMsg): a lesson, a
+	// link, a reset or another tab's session never loses the learner's work; nil for none.
+	Back []byte
+	// Other is another tab's session, saved over this one's (OtherTabMsg): while it is set the
+	// page does not save, until the learner follows it (FollowMsg) or keeps this one (KeepMsg).
+	Other []byte
+	lib   *Library // what the model's start states are made of, shared by every model made from it
 }
 
 // Library is what the playground's start states are made of, handed in by the page: its start
@@ -252,8 +258,7 @@ type (
 type ResetMsg struct{}
 
 // SessionMsg replaces the session with another (a share link opened in the open page), keeping
-// what outlives a session: the language, the progress and how the clock moves (Chunk). It
-// dismisses the notice.
+// what outlives a session (see replace); the session replaced is one click away.
 type SessionMsg struct{ Session Model }
 
 // LangMsg switches the page's language.
@@ -434,12 +439,8 @@ func (ResetMsg) update(m Model) Model {
 	return LessonMsg{ID: lesson}.update(m) // the sandbox's or the lesson's start again
 }
 
-func (SessionMsg) during() during { return dropTick }
-func (msg SessionMsg) update(m Model) Model {
-	s := msg.Session
-	s.Lang, s.Progress, s.Chunk, s.Notice, s.NoticeArg = m.Lang, m.Progress, m.Chunk, "", ""
-	return s
-}
+func (SessionMsg) during() during           { return dropTick }
+func (msg SessionMsg) update(m Model) Model { return m.replace(msg.Session, "link.kept") }
 
 func (LangMsg) during() during { return keepTick }
 func (msg LangMsg) update(m Model) Model {

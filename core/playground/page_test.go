@@ -85,8 +85,8 @@ func TestStopDropsTheTickAndPlay(t *testing.T) {
 
 // TestLinksOpenSessionsAndLessons: a share link opens its session, a #lesson=N link the lesson's
 // start; a damaged one is an error; other fragments are no links. A session opened in the open
-// page (SessionMsg) keeps the language, the progress and how the clock moves, and dismisses the
-// notice.
+// page (SessionMsg) keeps the language, the progress and how the clock moves, and keeps the
+// session it replaced one click away (BackMsg).
 func TestLinksOpenSessionsAndLessons(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
@@ -113,7 +113,14 @@ func TestLinksOpenSessionsAndLessons(t *testing.T) {
 	assert.Equal(t, Chinese, m.Lang)
 	assert.Equal(t, map[string]int{"07-node-failure": 2}, m.Progress)
 	assert.True(t, m.Chunk)
-	assert.Empty(t, Render(m).Notice)
+	v := Render(m)
+	assert.Equal(t, T(Chinese, "link.kept"), v.Notice)
+	require.Len(t, v.NoticeActions, 1)
+	assert.Equal(t, BackMsg{}, v.NoticeActions[0].Msg)
+	m = Update(m, v.NoticeActions[0].Msg)
+	assert.Nil(t, m.Tutor, "back in the sandbox")
+	assert.Len(t, Render(m).Nodes, 4)
+	assert.Equal(t, Chinese, m.Lang)
 }
 
 // TestProgressIsKeptAsAFile: the progress the page keeps reads back; a missing or unreadable

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"daemonlab/core/api"
 )
 
 // Saved is a session as the page keeps it in localStorage and in share links: the steps from the
@@ -66,9 +68,16 @@ func Save(m Model) []byte {
 // Load rebuilds a saved session: the start state (of lib), then every step replayed, then the timeline
 // moved to where it stood. Anything malformed, too large or of another version is an error
 // (wrapping errSaved) and builds nothing.
-func Load(lib *Library, data []byte) (Model, error) {
-	if len(data) > maxSavedBytes {
-		return Model{}, fmt.Errorf("%w: it is larger than %d MB", errSaved, maxSavedBytes>>20)
+func Load(lib *Library, data []byte) (Model, error) { return load(lib, data, maxSavedBytes) }
+
+// loadFile is Load of a session file the learner opened: DaemonLab's own file, read up to
+// api.MaxFileBytes, as lessons and scenarios are.
+func loadFile(lib *Library, data []byte) (Model, error) { return load(lib, data, api.MaxFileBytes) }
+
+// load is Load with a bound on the data's size.
+func load(lib *Library, data []byte, limit int) (Model, error) {
+	if len(data) > limit {
+		return Model{}, fmt.Errorf("%w: it is larger than %d MB", errSaved, limit>>20)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -200,12 +200,10 @@ func (NextStepMsg) update(m Model) Model {
 	return m
 }
 
-// restart moves to a fresh start state, keeping what outlives a session: the language, the
-// progress, how the clock moves (Chunk) and the commands typed.
+// restart moves to a fresh start state (replace), keeping the commands typed too.
 func (m Model) restart(fresh Model) Model {
-	fresh.Lang, fresh.Progress, fresh.Chunk = m.Lang, m.Progress, m.Chunk
 	fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
-	return fresh
+	return m.replace(fresh, "replaced")
 }
 
 func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }

@@ -18,31 +18,32 @@ import (
 
 // View is the page as plain data, in the model's language.
 type View struct {
-	Lang        Lang
-	Clock       string
-	Nodes       []NodeView
-	Pending     []PodView // pods no node has taken
-	Editor      string    // the editor's text
-	Output      string
-	Failed      bool
-	Problems    []string // the apply's problems, "line N: message" where the line is known
-	Diagnostics string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
-	Terminal    []TermLine
-	Input       string
-	Time        []Action // the timeline's buttons
-	AddNode     Action
-	Playing     bool
-	Speed       int
-	Step, Steps int // where the timeline stands, of how many steps
-	Notice      string
-	Share       string   // with the notice of a share link made, the link's fragment (ShareFragment)
-	Details     *Details // the panel on the selected object, if it still exists
-	Picker      Picker
-	Tutor       *TutorView // the lesson panel, in a lesson
-	Events      Section    // the events list, filtered
-	Table       bool       // show the cluster as a table
-	Compact     bool       // too many nodes for cards: a grid of cells, without their pods
-	MorePending int        // pending pods beyond the lane's maxPending
+	Lang          Lang
+	Clock         string
+	Nodes         []NodeView
+	Pending       []PodView // pods no node has taken
+	Editor        string    // the editor's text
+	Output        string
+	Failed        bool
+	Problems      []string // the apply's problems, "line N: message" where the line is known
+	Diagnostics   string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
+	Terminal      []TermLine
+	Input         string
+	Time          []Action // the timeline's buttons
+	AddNode       Action
+	Playing       bool
+	Speed         int
+	Step, Steps   int // where the timeline stands, of how many steps
+	Notice        string
+	Share         string         // with the notice of a share link made, the link's fragment (ShareFragment)
+	NoticeActions []NoticeAction // the notice's buttons
+	Details       *Details       // the panel on the selected object, if it still exists
+	Picker        Picker
+	Tutor         *TutorView // the lesson panel, in a lesson
+	Events        Section    // the events list, filtered
+	Table         bool       // show the cluster as a table
+	Compact       bool       // too many nodes for cards: a grid of cells, without their pods
+	MorePending   int        // pending pods beyond the lane's maxPending
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -189,6 +190,7 @@ func Render(m Model) View {
 	case m.Notice != "":
 		v.Notice = T(l, m.Notice)
 	}
+	v.NoticeActions = noticeActionsOf(m)
 	if m.Notice == "share.done" {
 		v.Share = ShareFragment(m)
 	}
@@ -372,4 +374,46 @@ func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
 	pv.Colour = ownerColour(pv.Owner)
 	pv.Revision, pv.Old = revs.of(p)
 	return pv
+}
+
+// NoticeAction is a button of the notice: its label, and what it does — a message for Update
+// (Msg), or one of the page's own actions (Page): "export-session" downloads the session as a
+// file, "download-unreadable" the saved session that could not be read, "save-over" lets the
+// page save over it.
+type NoticeAction struct {
+	Label string
+	Msg   Msg
+	Page  string
+}
+
+// noticeActions are the buttons of each notice that has some, in order; "back" is shown only
+// when there is a previous session (Model.Back).
+var noticeActions = map[string][]string{
+	"link.kept": {"back"}, "replaced": {"back"}, "back.done": {"back"}, "saved.bad": {"back"},
+	"saved.bad.held": {"download-unreadable", "save-over", "back"},
+	"save.big":       {"export-session"}, "save.full": {"export-session"}, "save.off": {"export-session"},
+	"tab.changed": {"follow", "keep"},
+}
+
+// noticeActionsOf is the notice's buttons.
+func noticeActionsOf(m Model) []NoticeAction {
+	var out []NoticeAction
+	for _, do := range noticeActions[m.Notice] {
+		a := NoticeAction{Label: T(m.Lang, "action."+do)}
+		switch do {
+		case "back":
+			if m.Back == nil {
+				continue
+			}
+			a.Msg = BackMsg{}
+		case "follow":
+			a.Msg = FollowMsg{}
+		case "keep":
+			a.Msg = KeepMsg{}
+		default:
+			a.Page = do
+		}
+		out = append(out, a)
+	}
+	return out
 }
