@@ -104,6 +104,20 @@ func newBrowser(t testing.TB) *browser {
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return recording(t, ctx)
+}
+
+// newTab opens another tab of the same browser (the same localStorage), recording its errors.
+func (b *browser) newTab(t testing.TB) *browser {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t.Cleanup(cancel)
+	return recording(t, ctx)
+}
+
+// recording is the tab of ctx, recording console errors and uncaught exceptions.
+func recording(t testing.TB, ctx context.Context) *browser {
+	t.Helper()
 	b := &browser{ctx: ctx}
 	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
 		b.mu.Lock()
@@ -710,6 +724,16 @@ func (b *browser) podsInTable(t *testing.T, node string) string {
 // daemonlab.yaml, ready for kubectl apply on a real cluster.
 func TestBrowserExportsTheManifests(t *testing.T) {
 	b, _ := openPlayground(t)
+	data := b.download(t, `#export`)
+	assert.True(t, strings.HasPrefix(string(data), "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  labels:\n    k8s-app: fluentd-logging\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n"), "%s", data)
+	assert.Contains(t, string(data), "---\napiVersion: apps/v1\nkind: Deployment\n")
+	assert.NotContains(t, string(data), "status:")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// download clicks what selector names and returns the file the page downloads.
+func (b *browser) download(t *testing.T, selector string) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	progress := chromedp.Events(b.ctx, cdpbrowser.DownloadProgress)
 	require.NoError(t, chromedp.Do(b.ctx,
@@ -718,7 +742,7 @@ func TestBrowserExportsTheManifests(t *testing.T) {
 				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &[]bool{true}[0]})
 			return err
 		}),
-		chromedp.Click(chromedp.CSS(`#export`)),
+		chromedp.Click(chromedp.CSS(selector)),
 	))
 	var file string
 	for ev, err := range progress {
@@ -730,10 +754,7 @@ func TestBrowserExportsTheManifests(t *testing.T) {
 	}
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(data), "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  labels:\n    k8s-app: fluentd-logging\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n"), "%s", data)
-	assert.Contains(t, string(data), "---\napiVersion: apps/v1\nkind: Deployment\n")
-	assert.NotContains(t, string(data), "status:")
-	assert.Empty(t, b.consoleErrors())
+	return data
 }
 
 // TestBrowserShowsLearnerDataAsText: markup in what a learner writes (an annotation here) is shown
@@ -910,7 +931,7 @@ func TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy(t *testing.T) {
 	damaged := saved[:len(saved)/2]
 	eval[bool](t, b, `(() => { localStorage.setItem('daemonlab.session', `+jsString(damaged)+`); return true; })()`)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #notice`))))
-	assert.Equal(t, "Your saved session could not be read, so DaemonLab started afresh. A copy is kept in localStorage under daemonlab.session.broken.", b.text(t, "#notice-text"))
+	assert.Equal(t, "Your saved session could not be read: this is not a DaemonLab session, or it is damaged. DaemonLab started afresh; a copy is kept in localStorage under daemonlab.session.broken.", b.text(t, "#notice-text"))
 	assert.Equal(t, damaged, eval[string](t, b, `localStorage.getItem('daemonlab.session.broken')`))
 	assert.Equal(t, "step 0 of 0", b.text(t, "#step"))
 	assert.Equal(t, "Ready", b.text(t, `[data-node="hd2"] .status`))
