@@ -378,7 +378,7 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 }
 
 // List returns every object of a kind in the API server's order: by namespace, then name (see
-// compareKeys).
+// CompareKeys).
 func List[T api.Object](c *Cluster) []T {
 	var zero T
 	objs := c.ListKind(kindOf(zero))

@@ -36,11 +36,11 @@ type entry struct {
 	obj api.Object
 }
 
-// compareKeys orders keys as the API server lists them: by their storage key
+// CompareKeys orders keys as the API server lists them: by their storage key
 // <namespace>/<name> as bytes (etcd's order, and the watch cache's btree), which is namespace
 // then name except where one namespace begins another: "team-a/x" comes before "team/x", as
 // '-' is before '/'.
-func compareKeys(a, b Key) int {
+func CompareKeys(a, b Key) int {
 	if a.Namespace == b.Namespace {
 		return cmp.Compare(a.Name, b.Name)
 	}
@@ -54,7 +54,7 @@ func compareKeys(a, b Key) int {
 	return cmp.Compare(a.Namespace[n], '/')
 }
 
-func compareEntries(a, b entry) int { return compareKeys(a.key, b.key) }
+func compareEntries(a, b entry) int { return CompareKeys(a.key, b.key) }
 
 // newListing sorts a kind's objects.
 func newListing(objs map[Key]api.Object) *listing {
@@ -68,7 +68,7 @@ func newListing(objs map[Key]api.Object) *listing {
 
 // find returns where k is, or would be, among the sorted entries.
 func (l *listing) find(k Key) (int, bool) {
-	return slices.BinarySearchFunc(l.entries, k, func(e entry, k Key) int { return compareKeys(e.key, k) })
+	return slices.BinarySearchFunc(l.entries, k, func(e entry, k Key) int { return CompareKeys(e.key, k) })
 }
 
 // update replaces the object stored under k, wherever it waits.

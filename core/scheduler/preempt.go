@@ -34,7 +34,7 @@ type preemption struct {
 //  4. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
 //     priorities, the fewest victims, the latest start among the highest-priority victims;
 //     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
-func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests) preemption {
+func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests, on map[string][]*api.Pod) preemption {
 	if p := pod.Spec.PreemptionPolicy; p != nil && *p == "Never" {
 		return preemption{message: "preemption: not eligible due to preemptionPolicy=Never."}
 	}
@@ -62,7 +62,7 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 	}
 	var candidates []candidate
 	for _, i := range potential {
-		victims, reasons := selectVictims(c, pod, nodes[i], usage[nodes[i].Name])
+		victims, reasons := selectVictims(c, pod, nodes[i], on[nodes[i].Name], usage[nodes[i].Name])
 		if victims == nil {
 			for _, r := range reasons {
 				failures[r]++
@@ -115,10 +115,10 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 
 // selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority
 // whose removal lets pod fit on node, or nil and the reasons it cannot.
-func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used requests) ([]*api.Pod, []string) {
+func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, bound []*api.Pod, used requests) ([]*api.Pod, []string) {
 	var potential []*api.Pod
-	for p := range c.AllPods() {
-		if p.Spec.NodeName == node.Name && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && priority(p) < priority(pod) {
+	for _, p := range bound {
+		if priority(p) < priority(pod) {
 			potential = append(potential, p)
 		}
 	}

@@ -96,8 +96,9 @@ type Cycle struct {
 	c         *cluster.Cluster
 	nodes     []*api.Node
 	byName    map[string]*api.Node
-	usage     map[string]requests // what the pods bound to each node request
-	alloc     map[string]requests // each node's allocatable
+	on        map[string][]*api.Pod // the pods bound to each node, in the API server's order
+	usage     map[string]requests   // what they request
+	alloc     map[string]requests   // each node's allocatable
 	nominated []*api.Pod
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
@@ -120,7 +121,8 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 }
 
 func (cy *Cycle) reload() {
-	cy.nodes, cy.usage, cy.nominated, cy.spreads = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}
+	cy.nodes, cy.nominated, cy.spreads = cy.c.Nodes(), nil, map[cluster.Key]*spread{}
+	cy.on, cy.usage = boundPods(cy.c)
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	cy.byName = make(map[string]*api.Node, len(cy.nodes))
 	cy.alloc = make(map[string]requests, len(cy.nodes))
@@ -150,6 +152,7 @@ func (cy *Cycle) Apply(d Decision) bool {
 		u := cy.usage[d.Node]
 		u.add(PodRequests(d.Pod))
 		cy.usage[d.Node] = u
+		cy.on[d.Node] = insertPod(cy.on[d.Node], d.Pod)
 		for _, sp := range cy.spreads {
 			if sp.namespace == d.Pod.Namespace && sp.selector.Matches(d.Pod.Labels) {
 				sp.onNode[d.Node]++
@@ -212,7 +215,7 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 		}
 	}
 	if len(feasible) == 0 {
-		pre := preempt(c, pod, nodes, verdicts, usage)
+		pre := preempt(c, pod, nodes, verdicts, usage, cy.on)
 		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre, processed: processed}
 	}
 	for _, n := range feasible {
@@ -381,4 +384,11 @@ func histogram(counts map[string]int) string {
 	}
 	sort.Strings(entries)
 	return strings.Join(entries, ", ")
+}
+
+// insertPod adds a pod to pods, which are in the API server's order (cluster.CompareKeys), at its
+// place.
+func insertPod(pods []*api.Pod, p *api.Pod) []*api.Pod {
+	i, _ := slices.BinarySearchFunc(pods, p, func(a, b *api.Pod) int { return cluster.CompareKeys(cluster.KeyOf(a), cluster.KeyOf(b)) })
+	return slices.Insert(pods, i, p)
 }
