@@ -31,7 +31,8 @@ type preemption struct {
 //     pod" when there were none).
 //  3. The potential victims, most important first (higher priority, then earlier start), are
 //     added back one by one; one the pod still fits with is reprieved, the rest are victims.
-//  4. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
+//  4. Only a shortlist of the candidates competes (see shortlist).
+//  5. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
 //     priorities, the fewest victims, the latest start among the highest-priority victims;
 //     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
 func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests, on map[string][]*api.Pod) preemption {
@@ -51,17 +52,9 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 			potential = append(potential, i)
 		}
 	}
-	if len(potential) > 1 { // kube-scheduler starts the dry run at a random node
-		offset := c.IntN(len(potential))
-		potential = append(potential[offset:], potential[:offset]...)
-	}
 	failures := map[string]int{}
-	type candidate struct {
-		node    string
-		victims []*api.Pod
-	}
 	var candidates []candidate
-	for _, i := range potential {
+	for at, i := range potential {
 		victims, reasons := selectVictims(c, pod, nodes[i], on[nodes[i].Name], usage[nodes[i].Name])
 		if victims == nil {
 			for _, r := range reasons {
@@ -69,8 +62,9 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 			}
 			continue
 		}
-		candidates = append(candidates, candidate{nodes[i].Name, victims})
+		candidates = append(candidates, candidate{nodes[i].Name, victims, at})
 	}
+	candidates = shortlist(c, candidates, len(potential))
 	if len(candidates) == 0 {
 		if absent := len(nodes) - len(potential); absent > 0 {
 			failures["Preemption is not helpful for scheduling"] += absent
@@ -111,6 +105,39 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 	}
 	return preemption{node: chosen.node, victims: chosen.victims,
 		message: fmt.Sprintf("preemption: found a potential placement for pod on node %v, preempting %d victims", chosen.node, len(chosen.victims))}
+}
+
+// candidate is a node preemption can make room on: its victims, and its place among the
+// potential nodes.
+type candidate struct {
+	node    string
+	victims []*api.Pod
+	at      int
+}
+
+// numCandidates is how many candidates the dry run looks for among n potential nodes
+// (DefaultPreemption's calculateNumCandidates with the default minCandidateNodesPercentage 10
+// and minCandidateNodesAbsolute 100): 10% of them, at least 100, at most all of them.
+func numCandidates(n int) int {
+	return min(max(n*10/100, 100), n)
+}
+
+// shortlist is the candidates that compete (GetOffsetAndNumCandidates and DryRunPreemption):
+//
+//  1. kube-scheduler dry-runs the potential nodes from a random offset, going round, and stops
+//     once it has numCandidates candidates; those compete.
+//  2. DaemonLab dry-runs every potential node in order, and draws the offset only when stopping
+//     would leave some candidates out (more than numCandidates): the same shortlist, and an
+//     attempt that preempts nothing draws nothing, so a scheduler pass that changed nothing
+//     changes nothing when run again, the random source included.
+func shortlist(c *cluster.Cluster, candidates []candidate, potential int) []candidate {
+	keep := numCandidates(potential)
+	if len(candidates) <= keep {
+		return candidates
+	}
+	offset := c.IntN(potential)
+	first := sort.Search(len(candidates), func(i int) bool { return candidates[i].at >= offset })
+	return slices.Concat(candidates[first:], candidates[:first])[:keep]
 }
 
 // selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority

@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -160,4 +162,69 @@ func TestPreemptionPolicyNeverDoesNotPreempt(t *testing.T) {
 func create(c *cluster.Cluster, obj api.Object) error {
 	_, err := apiserver.Create(c, obj, apiserver.Options{})
 	return err
+}
+
+// TestPreemptionShortlistsCandidatesAsDryRunPreemptionDoes pins GetOffsetAndNumCandidates and
+// DryRunPreemption (pkg/scheduler/framework/plugins/defaultpreemption, framework/preemption):
+// the dry run looks for 10% of the potential nodes as candidates, at least 100, at most all;
+// it starts at a random potential node and keeps the first candidates it meets going round. The
+// offset is drawn only when it decides something: with no more candidates than that, all
+// compete and the random source does not move.
+func TestPreemptionShortlistsCandidatesAsDryRunPreemptionDoes(t *testing.T) {
+	for _, tc := range []struct{ potential, want int }{{3, 3}, {100, 100}, {150, 100}, {2000, 200}, {5000, 500}} {
+		assert.Equal(t, tc.want, numCandidates(tc.potential), "%d potential nodes", tc.potential)
+	}
+	tests := []struct {
+		name       string
+		potential  int
+		candidates []int // their places among the potential nodes
+		wantDraw   bool
+	}{
+		{"every potential node a candidate, fewer than 100", 40, span(0, 40), false},
+		{"100 candidates among 300 potential nodes", 300, span(100, 200), false},
+		{"every other of 300 potential nodes a candidate", 300, evens(300), true},
+		{"all of 1,500 potential nodes candidates", 1500, span(0, 1500), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 20; seed++ {
+				c := cluster.New(seed)
+				var cands []candidate
+				for _, at := range tc.candidates {
+					cands = append(cands, candidate{node: "n" + strconv.Itoa(at), at: at})
+				}
+				before := c.Writes()
+				got := shortlist(c, cands, tc.potential)
+				if !tc.wantDraw {
+					assert.Equal(t, cands, got, "all compete")
+					assert.Equal(t, before, c.Writes(), "nothing drawn")
+					continue
+				}
+				assert.Equal(t, before+1, c.Writes(), "one offset drawn")
+				require.Len(t, got, numCandidates(tc.potential))
+				first := slices.Index(tc.candidates, got[0].at)
+				for i, cand := range got {
+					assert.Equal(t, tc.candidates[(first+i)%len(tc.candidates)], cand.at, "seed %d: the candidates met going round from the offset", seed)
+				}
+			}
+		})
+	}
+}
+
+// span is the places from to to-1.
+func span(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// evens is the even places below n.
+func evens(n int) []int {
+	var out []int
+	for i := 0; i < n; i += 2 {
+		out = append(out, i)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -96,6 +98,17 @@ var badInputs = []struct{ name, run, stdin, want string }{
 	{"pipe into a tool DaemonLab lacks", "kubectl get pods | awk '{print}'", "", "awk: command not found (DaemonLab pipes into grep, head, tail and wc -l)"},
 	{"pipe into nothing", "kubectl get pods |", "", "syntax error near unexpected token `|'"},
 	{"not a command at all", "rm -rf /", "", "rm: command not found (DaemonLab runs kubectl and sim commands)"},
+	{"JSON patch copying metadata into itself 30 times", "kubectl patch deploy web --type=json -p '" + metadataCopies(30) + "'", "", "The request is invalid: : Unable to complete the copy, the accumulated size increase of copy is "},
+}
+
+// metadataCopies is a JSON patch of n operations, each copying /metadata into a new field of
+// itself: the copied bytes double with every operation.
+func metadataCopies(n int) string {
+	ops := make([]string, n)
+	for i := range ops {
+		ops[i] = fmt.Sprintf(`{"op": "copy", "from": "/metadata", "path": "/metadata/copy-%02d-of-the-metadata"}`, i+1)
+	}
+	return "[" + strings.Join(ops, ", ") + "]"
 }
 
 // TestBadInputsAreRefusedAndChangeNothing: every bad input fails with its message, short
@@ -123,4 +136,49 @@ func TestBadInputsAreRefusedAndChangeNothing(t *testing.T) {
 func dump(s *sim.Sim) string {
 	r := Run(s, "kubectl get all,nodes,ds,namespaces,events,controllerrevisions -A -o yaml", "")
 	return r.Out + r.Err
+}
+
+// The ceiling on what refusing a bad input may cost, for the n bytes of its command line and
+// standard input (measured natively; see TestBadInputsAreRefusedInBoundedMemoryAndOutput):
+//
+//  1. Bytes allocated: at most bytesPerInputByte × n + boundedBytes. A 400 KB manifest of
+//     100,000 plain list items allocates the most per byte (412); the alias bombs the most
+//     whatever their size, as the expansion stops at 100,000 values (25.7 MB for 393 bytes).
+//  2. Objects allocated: at most objectsPerInputByte × n + boundedObjects (the same two: 5.5 a
+//     byte, and 233,000).
+//  3. What the terminal receives, output and error: at most maxRefusalOutput bytes.
+const (
+	bytesPerInputByte   = 512
+	boundedBytes        = 32 << 20
+	objectsPerInputByte = 8
+	boundedObjects      = 300_000
+	maxRefusalOutput    = 4 << 10
+)
+
+// TestBadInputsAreRefusedInBoundedMemoryAndOutput: refusing each bad input allocates at most the
+// ceiling above for its size, and answers in a few KB, however big the input (a huge input's
+// error quotes a short prefix of it). Issue 19: nothing a learner does kills the tab.
+func TestBadInputsAreRefusedInBoundedMemoryAndOutput(t *testing.T) {
+	for _, c := range badInputs {
+		t.Run(c.name, func(t *testing.T) {
+			s := playground(t)
+			n := uint64(len(c.run) + len(c.stdin))
+			var r Result
+			objects, bytes := allocations(func() { r = Run(s, c.run, c.stdin) })
+			require.NotZero(t, r.Code, "the input is refused")
+			t.Logf("%d input bytes: %d bytes (%.0f a byte), %d objects (%.1f a byte)", n, bytes, float64(bytes)/float64(n), objects, float64(objects)/float64(n))
+			assert.LessOrEqual(t, bytes, bytesPerInputByte*n+boundedBytes, "bytes allocated for %d input bytes", n)
+			assert.LessOrEqual(t, objects, objectsPerInputByte*n+boundedObjects, "objects allocated for %d input bytes", n)
+			assert.LessOrEqual(t, len(r.Out)+len(r.Err), maxRefusalOutput, "what the terminal receives")
+		})
+	}
+}
+
+// allocations counts what f allocates: objects and bytes.
+func allocations(f func()) (objects, bytes uint64) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }

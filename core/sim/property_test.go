@@ -20,9 +20,12 @@ import (
 	"daemonlab/core/sim"
 )
 
-// The property test drives the simulation with random command sequences from fixed seeds and
-// checks invariants after every step (TigerBeetle's VOPR in miniature). PROPERTY_RUNS sets how
-// many sequences; a failure prints the seed and the commands to replay.
+// The property tests drive the simulation with random sequences from seeds and check invariants
+// after every step (TigerBeetle's VOPR in miniature):
+//  1. PROPERTY_SEED sets the first seed (default 1, so `make test` always runs the same
+//     sequences); PROPERTY_RUNS sets how many seeds, counting up from it.
+//  2. Each test logs the seeds it ran; a failure names its seed, the commands to replay, and the
+//     `go test` command that runs that seed alone.
 
 var nodeNames = []string{"hd1", "hd2", "hd3", "hd4"}
 
@@ -175,6 +178,35 @@ func intOrZero(v *api.IntOrString) int32 {
 	return v.IntVal
 }
 
+// seeds are the seeds a property test runs: from PROPERTY_SEED (default 1), PROPERTY_RUNS of them
+// (default runs), logged.
+func seeds(t *testing.T, runs int) []uint64 {
+	t.Helper()
+	first := uint64(1)
+	if v := os.Getenv("PROPERTY_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "PROPERTY_SEED must be an unsigned integer")
+		first = n
+	}
+	if v := os.Getenv("PROPERTY_RUNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		require.NoError(t, err, "PROPERTY_RUNS must be an integer")
+		runs = n
+	}
+	t.Logf("seeds %d to %d (PROPERTY_SEED=%d PROPERTY_RUNS=%d)", first, first+uint64(runs)-1, first, runs)
+	out := make([]uint64, runs)
+	for i := range out {
+		out[i] = first + uint64(i)
+	}
+	return out
+}
+
+// rerun is the command that runs seed alone in the test t.
+func rerun(t *testing.T, seed uint64) string {
+	t.Helper()
+	return fmt.Sprintf("PROPERTY_SEED=%d PROPERTY_RUNS=1 go test ./core/sim -run '^%s$'", seed, t.Name())
+}
+
 func runSequence(t *testing.T, seed uint64, steps int) (string, []step) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	s, err := sim.New(seed, sim.Default)
@@ -187,13 +219,13 @@ func runSequence(t *testing.T, seed uint64, steps int) (string, []step) {
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
-					t.Fatalf("seed %d step %d (%s) panicked: %v\nreplay: %s", seed, i+1, st.line, p, replay(done))
+					t.Fatalf("seed %d step %d (%s) panicked: %v\nreplay: %s\nrerun: %s", seed, i+1, st.line, p, replay(done), rerun(t, seed))
 				}
 			}()
 			shell.Run(s, st.line, st.stdin)
 		}()
 		if problem := checkInvariants(s, was); problem != "" {
-			t.Fatalf("seed %d step %d (%s): %s\nreplay: %s", seed, i+1, st.line, problem, replay(done))
+			t.Fatalf("seed %d step %d (%s): %s\nreplay: %s\nrerun: %s", seed, i+1, st.line, problem, replay(done), rerun(t, seed))
 		}
 	}
 	return dump(s), done
@@ -215,14 +247,11 @@ func TestRandomCommandSequencesKeepInvariants(t *testing.T) {
 	if runtime.GOOS == "js" {
 		runs = 200
 	}
-	if v, err := strconv.Atoi(os.Getenv("PROPERTY_RUNS")); err == nil {
-		runs = v
-	}
-	for seed := uint64(1); seed <= uint64(runs); seed++ {
-		first, _ := runSequence(t, seed, 40)
+	for _, seed := range seeds(t, runs) {
+		first, done := runSequence(t, seed, 40)
 		if seed%25 == 0 {
 			again, _ := runSequence(t, seed, 40)
-			require.Equal(t, first, again, "seed %d is not deterministic", seed)
+			require.Equal(t, first, again, "seed %d is not deterministic\nreplay: %s\nrerun: %s", seed, replay(done), rerun(t, seed))
 		}
 	}
 }
@@ -230,7 +259,7 @@ func TestRandomCommandSequencesKeepInvariants(t *testing.T) {
 // TestSnapshotRestoreReplays: restoring a snapshot and running the same commands again gives the
 // same cluster, random draws included.
 func TestSnapshotRestoreReplays(t *testing.T) {
-	for seed := uint64(1); seed <= 30; seed++ {
+	for _, seed := range seeds(t, 30) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		s, err := sim.New(seed, sim.Default)
 		require.NoError(t, err)
@@ -253,7 +282,7 @@ func TestSnapshotRestoreReplays(t *testing.T) {
 		}
 		first := play()
 		s.C.Restore(snap)
-		require.Equal(t, first, play(), "seed %d", seed)
+		require.Equal(t, first, play(), "seed %d\nrerun: %s", seed, rerun(t, seed))
 	}
 }
 
@@ -264,7 +293,7 @@ func TestSnapshotRestoreReplays(t *testing.T) {
 // outnumber maxUnavailable (a percentage of the desired nodes, rounded up); with surge, every node
 // keeps an available pod throughout. A failure prints the seed and the commands to replay.
 func TestRandomRolloutsKeepTheirBudget(t *testing.T) {
-	for seed := uint64(1); seed <= 60; seed++ {
+	for _, seed := range seeds(t, 60) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		nodes := 3 + r.IntN(10)
 		strategy := []string{"{maxUnavailable: 1}", "{maxUnavailable: 2}", "{maxUnavailable: 25%}", "{maxUnavailable: 50%}", "{maxSurge: 1, maxUnavailable: 0}", "{maxSurge: 30%, maxUnavailable: 0}"}[r.IntN(6)]
@@ -293,9 +322,9 @@ func TestRandomRolloutsKeepTheirBudget(t *testing.T) {
 			available := availableNodes(s, int32(minReady))
 			switch {
 			case surge && available < nodes:
-				t.Fatalf("seed %d (%d nodes, %s, image %s): only %d nodes serve during a surge update\nreplay: %s ; sim step ×%d", seed, nodes, strategy, behaviour, available, strings.Join(lines, " ; "), i+1)
+				t.Fatalf("seed %d (%d nodes, %s, image %s): only %d nodes serve during a surge update\nreplay: %s ; sim step ×%d\nrerun: %s", seed, nodes, strategy, behaviour, available, strings.Join(lines, " ; "), i+1, rerun(t, seed))
 			case !surge && nodes-available > budget:
-				t.Fatalf("seed %d (%d nodes, %s, image %s): %d nodes unavailable, budget %d\nreplay: %s ; sim step ×%d", seed, nodes, strategy, behaviour, nodes-available, budget, strings.Join(lines, " ; "), i+1)
+				t.Fatalf("seed %d (%d nodes, %s, image %s): %d nodes unavailable, budget %d\nreplay: %s ; sim step ×%d\nrerun: %s", seed, nodes, strategy, behaviour, nodes-available, budget, strings.Join(lines, " ; "), i+1, rerun(t, seed))
 			}
 		}
 	}

@@ -246,3 +246,54 @@ func create(c *cluster.Cluster, obj api.Object) error {
 	_, err := apiserver.Create(c, obj, apiserver.Options{})
 	return err
 }
+
+// TestASkippedPassChangesNothing: a pass a controller skips would have changed nothing, the
+// random source included (checkSkip runs it to prove so). A pod no node has room for is
+// retried by every scheduler pass that runs; kube-scheduler's preemption dry run draws a random
+// start node (DefaultPreemption's GetOffsetAndNumCandidates), and drawing it for an attempt
+// that preempts nothing made the scheduler's quiet pass move the random source: 500 replicas
+// on the default cluster (about 250 left Pending, "Too many pods") panicked checkSkip. Pods
+// asking for more than a worker has left, or more than any node has, are the same rule.
+func TestASkippedPassChangesNothing(t *testing.T) {
+	tests := []struct {
+		name     string
+		replicas int32
+		cpu      string // each pod's request, "" for none
+		reason   string // what the pending pods' message says
+	}{
+		{"more pods than the workers hold", 500, "", "2 Too many pods. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."},
+		{"more CPU than a worker has left", 10, "1", "2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."},
+		{"more CPU than any node has", 250, "64", "2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
+	}
+	scheduler := slices.IndexFunc(controllers, func(c controller) bool { return c.name == "default-scheduler" })
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := New(1, Default)
+			require.NoError(t, err)
+			d := &api.Deployment{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"}}
+			d.Name, d.Namespace, d.Spec.Replicas = "web", "default", &tc.replicas
+			d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+			d.Spec.Template.Labels = map[string]string{"app": "web"}
+			d.Spec.Template.Spec.Containers = []api.Container{{Name: "c", Image: "nginx:1.27"}}
+			if tc.cpu != "" {
+				d.Spec.Template.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceCPU: api.MustParseQuantity(tc.cpu)}
+			}
+			require.NoError(t, create(s.C, d))
+			require.NotPanics(t, func() { s.Settle(); s.Advance(time.Second) })
+
+			pending := 0
+			for _, p := range s.C.Pods() {
+				if p.Spec.NodeName == "" {
+					pending++
+					require.NotEmpty(t, p.Status.Conditions, p.Name)
+					assert.Contains(t, p.Status.Conditions[0].Message, tc.reason, p.Name)
+				}
+			}
+			require.Positive(t, pending, "some pods find no room")
+			require.True(t, s.quiet[scheduler].ok, "the scheduler's last pass changed nothing: the next is skipped")
+			before := s.C.Writes()
+			assert.NotPanics(t, func() { checkSkip(s.C, controllers[scheduler]) })
+			assert.Equal(t, before, s.C.Writes(), "running the skipped pass changes nothing")
+		})
+	}
+}
