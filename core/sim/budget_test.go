@@ -76,3 +76,31 @@ func TestApplyingNodesScalesLinearly(t *testing.T) {
 		return objects, bytes
 	})
 }
+
+// TestScalingPastThePodLimitIsBounded: `kubectl scale deploy web --replicas=1000000` fills the
+// cluster to apiserver.MaxPods and no further, in bounded work: the ReplicaSet controller
+// creates in bursts and, once the API server refuses, retries at the work queue's rate-limited
+// pace (controller.Retries) — about 14 FailedCreate events in the first minute, not one per
+// settling round — and preemption reads each node's own pods, so 20,000 pending pods cost
+// linear work (k8s.io/kubernetes pkg/controller/replicaset/replica_set.go processNextWorkItem;
+// pkg/scheduler/framework/plugins/defaultpreemption SelectVictimsOnNode).
+func TestScalingPastThePodLimitIsBounded(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("20,000 pods: measured natively")
+	}
+	s, err := sim.New(1, sim.Default)
+	require.NoError(t, err)
+	var r shell.Result
+	objects, bytes := allocations(func() {
+		r = shell.Run(s, "kubectl create deployment big --image=nginx --replicas=1000000", "")
+		s.Advance(time.Minute)
+	})
+	require.Zero(t, r.Code, r.Err)
+	assert.Equal(t, "20000", shell.Run(s, "kubectl get rs -l app=big -o jsonpath={.items[0].status.replicas}", "").Out)
+	events := shell.Run(s, "kubectl get events --field-selector reason=FailedCreate", "").Out
+	failed := strings.Count(events, "FailedCreate")
+	assert.Contains(t, events, "DaemonLab's cluster holds at most 20000 pods")
+	assert.LessOrEqual(t, failed, 20, "failed creates are retried at the rate limiter's pace: %s", events)
+	t.Logf("1,000,000 replicas and a minute: %d objects, %d MB allocated, %d FailedCreate events", objects, bytes>>20, failed)
+	assert.Less(t, bytes, uint64(3<<30), "bytes allocated")
+}

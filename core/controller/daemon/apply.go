@@ -39,6 +39,8 @@ func Apply(c *cluster.Cluster, plan Plan) Outcome {
 //  3. Every create records SuccessfulCreate ("Created pod: <name>") or FailedCreate ("Error
 //     creating: <error>") on the DaemonSet; every delete SuccessfulDelete ("Deleted pod: <name>").
 //  4. Deletes come after the creates.
+//  5. A failed create is a failed sync, retried when the rate limiter says (controller.Retries;
+//     its event is a change); creates that all worked forget the failures.
 //
 // createPod creates a pod through the API server, as the controller's pod control does.
 func createPod(c *cluster.Cluster) func(api.Object) error {
@@ -66,6 +68,13 @@ func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Out
 		c.DeletePod(p, nil)
 		c.Record(ds, cluster.EventNormal, "SuccessfulDelete", "Deleted pod: "+p.Name, component, "")
 		out.Deleted++
+	}
+	switch {
+	case failed:
+		retries.Failed(c, string(ds.UID))
+		out.Changed = true
+	case len(creates) > 0:
+		retries.Forget(c, string(ds.UID))
 	}
 	out.Capped = !failed && len(plan.NodesNeeding) > burstReplicas || len(plan.PodsToDelete) > burstReplicas
 	out.Changed = out.Changed || out.Created > 0 || out.Deleted > 0

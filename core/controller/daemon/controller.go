@@ -15,6 +15,9 @@ import (
 // BurstReplicas for DaemonSets).
 const burstReplicas = 250
 
+// retries is the controller's rate limiter for syncs whose creates failed.
+var retries = controller.NewRetries(component)
+
 // Plan is what one pass of manage or rollingUpdate decided: the pods to adopt and release, the
 // nodes that need a pod and the pods to delete. Manage and rollingPlan make it; Apply carries
 // it out.
@@ -56,7 +59,8 @@ func (o *Outcome) add(p Outcome) {
 //  4. manage: pods created and deleted per node (Manage).
 //  5. For a RollingUpdate, the old pods the budget allows go, or surge pods are created
 //     (rollingPlan), judged on the pods as manage left them. The API server's answers are
-//     observed at once, so the controller's expectations are always met.
+//     observed at once, so the controller's expectations are always met. After a sync whose
+//     create failed, creates wait for the rate-limited retry (controller.Retries).
 //  6. Old revisions beyond the history limit go (PlanCleanup).
 //  7. The status is written if it changed.
 func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
@@ -74,6 +78,10 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		return out
 	}
 	manage, byNode := planManage(c, ds, h.Hash)
+	waiting := retries.Waiting(c, string(ds.UID))
+	if waiting {
+		manage.NodesNeeding = nil
+	}
 	owned := &ownedNow{c: c, ds: ds}
 	if len(manage.Claims.Adopt)+len(manage.Claims.Release) == 0 {
 		owned.pods, owned.nodes, owned.writes, owned.known = manage.Claims.Owned, byNode, c.Writes(), true
@@ -83,6 +91,9 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 	var rolling Plan
 	if ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
 		rolling = rollingPlan(c, ds, h.Hash, owned.get())
+		if waiting {
+			rolling.NodesNeeding = nil
+		}
 		out.add(Apply(c, rolling))
 	}
 	cleanup := PlanCleanup(c, ds)

@@ -168,8 +168,8 @@ func splitByTemplate(pods []*api.Pod, hash string, generation int64) (newPod, ol
 }
 
 // NextTimer returns when a DaemonSet next needs a sync without anything else happening: when a
-// ready pod of a DaemonSet with minReadySeconds becomes available, or a failed pod's back-off
-// ends.
+// ready pod of a DaemonSet with minReadySeconds becomes available, a failed pod's back-off
+// ends, or a failed sync is retried.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
@@ -179,6 +179,9 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	for _, ds := range c.DaemonSets() {
+		if at, ok := retries.Due(c, string(ds.UID)); ok {
+			consider(at)
+		}
 		for _, p := range ownedPods(c, ds) {
 			if ready, since := api.PodReadySince(p); ready && ds.Spec.MinReadySeconds > 0 {
 				consider(since.Add(time.Duration(ds.Spec.MinReadySeconds) * time.Second))

@@ -21,6 +21,9 @@ const component = "replicaset-controller"
 // BurstReplicas for ReplicaSets, pkg/controller/replicaset/replica_set.go).
 const burstReplicas = 500
 
+// retries is the controller's rate limiter for syncs whose creates failed.
+var retries = controller.NewRetries(component)
+
 // Plan is what one sync of one ReplicaSet decided.
 type Plan struct {
 	ReplicaSet   *api.ReplicaSet
@@ -37,6 +40,8 @@ type Plan struct {
 //     least first (see deletionOrder).
 //  3. Either is at most burstReplicas (500); the rest wait for the next sync (Plan.Capped),
 //     which the controller runs as soon as it has seen these.
+//  4. After a sync whose create failed, creates wait for the rate-limited retry
+//     (controller.Retries).
 //
 // A ReplicaSet being deleted gets nothing.
 func Reconcile(c *cluster.Cluster, rs *api.ReplicaSet) Plan {
@@ -50,7 +55,7 @@ func Reconcile(c *cluster.Cluster, rs *api.ReplicaSet) Plan {
 		want = int(*rs.Spec.Replicas)
 	}
 	switch diff := len(active) - want; {
-	case diff < 0:
+	case diff < 0 && !retries.Waiting(c, string(rs.UID)):
 		plan.Create, plan.Capped = min(-diff, burstReplicas), -diff > burstReplicas
 	case diff > 0:
 		sortForDeletion(active, relatedOnNode(c, rs), c.Now())
@@ -193,8 +198,9 @@ func logRankDiff(t1, t2, now time.Time) int64 {
 
 // Apply carries out the plan (pod creations named <rs>-xxxxx in slow-start batches, see
 // controller.SlowStartBatch; graceful deletions; each with its event) and writes the status if
-// it changed. It returns whether anything changed, and whether the controller syncs rs again at
-// once: the plan was capped and no create failed.
+// it changed. A failed create is a failed sync, retried when the rate limiter says (its event is
+// a change); creates that all worked forget the failures. It returns whether anything changed,
+// and whether the controller syncs rs again at once: the plan was capped and no create failed.
 func Apply(c *cluster.Cluster, plan Plan) (changed, again bool) {
 	rs := plan.ReplicaSet
 	failed := controller.SlowStartBatch(plan.Create, func(int) error {
@@ -207,6 +213,13 @@ func Apply(c *cluster.Cluster, plan Plan) (changed, again bool) {
 		changed = true
 		return nil
 	})
+	switch {
+	case failed:
+		retries.Failed(c, string(rs.UID))
+		changed = true
+	case plan.Create > 0:
+		retries.Forget(c, string(rs.UID))
+	}
 	again = plan.Capped && !failed
 	for _, p := range plan.PodsToDelete {
 		c.DeletePod(p, nil)
@@ -260,11 +273,14 @@ func statusEqual(a, b api.ReplicaSetStatus) bool {
 }
 
 // NextTimer returns when a Ready pod becomes available (minReadySeconds), which changes the
-// status.
+// status, or when a failed sync is retried.
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for rs := range cluster.All[*api.ReplicaSet](c) {
+		if t, ok := retries.Due(c, string(rs.UID)); ok && (!found || t.Before(next)) {
+			next, found = t, true
+		}
 		if rs.Spec.MinReadySeconds == 0 {
 			continue
 		}
