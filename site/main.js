@@ -5,6 +5,21 @@
 // (editor.js, CodeMirror) loads once the Go side has drawn the page and marked it ready: until
 // then the plain textarea is the editor, and starting CodeMirror, then handing it the manifest,
 // does not hold up the page's first paint.
+//
+// Go recovers its own panics (wasm/recover.go), but not the end of its runtime. When the program
+// has stopped, the page says so (stop):
+//
+//  1. it has exited: go.run's promise settles (a fatal error such as running out of memory, a
+//     stack overflow, os.Exit);
+//  2. it has trapped: a WebAssembly.RuntimeError escapes from it, into an event listener, a timer,
+//     a promise or go.run itself; the program is then marked exited, so that nothing calls into
+//     it again (not even the Go side's save on pagehide, which would save a broken state).
+//
+// Then the page is marked data-stopped, everything but the banner #stopped is inert (greyed,
+// out of the keyboard's and the mouse's reach, out of the accessibility tree), and the banner's
+// Reload button has the focus: a reload opens the session as last autosaved. The banner's words
+// are in the page's language: the Go side translates them with the rest (data-i18n). The errors
+// of calls into the exited program ("Go program has already exited") are not reported again.
 "use strict";
 (() => {
   const compiled = WebAssembly.compileStreaming(fetch("main.wasm"));
@@ -19,13 +34,42 @@
   }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });
   document.addEventListener("DOMContentLoaded", async () => {
     const banner = document.getElementById("banner");
+    let go, instance;
     try {
-      const go = new Go();
-      const instance = await WebAssembly.instantiate(await compiled, go.importObject);
-      go.run(instance);
+      go = new Go();
+      instance = await WebAssembly.instantiate(await compiled, go.importObject);
     } catch (err) {
       banner.textContent = "DaemonLab could not load its simulator: " + err.message;
       banner.classList.remove("hidden");
+      return;
     }
+    const stopped = document.getElementById("stopped");
+    const reload = document.getElementById("reload");
+    reload.addEventListener("click", () => location.reload());
+    const stop = () => {
+      go.exited = true;
+      if (document.documentElement.hasAttribute("data-stopped")) {
+        return;
+      }
+      document.documentElement.setAttribute("data-stopped", "true");
+      for (const e of document.body.children) {
+        e.inert = e !== stopped;
+      }
+      stopped.classList.remove("hidden");
+      reload.focus();
+    };
+    const escaped = (err, event) => {
+      if (err instanceof WebAssembly.RuntimeError) {
+        stop();
+      } else if (go.exited && err instanceof Error && err.message === "Go program has already exited") {
+        event.preventDefault();
+      }
+    };
+    addEventListener("error", (e) => escaped(e.error, e));
+    addEventListener("unhandledrejection", (e) => escaped(e.reason, e));
+    go.run(instance).then(stop, (err) => {
+      console.error(err);
+      stop();
+    });
   });
 })();

@@ -23,9 +23,11 @@ func main() {
 			banner.Class().Remove("hidden")
 		}
 		println("DaemonLab could not start:", err.Error())
-		return
 	}
-	select {} // the page lives on in its event listeners
+	// The page lives on in its event listeners; after a failed start the program stays too, as
+	// a program that exits is the page's stopped banner (site/main.js), and the banner here says
+	// better why.
+	select {}
 }
 
 func start() (err error) {

@@ -196,4 +196,7 @@ var texts = map[string]text{
 	"col.pods":                   {"Pods", "Pod"},
 	"cell":                       {"%s: %s, %d pods", "%s：%s，%d 个 Pod"},
 	"more":                       {"and %d more", "还有 %d 个"},
+	"stopped.title":              {"DaemonLab's simulator has stopped.", "DaemonLab 的模拟器已停止运行。"},
+	"stopped":                    {"Most likely it ran out of memory (details are in the browser console), and nothing on this page works any more. Your session is kept as it was last saved, a moment before: Reload carries on from there.", "很可能是内存不足（详情见浏览器控制台），此页面上的操作都已不再起作用。你的会话保留在停止前不久最后一次保存时的状态：点击“重新加载”即可从那里继续。"},
+	"stopped.reload":             {"Reload", "重新加载"},
 }

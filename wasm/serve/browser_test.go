@@ -90,7 +90,8 @@ type browser struct {
 	errors []string
 }
 
-func newBrowser(t testing.TB) *browser {
+// newBrowser starts Chromium with the tests' flags and any extra ones.
+func newBrowser(t testing.TB, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
@@ -100,6 +101,7 @@ func newBrowser(t testing.TB) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.UserDataDir(t.TempDir()),
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts[:]...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
@@ -138,7 +140,13 @@ func recording(t testing.TB, ctx context.Context) *browser {
 // at; nothing compares it.
 func (b *browser) screenshot(t *testing.T, name string) {
 	t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	b.saveScreenshot(t, name, chromedp.FullScreenshot(100))
+}
+
+// saveScreenshot saves what shot takes (the whole page, or the viewport) as screenshot does.
+func (b *browser) saveScreenshot(t *testing.T, name string, shot chromedp.Action[[]byte]) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, shot)
 	require.NoError(t, err)
 	dir := filepath.Join("..", "..", ".screenshots")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
