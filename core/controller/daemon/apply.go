@@ -71,10 +71,10 @@ func syncNodes(c *cluster.Cluster, plan Plan, create func(api.Object) error) Out
 	}
 	switch {
 	case failed:
-		retries.Failed(c, string(ds.UID))
+		retries.Failed(c, ds)
 		out.Changed = true
 	case len(creates) > 0:
-		retries.Forget(c, string(ds.UID))
+		retries.Forget(c, ds)
 	}
 	out.Capped = !failed && len(plan.NodesNeeding) > burstReplicas || len(plan.PodsToDelete) > burstReplicas
 	out.Changed = out.Changed || out.Created > 0 || out.Deleted > 0

@@ -78,7 +78,7 @@ func Sync(c *cluster.Cluster, ds *api.DaemonSet) Outcome {
 		return out
 	}
 	manage, byNode := planManage(c, ds, h.Hash)
-	waiting := retries.Waiting(c, string(ds.UID))
+	waiting := retries.Waiting(c, ds)
 	if waiting {
 		manage.NodesNeeding = nil
 	}

@@ -179,7 +179,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	for _, ds := range c.DaemonSets() {
-		if at, ok := retries.Due(c, string(ds.UID)); ok {
+		if at, ok := retries.Due(c, ds); ok {
 			consider(at)
 		}
 		for _, p := range ownedPods(c, ds) {

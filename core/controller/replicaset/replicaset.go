@@ -55,7 +55,7 @@ func Reconcile(c *cluster.Cluster, rs *api.ReplicaSet) Plan {
 		want = int(*rs.Spec.Replicas)
 	}
 	switch diff := len(active) - want; {
-	case diff < 0 && !retries.Waiting(c, string(rs.UID)):
+	case diff < 0 && !retries.Waiting(c, rs):
 		plan.Create, plan.Capped = min(-diff, burstReplicas), -diff > burstReplicas
 	case diff > 0:
 		sortForDeletion(active, relatedOnNode(c, rs), c.Now())
@@ -215,10 +215,10 @@ func Apply(c *cluster.Cluster, plan Plan) (changed, again bool) {
 	})
 	switch {
 	case failed:
-		retries.Failed(c, string(rs.UID))
+		retries.Failed(c, rs)
 		changed = true
 	case plan.Create > 0:
-		retries.Forget(c, string(rs.UID))
+		retries.Forget(c, rs)
 	}
 	again = plan.Capped && !failed
 	for _, p := range plan.PodsToDelete {
@@ -278,7 +278,7 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for rs := range cluster.All[*api.ReplicaSet](c) {
-		if t, ok := retries.Due(c, string(rs.UID)); ok && (!found || t.Before(next)) {
+		if t, ok := retries.Due(c, rs); ok && (!found || t.Before(next)) {
 			next, found = t, true
 		}
 		if rs.Spec.MinReadySeconds == 0 {
