@@ -23,7 +23,7 @@ func TestListKeepsOrderThroughWrites(t *testing.T) {
 	c := New(1)
 	var snap Snapshot
 	want := func() []string {
-		keys := slices.SortedFunc(maps.Keys(c.objects["Pod"]), compareKeys)
+		keys := slices.SortedFunc(maps.Keys(c.objects["Pod"]), CompareKeys)
 		var out []string
 		for _, k := range keys {
 			out = append(out, fmt.Sprintf("%s/%s@%s", k.Namespace, k.Name, c.objects["Pod"][k].GetObjectMeta().ResourceVersion))
