@@ -393,10 +393,10 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 // CompareKeys).
 func List[T api.Object](c *Cluster) []T {
 	var zero T
-	objs := c.ListKind(kindOf(zero))
-	out := make([]T, len(objs))
-	for i, o := range objs {
-		out[i] = o.(T)
+	l := c.listed(kindOf(zero))
+	out := make([]T, len(l.entries))
+	for i, e := range l.entries {
+		out[i] = e.obj.(T)
 	}
 	return out
 }
