@@ -27,9 +27,6 @@ func (x *FreeIndex) Release(i int) {
 	}
 }
 
-// Used reports whether an index is taken.
-func (x *FreeIndex) Used(i int) bool { return x.used[i] > 0 }
-
 // Free returns the smallest index not taken.
 func (x *FreeIndex) Free() int {
 	for x.used[x.next] > 0 {

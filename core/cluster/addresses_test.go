@@ -30,7 +30,8 @@ func TestOctetsReadAsAnAddressIsWritten(t *testing.T) {
 	}
 }
 
-// TestFreeIndexIsTheSmallestUntaken: the first index no Use took.
+// TestFreeIndexIsTheSmallestUntaken: the first index no Use took, or whose uses were all
+// released.
 func TestFreeIndexIsTheSmallestUntaken(t *testing.T) {
 	var x FreeIndex
 	assert.Equal(t, 0, x.Free())
@@ -40,7 +41,11 @@ func TestFreeIndexIsTheSmallestUntaken(t *testing.T) {
 	assert.Equal(t, 2, x.Free())
 	x.Use(2)
 	assert.Equal(t, 4, x.Free())
-	assert.True(t, x.Used(3))
+	x.Use(1)
+	x.Release(1)
+	assert.Equal(t, 4, x.Free(), "1 is used once more")
+	x.Release(1)
+	assert.Equal(t, 1, x.Free(), "and free once every use is released")
 }
 
 // TestTallyKeepsInStepWithTheWrites: a Tally's free index is the smallest no object holds after
