@@ -78,11 +78,12 @@ fuzz-all:
 # ratio), the page's sizes, its time to interactive in headless Chromium against a Go
 # hello-world page and the floor page (wasm/serve/testdata/floor: the libraries the core cannot
 # do without, used as little as possible; its main.wasm's brotli size is reported too), a step typed in the page on 1,000 nodes, and the longest task while it plays a
-# 5,000-node rolling update. Results also land in .bench/ (git-ignored).
+# 5,000-node rolling update, 1,000 and 5,000 nodes joining one sim add-node at a time, and one
+# apply of 10,000 pods. Results also land in .bench/ (git-ignored).
 # BenchmarkMemory runs in a process of its own: a process's memory keeps what earlier benchmarks
 # took (a WebAssembly memory never shrinks).
-BENCH_ALL  := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|Render|Step
-BENCH_WASM := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|Step
+BENCH_ALL  := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Render|Step
+BENCH_WASM := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Step
 SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
 bench: build chromium
 	@mkdir -p .bench

@@ -58,6 +58,15 @@ func KindOf(obj api.Object) api.Kind {
 // tab's memory), so that no command (kubectl scale --replicas=1000000) can exhaust it.
 const MaxPods = 20000
 
+// MaxNodes bounds the simulated cluster's nodes: at most 5,000, the largest cluster Kubernetes
+// supports (its documented scalability envelope, "Considerations for large clusters": no more
+// than 5,000 nodes, 150,000 pods, 110 pods per node), so that no script of `sim add-node` or
+// manifest of nodes can grow a tab's cluster past what Kubernetes itself runs.
+const MaxNodes = 5000
+
+// bounds are DaemonLab's own bounds on the cluster, by kind.
+var bounds = map[string]int{"Pod": MaxPods, "Node": MaxNodes}
+
 // maxNameGenerationCreateAttempts is how often the store tries a generated name.
 const maxNameGenerationCreateAttempts = 8
 
@@ -71,8 +80,8 @@ const maxNameGenerationCreateAttempts = 8
 //     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
-//  6. DaemonLab's own bound, checked where ResourceQuota's validating admission would be: a pod
-//     past MaxPods is Forbidden.
+//  6. DaemonLab's own bounds, checked where ResourceQuota's validating admission would be: a pod
+//     past MaxPods, or a node past MaxNodes, is Forbidden.
 //  7. The store: AlreadyExists when the name is taken; a generated name that is taken is
 //     generated again, up to maxNameGenerationCreateAttempts (8) tries
 //     (pkg/registry/generic/registry/store.go createWithGenerateNameRetry).
@@ -104,8 +113,8 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 		if errs := api.Validate(obj); len(errs) > 0 {
 			return nil, invalid(kind, m.Name, errs)
 		}
-		if kind.Kind == "Pod" && c.Count("Pod") >= MaxPods {
-			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d pods", MaxPods))
+		if bound, ok := bounds[kind.Kind]; ok && c.Count(kind.Kind) >= bound {
+			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d %s", bound, kind.Resource))
 		}
 		if c.Get(kind.Kind, cluster.KeyOf(obj)) == nil {
 			break

@@ -15,6 +15,7 @@ import (
 	"iter"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
@@ -48,6 +49,7 @@ type Cluster struct {
 	names     eventNames                    // where to look for a free event name (see nextEventName)
 	expiredAt time.Time                     // when ExpireEvents last ran (see there); zero after a restore
 	stamps    stamps                        // when each kind was last written, for ChangedSince
+	tallies   map[*Tally]*FreeIndex         // the tallies asked for since the last restore (see Tally)
 }
 
 // stamps date the cluster's writes by kind ("Machine" and "Memo" for the machines and the
@@ -197,6 +199,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
 	c.names, c.expiredAt = eventNames{}, time.Time{}
+	c.tallies = nil
 	c.writes = s.writes
 	c.stamps.now++
 	c.stamps.restored = c.stamps.now
@@ -301,7 +304,9 @@ func (c *Cluster) newUID() string {
 	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
 }
 
-func kindOf(obj api.Object) string { return fmt.Sprintf("%T", obj)[5:] } // "*api.Pod" → "Pod"
+// kindOf names an object's kind, its Go type's name (*api.Pod: "Pod"); it allocates nothing,
+// as every List and All asks it.
+func kindOf(obj api.Object) string { return reflect.TypeOf(obj).Elem().Name() }
 
 // KeyOf returns an object's key: its namespace ("" for cluster-scoped kinds) and name.
 func KeyOf(obj api.Object) Key {
@@ -329,6 +334,7 @@ func (c *Cluster) Create(obj api.Object) error {
 	c.bump(m)
 	c.own(kind)[KeyOf(obj)] = obj
 	c.listCreated(kind, KeyOf(obj), obj)
+	c.tallyWrite(kind, nil, obj)
 	c.indexEvent(obj, nil)
 	return nil
 }
@@ -347,6 +353,7 @@ func (c *Cluster) Update(obj api.Object) error {
 	c.bump(m)
 	c.own(kind)[KeyOf(obj)] = obj
 	c.listUpdated(kind, KeyOf(obj), obj)
+	c.tallyWrite(kind, old, obj)
 	c.indexEvent(obj, old)
 	return nil
 }
@@ -354,9 +361,14 @@ func (c *Cluster) Update(obj api.Object) error {
 // Delete removes an object at once (pods are deleted gracefully through DeletePod). Like every
 // write it moves the resourceVersion counter.
 func (c *Cluster) Delete(obj api.Object) {
-	c.indexEvent(nil, c.objects[kindOf(obj)][KeyOf(obj)])
-	delete(c.own(kindOf(obj)), KeyOf(obj))
-	c.listDeleted(kindOf(obj), KeyOf(obj))
+	kind, k := kindOf(obj), KeyOf(obj)
+	old := c.objects[kind][k]
+	if old != nil {
+		c.tallyWrite(kind, old, nil)
+	}
+	c.indexEvent(nil, old)
+	delete(c.own(kind), k)
+	c.listDeleted(kind, k)
 	c.version++
 	c.writes++
 }
@@ -381,10 +393,10 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 // CompareKeys).
 func List[T api.Object](c *Cluster) []T {
 	var zero T
-	objs := c.ListKind(kindOf(zero))
-	out := make([]T, len(objs))
-	for i, o := range objs {
-		out[i] = o.(T)
+	l := c.listed(kindOf(zero))
+	out := make([]T, len(l.entries))
+	for i, e := range l.entries {
+		out[i] = e.obj.(T)
 	}
 	return out
 }

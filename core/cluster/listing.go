@@ -16,19 +16,28 @@ import (
 //     few are inserted in place).
 //  3. A delete removes its entry; with new entries waiting, the listing is dropped and rebuilt
 //     by the next List.
-//  4. While an iteration (All) may still read the entries, the first change copies them first.
+//  4. While an iteration (All, Each) may still read the entries, the first change copies them
+//     first; an iteration that has ended reads them no more, so the changes after it are made
+//     in place (a controller that iterates over the nodes and then updates one copies nothing).
 type listing struct {
 	entries []entry // sorted
 	added   []entry // created since the last List, in no order
-	lent    bool    // entries is being read by an iteration: copy it before changing it
+	readers int     // the iterations of entries as they are that have not ended
+	gen     int     // counts the copies of entries: an iteration ending after one was reading an older copy
 }
 
 // owned returns the entries for changing them.
 func (l *listing) owned() []entry {
-	if l.lent {
-		l.entries, l.lent = slices.Clone(l.entries), false
+	if l.readers > 0 {
+		l.replace(slices.Clone(l.entries))
 	}
 	return l.entries
+}
+
+// replace puts a new copy of the entries in place: no iteration reads it yet.
+func (l *listing) replace(entries []entry) {
+	l.entries, l.readers = entries, 0
+	l.gen++
 }
 
 type entry struct {
@@ -36,7 +45,7 @@ type entry struct {
 	obj api.Object
 }
 
-// CompareKeys orders keys as the API server lists them: by their storage key
+// CompareKeys orders keys as the API server lists them, as List does: by their storage key
 // <namespace>/<name> as bytes (etcd's order, and the watch cache's btree), which is namespace
 // then name except where one namespace begins another: "team-a/x" comes before "team/x", as
 // '-' is before '/'.
@@ -121,7 +130,8 @@ func (l *listing) merge() {
 		}
 	}
 	merged = append(append(merged, l.entries[i:]...), l.added[j:]...)
-	l.entries, l.added, l.lent = merged, nil, false
+	l.replace(merged)
+	l.added = nil
 }
 
 // listed returns a kind's listing, building it when there is none.
@@ -148,12 +158,21 @@ func (c *Cluster) ListKind(kind string) []api.Object {
 
 // Each returns every object of the named kind, in List order, without copying them into a
 // slice: the iteration sees the objects as they were when Each was called, whatever the loop
-// writes.
+// writes. The sequence is for one range loop (as every caller uses it): once that ends, later
+// writes change the entries in place.
 func (c *Cluster) Each(kind string) iter.Seq[api.Object] {
 	l := c.listed(kind)
-	entries := l.entries
-	l.lent = true
+	entries, gen := l.entries, l.gen
+	l.readers++
+	reading := true
+	end := func() {
+		if reading && l.gen == gen {
+			l.readers--
+		}
+		reading = false
+	}
 	return func(yield func(api.Object) bool) {
+		defer end()
 		for _, e := range entries {
 			if !yield(e.obj) {
 				return

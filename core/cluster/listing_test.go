@@ -97,3 +97,47 @@ func TestListIsInTheAPIServersKeyOrder(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Equal(t, []string{"a/x", "te/q", "team-a/z", "team/a", "team/b", "teams/a"}, got)
 }
+
+// TestIterationsSeeTheirBeginningAndEndedOnesCostNoCopy: an iteration (All) sees the objects as
+// they were when it began, whatever is written during it, nested iterations included; once it
+// has ended, an update changes the listing in place instead of copying it (5,000 nodes iterated
+// and then one updated, for every node joining, copied 5,000 entries each time).
+func TestIterationsSeeTheirBeginningAndEndedOnesCostNoCopy(t *testing.T) {
+	c := New(1)
+	for i := range 3 {
+		require.NoError(t, c.Create(pod(fmt.Sprintf("p%d", i))))
+	}
+	versions := func(pods iter.Seq[*api.Pod], during func()) []string {
+		var out []string
+		for p := range pods {
+			out = append(out, p.Name+"@"+p.ResourceVersion)
+			during()
+		}
+		return out
+	}
+	update := func(name string) {
+		next := *c.Get("Pod", Key{"default", name}).(*api.Pod)
+		require.NoError(t, c.Update(&next))
+	}
+	before := versions(c.AllPods(), func() {})
+	inner := 0
+	outer := versions(c.AllPods(), func() {
+		assert.Equal(t, versions(slices.Values(c.Pods()), func() {}), versions(c.AllPods(), func() {}), "a nested iteration sees the writes before it")
+		update(fmt.Sprintf("p%d", inner))
+		inner++
+	})
+	assert.Equal(t, before, outer, "the writes during the iteration do not show in it")
+	assert.NotEqual(t, before, versions(c.AllPods(), func() {}), "a new iteration shows them")
+
+	for range c.AllPods() {
+	}
+	l := c.sorted["Pod"]
+	gen := l.gen
+	update("p1")
+	assert.Equal(t, gen, l.gen, "an update after an ended iteration copies nothing")
+	for range c.AllPods() {
+		update("p2")
+		break
+	}
+	assert.Equal(t, gen+1, l.gen, "an update during an iteration copies the entries once")
+}

@@ -77,7 +77,7 @@ func annotateCommand(s *sim.Sim, args []string, _ string) Result {
 			continue
 		}
 		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
-			return Result{Out: out.String(), Err: serverError(err), Code: 1}
+			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
 		}
 		fmt.Fprintf(&out, "%s/%s annotated\n", resourceName(t.kind), t.name)
 	}

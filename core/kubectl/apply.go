@@ -261,7 +261,7 @@ func applyError(err error, doing, source string) string {
 	if errors.As(err, &se) && se.Reason != apiserver.ReasonInvalid {
 		return fmt.Sprintf("Error from server (%s): error when %s %q: %s", se.Reason, doing, source, se.Message)
 	}
-	return serverError(err)
+	return ServerError(err)
 }
 
 // problemsOf are the problems an editor marks for a refusal: each field error at its line, or

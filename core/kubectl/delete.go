@@ -125,7 +125,7 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 			continue
 		}
 		if _, err := apiserver.Delete(s.C, t.kind, cluster.KeyOf(t.obj), apiserver.DeleteOptions{Propagation: o.policy, GracePeriodSeconds: o.grace, DryRun: dry != ""}); err != nil {
-			errs = append(errs, serverError(err))
+			errs = append(errs, ServerError(err))
 			code = 1
 			continue
 		}

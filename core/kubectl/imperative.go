@@ -170,7 +170,7 @@ func createNamespace(s *sim.Sim, args []string) Result {
 	}
 	ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 	ns.Name = name
-	return createObject(s, f, ns, kindOf("Namespace"), serverError)
+	return createObject(s, f, ns, kindOf("Namespace"), ServerError)
 }
 
 // runCommand is kubectl run NAME --image=IMAGE (run.go): one pod whose single container is
@@ -243,7 +243,7 @@ func runCommand(s *sim.Sim, args []string, _ string) Result {
 	}
 	p.Spec.Containers = []api.Container{c}
 	p.Spec.DNSPolicy, p.Spec.RestartPolicy = "ClusterFirst", restart
-	return createObject(s, f, p, kindOf("Pod"), serverError)
+	return createObject(s, f, p, kindOf("Pod"), ServerError)
 }
 
 // parseRunLabels reads --labels k=v,k2=v2.

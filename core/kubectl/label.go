@@ -123,7 +123,7 @@ func relabel(c *cluster.Cluster, t target, add map[string]string, remove []strin
 	}
 	if added+removed > 0 {
 		if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
-			return "", &Result{Err: serverError(err), Code: 1}
+			return "", &Result{Err: ServerError(err), Code: 1}
 		}
 	}
 	switch {
@@ -229,7 +229,7 @@ func scaleCommand(s *sim.Sim, args []string, _ string) Result {
 			return Result{Out: out.String(), Err: fmt.Sprintf("error: no scaler has been implemented for %s", t.kind.GroupResource()), Code: 1}
 		}
 		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
-			return Result{Out: out.String(), Err: serverError(err), Code: 1}
+			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
 		}
 		fmt.Fprintf(&out, "%s/%s scaled\n", resourceName(t.kind), t.name)
 	}

@@ -55,7 +55,7 @@ func patchCommand(s *sim.Sim, args []string, _ string) Result {
 	for _, t := range targets {
 		next, err := apiserver.Patch(s.C, t.kind, cluster.KeyOf(t.obj), apiserver.PatchType(typ), p, apiserver.Options{DryRun: dry != ""})
 		if err != nil {
-			return Result{Out: out.String(), Err: serverError(err), Code: 1}
+			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
 		}
 		didPatch := next != t.obj // a patch that changes nothing gives back the stored object
 		switch f.Get("output") {

@@ -421,7 +421,7 @@ func rollback(c *cluster.Cluster, t target, to int64) (string, string) {
 		o.Annotations = rollbackAnnotations(o.Annotations, target.replicaSet)
 	}
 	if _, err := apiserver.Update(c, next, apiserver.Options{}); err != nil {
-		return "", serverError(err)
+		return "", ServerError(err)
 	}
 	return "rolled back", ""
 }
@@ -465,7 +465,7 @@ func rolloutPatch(name string, mutate func(obj api.Object, now time.Time) (verb,
 			}
 			switch stored, err := apiserver.Update(s.C, next, apiserver.Options{}); {
 			case err != nil:
-				errs = append(errs, serverError(err))
+				errs = append(errs, ServerError(err))
 			case stored == t.obj: // nothing changed: the stored object comes back
 				errs = append(errs, fmt.Sprintf("failed to create patch for %s: if restart has already been triggered within the past second, please wait before attempting to trigger another", t.name))
 			default:

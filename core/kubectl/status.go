@@ -9,7 +9,7 @@ import (
 	"daemonlab/core/apiserver"
 )
 
-// serverError words an API server's refusal as kubectl's checkErr does
+// ServerError words an API server's refusal as kubectl's checkErr does
 // (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr, StandardErrorMessage):
 //
 //  1. Invalid with its field errors: "The <Kind> "<name>" is invalid: …" (see invalidMessage).
@@ -17,7 +17,7 @@ import (
 //     and the cause as statusCausesToAggrError writes it, "<field>: <message>" with the field
 //     empty (so "The request is invalid: : …", as kubectl prints a JSON patch that cannot apply).
 //  3. Any other refusal: "Error from server (<Reason>): <message>".
-func serverError(err error) string {
+func ServerError(err error) string {
 	var se *apiserver.StatusError
 	switch {
 	case !errors.As(err, &se):

@@ -76,7 +76,7 @@ func taintCommand(s *sim.Sim, args []string, _ string) Result {
 		next := api.DeepCopy(n)
 		next.Spec.Taints = taints
 		if _, err := apiserver.Update(s.C, next, apiserver.Options{}); err != nil {
-			errs = append(errs, serverError(err))
+			errs = append(errs, ServerError(err))
 			continue
 		}
 		fmt.Fprintf(&out, "node/%s %s\n", n.Name, op)

@@ -65,33 +65,24 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 // FreeAddress returns the smallest address index whose InternalIP no node has, so that a
 // joining machine never shares an address with a node that stayed after others left.
 func FreeAddress(c *cluster.Cluster) int {
-	return NewAddresses(c).Free()
+	return addresses.Free(c)
 }
 
-// Addresses are the address indices the nodes' InternalIPs use, read once: FreeAddress for
-// many nodes joining in turn (a manifest of 5,000 nodes), each noted with Use as it joins.
-type Addresses struct{ cluster.FreeIndex }
-
-// NewAddresses reads the address indices the cluster's nodes use.
-func NewAddresses(c *cluster.Cluster) *Addresses {
-	x := &Addresses{}
-	for n := range c.AllNodes() {
-		for _, a := range n.Status.Addresses {
-			if a.Type == "InternalIP" {
-				x.Use(a.Address)
-			}
+// addresses are the address indices the nodes' InternalIPs use; an InternalIP it does not hand
+// out takes no index.
+var addresses = cluster.NewTally("Node", func(obj api.Object, use func(int)) {
+	for _, a := range obj.(*api.Node).Status.Addresses {
+		if i, ok := addressIndex(a.Address); ok && a.Type == "InternalIP" {
+			use(i)
 		}
 	}
-	return x
-}
+})
 
-// Use notes an InternalIP; one internalIP does not hand out takes no index.
-func (x *Addresses) Use(ip string) {
-	if rest, ok := strings.CutPrefix(ip, "192.168."); ok {
-		if k, ok := cluster.Octets(rest); ok {
-			x.FreeIndex.Use((k - internalIPsFrom + 1<<16) % (1 << 16))
-		}
-	}
+// addressIndex returns the index of the node internalIP gave an address, if it gave it.
+func addressIndex(ip string) (int, bool) {
+	rest, ok := strings.CutPrefix(ip, "192.168.")
+	k, octets := cluster.Octets(rest)
+	return (k - internalIPsFrom + 1<<16) % (1 << 16), ok && octets
 }
 
 // internalIPsFrom is 192.168.10.11's place in 192.168.0.0/16: InternalIPs count up from it, and

@@ -24,10 +24,14 @@ func TestFreeAddressIsTheSmallestUnused(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Equal(t, 2, FreeAddress(c))
-	x := NewAddresses(c)
-	x.Use("10.0.0.2")
-	x.Use(internalIP(2))
-	assert.Equal(t, 4, x.Free())
+	for name, ip := range map[string]string{"elsewhere": "10.0.0.2", "n2": internalIP(2)} {
+		n := NewNode(name, 0, NodeOptions{}, c.Now())
+		n.Status.Addresses[0].Address = ip
+		require.NoError(t, c.Create(n))
+	}
+	assert.Equal(t, 4, FreeAddress(c), "10.0.0.2 takes no index")
+	c.Delete(c.Node("n1"))
+	assert.Equal(t, 1, FreeAddress(c), "a node gone leaves its address free")
 }
 
 // TestNodeAddressesStayValidInLargeClusters: nodes past the 245th still get real addresses
@@ -40,9 +44,8 @@ func TestNodeAddressesStayValidInLargeClusters(t *testing.T) {
 		assert.True(t, hosts.Contains(net.ParseIP(ip)), "node %d: %s", i, ip)
 		assert.False(t, seen[ip], "node %d repeats %s", i, ip)
 		seen[ip] = true
-		x := &Addresses{}
-		x.Use(ip)
-		assert.True(t, x.Used(i), "%s reads back as node %d", ip, i)
+		read, ok := addressIndex(ip)
+		assert.True(t, ok && read == i, "%s reads back as node %d", ip, i)
 	}
 	assert.Equal(t, "192.168.10.11", internalIP(0))
 	assert.Equal(t, "192.168.11.0", internalIP(245))

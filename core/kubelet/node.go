@@ -65,15 +65,13 @@ func Register(c *cluster.Cluster) bool {
 		return changed
 	}
 	slices.SortStableFunc(joining, func(a, b *api.Node) int { return cluster.CreationOrder(a, b) })
-	addresses := NewAddresses(c)
 	for _, n := range joining {
-		joined := NewNode(n.Name, addresses.Free(), NodeOptions{Labels: n.Labels}, c.Now())
+		joined := NewNode(n.Name, FreeAddress(c), NodeOptions{Labels: n.Labels}, c.Now())
 		next := api.DeepCopy(n)
 		next.Labels = joined.Labels
 		if len(next.Status.Conditions) == 0 && next.Status.Capacity == nil {
 			next.Status = joined.Status
 			api.Default(next)
-			addresses.Use(next.Status.Addresses[0].Address)
 		}
 		_ = c.Update(next)
 		c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now()})

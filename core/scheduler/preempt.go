@@ -35,13 +35,13 @@ type preemption struct {
 //  5. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
 //     priorities, the fewest victims, the latest start among the highest-priority victims;
 //     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
-func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests, on map[string][]*api.Pod) preemption {
+func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests, bound boundPods) preemption {
 	if p := pod.Spec.PreemptionPolicy; p != nil && *p == "Never" {
 		return preemption{message: "preemption: not eligible due to preemptionPolicy=Never."}
 	}
 	if nominated := pod.Status.NominatedNodeName; nominated != "" {
 		for i, n := range nodes {
-			if n.Name == nominated && verdicts[i].code != unschedulableUnresolvable && terminatingVictim(c, pod, nominated) {
+			if n.Name == nominated && verdicts[i].code != unschedulableUnresolvable && terminatingVictim(pod, bound[nominated]) {
 				return preemption{message: "preemption: not eligible due to a terminating pod on the nominated node."}
 			}
 		}
@@ -55,7 +55,7 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 	failures := map[string]int{}
 	var candidates []candidate
 	for at, i := range potential {
-		victims, reasons := selectVictims(c, pod, nodes[i], on[nodes[i].Name], usage[nodes[i].Name])
+		victims, reasons := selectVictims(c, pod, nodes[i], usage[nodes[i].Name], bound[nodes[i].Name])
 		if victims == nil {
 			for _, r := range reasons {
 				failures[r]++
@@ -141,11 +141,12 @@ func shortlist(c *cluster.Cluster, candidates []candidate, potential int) []cand
 }
 
 // selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority
-// whose removal lets pod fit on node, or nil and the reasons it cannot.
-func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, bound []*api.Pod, used requests) ([]*api.Pod, []string) {
+// among those bound to node (onNode, in List order) whose removal lets pod fit on node, or nil
+// and the reasons it cannot.
+func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used requests, onNode []*api.Pod) ([]*api.Pod, []string) {
 	var potential []*api.Pod
-	for _, p := range bound {
-		if priority(p) < priority(pod) {
+	for _, p := range onNode {
+		if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && priority(p) < priority(pod) {
 			potential = append(potential, p)
 		}
 	}
@@ -209,15 +210,37 @@ func earliestStart(victims []*api.Pod) time.Time {
 	return earliest
 }
 
-// terminatingVictim reports whether a pod of lower priority on the node is terminating because
-// the scheduler preempted it (its DisruptionTarget condition says so).
-func terminatingVictim(c *cluster.Cluster, pod *api.Pod, node string) bool {
-	return slices.ContainsFunc(c.Pods(), func(p *api.Pod) bool {
-		return p.Spec.NodeName == node && p.DeletionTimestamp != nil && priority(p) < priority(pod) &&
+// terminatingVictim reports whether a pod of lower priority among a node's pods (onNode) is
+// terminating because the scheduler preempted it (its DisruptionTarget condition says so).
+func terminatingVictim(pod *api.Pod, onNode []*api.Pod) bool {
+	return slices.ContainsFunc(onNode, func(p *api.Pod) bool {
+		return p.DeletionTimestamp != nil && priority(p) < priority(pod) &&
 			slices.ContainsFunc(p.Status.Conditions, func(cond api.PodCondition) bool {
 				return cond.Type == "DisruptionTarget" && cond.Status == api.ConditionTrue && cond.Reason == "PreemptionByScheduler"
 			})
 	})
+}
+
+// boundPods are the pods bound to each node, by node name, each node's in List order: the pods
+// of a NodeInfo in kube-scheduler's snapshot, which preemption looks through node by node.
+type boundPods map[string][]*api.Pod
+
+// readBoundPods reads the pods bound to each node, once for every node.
+func readBoundPods(c *cluster.Cluster) boundPods {
+	bound := boundPods{}
+	for p := range c.AllPods() {
+		if p.Spec.NodeName != "" {
+			bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
+		}
+	}
+	return bound
+}
+
+// bind notes a pod (as stored) bound to its node, in List order among the node's.
+func (b boundPods) bind(p *api.Pod) {
+	pods := b[p.Spec.NodeName]
+	i, _ := slices.BinarySearchFunc(pods, cluster.KeyOf(p), func(q *api.Pod, k cluster.Key) int { return cluster.CompareKeys(cluster.KeyOf(q), k) })
+	b[p.Spec.NodeName] = slices.Insert(pods, i, p)
 }
 
 // applyPreemption carries preemption out (the executor): each victim not already going gets

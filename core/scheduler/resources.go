@@ -65,18 +65,16 @@ func scoringRequests(pod *api.Pod) requests {
 
 func allocatable(n *api.Node) requests { return fromList(n.Status.Allocatable) }
 
-// boundPods is, for each node, the pods bound to it that have not finished, in the API server's
-// order, and the sum of their requests: NodeInfo's Pods and Requested.
-func boundPods(c *cluster.Cluster) (on map[string][]*api.Pod, usage map[string]requests) {
-	on, usage = map[string][]*api.Pod{}, map[string]requests{}
+// nodeUsage sums the requests of the pods bound to each node that have not finished.
+func nodeUsage(c *cluster.Cluster) map[string]requests {
+	usage := map[string]requests{}
 	for p := range c.AllPods() {
 		if p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			continue
 		}
-		on[p.Spec.NodeName] = append(on[p.Spec.NodeName], p)
 		u := usage[p.Spec.NodeName]
 		u.add(PodRequests(p))
 		usage[p.Spec.NodeName] = u
 	}
-	return on, usage
+	return usage
 }

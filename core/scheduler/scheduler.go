@@ -46,9 +46,15 @@ type Decision struct {
 // hint), so it is not reported unschedulable again meanwhile.
 func Pending(c *cluster.Cluster) []*api.Pod {
 	var out []*api.Pod
+	var bound boundPods // read at the first nominated pod
 	for p := range c.AllPods() {
-		if n := p.Status.NominatedNodeName; n != "" && terminatingVictim(c, p, n) {
-			continue
+		if n := p.Status.NominatedNodeName; n != "" {
+			if bound == nil {
+				bound = readBoundPods(c)
+			}
+			if terminatingVictim(p, bound[n]) {
+				continue
+			}
 		}
 		if p.Spec.NodeName == "" && p.DeletionTimestamp == nil && p.Spec.SchedulerName == "default-scheduler" && p.Status.Phase == api.PodPending {
 			out = append(out, p)
@@ -96,13 +102,13 @@ type Cycle struct {
 	c         *cluster.Cluster
 	nodes     []*api.Node
 	byName    map[string]*api.Node
-	on        map[string][]*api.Pod // the pods bound to each node, in the API server's order
-	usage     map[string]requests   // what they request
-	alloc     map[string]requests   // each node's allocatable
+	usage     map[string]requests // what the pods bound to each node request
+	alloc     map[string]requests // each node's allocatable
 	nominated []*api.Pod
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
 	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
+	bound     boundPods               // the pods on each node, read when a preemption first needs them
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -121,8 +127,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 }
 
 func (cy *Cycle) reload() {
-	cy.nodes, cy.nominated, cy.spreads = cy.c.Nodes(), nil, map[cluster.Key]*spread{}
-	cy.on, cy.usage = boundPods(cy.c)
+	cy.nodes, cy.usage, cy.nominated, cy.spreads, cy.bound = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}, nil
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	cy.byName = make(map[string]*api.Node, len(cy.nodes))
 	cy.alloc = make(map[string]requests, len(cy.nodes))
@@ -152,11 +157,13 @@ func (cy *Cycle) Apply(d Decision) bool {
 		u := cy.usage[d.Node]
 		u.add(PodRequests(d.Pod))
 		cy.usage[d.Node] = u
-		cy.on[d.Node] = insertPod(cy.on[d.Node], d.Pod)
 		for _, sp := range cy.spreads {
 			if sp.namespace == d.Pod.Namespace && sp.selector.Matches(d.Pod.Labels) {
 				sp.onNode[d.Node]++
 			}
+		}
+		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.bound != nil {
+			cy.bound.bind(stored)
 		}
 	default:
 		cy.reload()
@@ -215,7 +222,10 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 		}
 	}
 	if len(feasible) == 0 {
-		pre := preempt(c, pod, nodes, verdicts, usage, cy.on)
+		if cy.bound == nil {
+			cy.bound = readBoundPods(c)
+		}
+		pre := preempt(c, pod, nodes, verdicts, usage, cy.bound)
 		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre, processed: processed}
 	}
 	for _, n := range feasible {
@@ -384,11 +394,4 @@ func histogram(counts map[string]int) string {
 	}
 	sort.Strings(entries)
 	return strings.Join(entries, ", ")
-}
-
-// insertPod adds a pod to pods, which are in the API server's order (cluster.CompareKeys), at its
-// place.
-func insertPod(pods []*api.Pod, p *api.Pod) []*api.Pod {
-	i, _ := slices.BinarySearchFunc(pods, p, func(a, b *api.Pod) int { return cluster.CompareKeys(cluster.KeyOf(a), cluster.KeyOf(b)) })
-	return slices.Insert(pods, i, p)
 }

@@ -299,7 +299,7 @@ func simAddNode(s *sim.Sim, args []string) Result {
 		return Result{Err: fmt.Sprintf("The Node %q is invalid: %s", name, errs.Error()), Code: 1}
 	}
 	if err := kubelet.Join(s.C, node); err != nil {
-		return Result{Err: "error: " + err.Error(), Code: 1}
+		return Result{Err: kubectl.ServerError(err), Code: 1}
 	}
 	s.Settle()
 	return Result{Out: "node/" + name + " created\n"}

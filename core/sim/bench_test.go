@@ -29,6 +29,24 @@ func nodesCluster(b testing.TB, n int) *sim.Sim {
 	return s
 }
 
+// addNodes joins n nodes one `sim add-node` at a time, as a script typed into the shell does.
+func addNodes(b testing.TB, s *sim.Sim, n int) {
+	for i := range n {
+		r := shell.Run(s, fmt.Sprintf("sim add-node n%d", i), "")
+		require.Zero(b, r.Code, r.Err)
+	}
+}
+
+// podsManifest is n pods of one container each, as one stream of documents (10,000 of them
+// just under the 1 MiB a manifest may be).
+func podsManifest(n int) string {
+	var m strings.Builder
+	for i := range n {
+		fmt.Fprintf(&m, "apiVersion: v1\nkind: Pod\nmetadata: {name: p%05d}\nspec:\n  containers: [{name: c, image: nginx}]\n---\n", i)
+	}
+	return m.String()
+}
+
 const agentDaemonSet = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  updateStrategy: {rollingUpdate: {maxUnavailable: 10%}}\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: c, image: busybox:1.36, resources: {requests: {cpu: 10m, memory: 20Mi}}}]\n"
 
 // converged is n nodes with the agent DaemonSet Ready on every one, and its snapshot.
@@ -142,4 +160,33 @@ func BenchmarkMemory(b *testing.B) {
 		b.ReportMetric(float64(m.Sys)/(1<<20), "MB-sys")
 		runtime.KeepAlive(s)
 	}
+}
+
+// BenchmarkAddNodes: n nodes joining one `sim add-node` at a time (a script piped into the
+// shell), with the joins per second.
+func BenchmarkAddNodes(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				s, err := sim.New(1, sim.Empty)
+				require.NoError(b, err)
+				addNodes(b, s, n)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkApplyPods: one `kubectl apply -f -` of 10,000 pods on the default cluster (most of
+// them left Pending).
+func BenchmarkApplyPods(b *testing.B) {
+	const n = 10000
+	manifest := podsManifest(n)
+	b.Run(fmt.Sprintf("pods=%d", n), func(b *testing.B) {
+		for b.Loop() {
+			s, err := sim.New(1, sim.Default)
+			require.NoError(b, err)
+			require.Zero(b, shell.Run(s, "kubectl apply -f -", manifest).Code)
+		}
+	})
 }

@@ -43,34 +43,27 @@ func Sync(c *cluster.Cluster) bool {
 		return false
 	}
 	slices.SortStableFunc(waiting, func(a, b *api.Node) int { return cluster.CreationOrder(a, b) })
-	x := NewRanges(c)
 	for _, n := range waiting {
 		next := api.DeepCopy(n)
-		cidr := PodCIDR(x.Free())
+		cidr := PodCIDR(ranges.Free(c))
 		next.Spec.PodCIDR, next.Spec.PodCIDRs = cidr, []string{cidr}
-		x.Use(cidr)
 		_ = c.Update(next)
 	}
 	return true
 }
 
-// Ranges are the pod CIDR indices the nodes hold, read once.
-type Ranges struct{ cluster.FreeIndex }
-
-// NewRanges reads the ranges the cluster's nodes hold.
-func NewRanges(c *cluster.Cluster) *Ranges {
-	x := &Ranges{}
-	for n := range c.AllNodes() {
-		x.Use(n.Spec.PodCIDR)
+// ranges are the pod CIDR indices the nodes hold; a PodCIDR this controller does not hand out
+// takes no index.
+var ranges = cluster.NewTally("Node", func(obj api.Object, use func(int)) {
+	if i, ok := rangeIndex(obj.(*api.Node).Spec.PodCIDR); ok {
+		use(i)
 	}
-	return x
-}
+})
 
-// Use notes a node's pod CIDR; one PodCIDR does not hand out takes no index.
-func (x *Ranges) Use(cidr string) {
+// rangeIndex returns the index of the range PodCIDR gave cidr, if it gave it.
+func rangeIndex(cidr string) (int, bool) {
 	rest, prefixed := strings.CutPrefix(cidr, "10.")
 	octets, suffixed := strings.CutSuffix(rest, ".0/24")
-	if k, ok := cluster.Octets(octets); prefixed && suffixed && ok {
-		x.FreeIndex.Use((k - podSubnetsFrom + podSubnets) % podSubnets)
-	}
+	k, ok := cluster.Octets(octets)
+	return (k - podSubnetsFrom + podSubnets) % podSubnets, prefixed && suffixed && ok
 }

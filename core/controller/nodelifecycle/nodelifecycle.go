@@ -5,6 +5,7 @@
 package nodelifecycle
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"time"
@@ -262,24 +263,26 @@ const (
 // zoneStates classifies every zone by its nodes' Ready conditions (ComputeZoneState): no Ready
 // node and some not Ready is a full disruption; more than 2 not Ready making up at least 55% is
 // a partial one.
-func zoneStates(nodes []*api.Node) (map[string]zoneState, map[string]int) {
-	ready, notReady := map[string]int{}, map[string]int{}
-	for _, n := range nodes {
-		r, _ := readyCondition(n)
-		if r.Status == api.ConditionTrue {
-			ready[zoneOf(n)]++
-		} else {
-			notReady[zoneOf(n)]++
-		}
-	}
-	states, sizes := map[string]zoneState{}, map[string]int{}
-	for _, n := range nodes {
+func zoneStates(nodes iter.Seq[*api.Node]) (map[string]zoneState, map[string]int) {
+	type count struct{ ready, notReady int }
+	counts := map[string]count{}
+	for n := range nodes {
 		z := zoneOf(n)
-		sizes[z] = ready[z] + notReady[z]
+		k := counts[z]
+		if r, _ := readyCondition(n); r.Status == api.ConditionTrue {
+			k.ready++
+		} else {
+			k.notReady++
+		}
+		counts[z] = k
+	}
+	states, sizes := make(map[string]zoneState, len(counts)), make(map[string]int, len(counts))
+	for z, k := range counts {
+		sizes[z] = k.ready + k.notReady
 		switch {
-		case ready[z] == 0 && notReady[z] > 0:
+		case k.ready == 0 && k.notReady > 0:
 			states[z] = zoneFullDisruption
-		case notReady[z] > 2 && float64(notReady[z])/float64(ready[z]+notReady[z]) >= 0.55:
+		case k.notReady > 2 && float64(k.notReady)/float64(k.ready+k.notReady) >= 0.55:
 			states[z] = zonePartialDisruption
 		default:
 			states[z] = zoneNormal
@@ -321,14 +324,13 @@ func waitingZones(c *cluster.Cluster) []string {
 //  4. When every zone is fully disrupted, no node keeps a NoExecute health taint.
 //  5. A node Ready again loses its NoExecute taint at the next monitor pass.
 func noExecuteTaintingPass(c *cluster.Cluster) bool {
-	nodes := c.Nodes()
-	states, sizes := zoneStates(nodes)
+	states, sizes := zoneStates(c.AllNodes())
 	allDisrupted := len(states) > 0
 	for _, s := range states {
 		allDisrupted = allDisrupted && s == zoneFullDisruption
 	}
 	changed := false
-	for _, n := range nodes {
+	for n := range c.AllNodes() {
 		want, zone := wantNoExecute(n), zoneOf(n)
 		switch {
 		case allDisrupted || want == "" && readySincePass(c, n):

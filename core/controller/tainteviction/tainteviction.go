@@ -116,7 +116,7 @@ var seenTaints = cluster.NewMemo[string, string]("tainteviction/taints")
 // since the controller last looked (NodeUpdated compares the old and new NoExecute taints).
 func retaint(c *cluster.Cluster) map[string]bool {
 	changed := map[string]bool{}
-	for _, n := range c.Nodes() {
+	for n := range c.AllNodes() {
 		var now string
 		for _, t := range noExecuteTaints(n) {
 			now += t.Key + "=" + t.Value + ":" + string(t.Effect) + "\n"
