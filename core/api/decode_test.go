@@ -3,13 +3,14 @@ package api
 import (
 	"errors"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/internal/measure"
 )
 
 // TestDecodeSeedManifest loads the tutorial's fluentd-elasticsearch DaemonSet unchanged, comments
@@ -275,11 +276,8 @@ func TestNestingGuardIsLinear(t *testing.T) {
 	}
 	bytesFor := func(n int) uint64 {
 		in := []byte("a: it's\nb: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_ = checkNesting(in, 1<<30)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
+		_, bytes := measure.Allocations(func() { _ = checkNesting(in, 1<<30) })
+		return bytes
 	}
 	assert.LessOrEqual(t, alloc(200_000), 2*alloc(20_000))
 	assert.Less(t, bytesFor(200_000), 12*bytesFor(20_000)+1<<16)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"daemonlab/core/api"
+	"daemonlab/core/internal/measure"
 	"daemonlab/core/openapi"
 	"daemonlab/core/patch"
 	"daemonlab/core/scenario"
@@ -329,10 +329,7 @@ func TestAJSONPatchsCopiesAreBoundedByTheAPIServersCopyLimit(t *testing.T) {
 	require.Error(t, want)
 
 	d, q := decode(t, []byte(doc)), decode(t, []byte(p))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err = patch.JSON(d, q)
-	runtime.ReadMemStats(&after)
+	_, bytes := measure.Allocations(func() { _, err = patch.JSON(d, q) })
 	assert.EqualError(t, err, want.Error())
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "bytes allocated")
+	assert.Less(t, bytes, uint64(64<<20), "bytes allocated")
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/internal/measure"
 )
 
 // stepCost is what a step of the page allocates on n nodes running a DaemonSet: a command, the
@@ -35,14 +37,13 @@ func stepCost(t *testing.T, n int) (bytesPerStep uint64) {
 	for range 10 {
 		step()
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range 20 {
-		step()
-	}
-	runtime.ReadMemStats(&after)
+	_, bytes := measure.Allocations(func() {
+		for range 20 {
+			step()
+		}
+	})
 	require.Contains(t, m.Terminal.Lines[len(m.Terminal.Lines)-1].Text, "labeled")
-	return (after.TotalAlloc - before.TotalAlloc) / 20
+	return bytes / 20
 }
 
 // TestAPageStepScalesLinearly holds the budget "a step of a 1,000-node cluster fits a 16 ms

@@ -2,13 +2,13 @@ package shell
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/internal/measure"
 	"daemonlab/core/sim"
 )
 
@@ -164,7 +164,7 @@ func TestBadInputsAreRefusedInBoundedMemoryAndOutput(t *testing.T) {
 			s := playground(t)
 			n := uint64(len(c.run) + len(c.stdin))
 			var r Result
-			objects, bytes := allocations(func() { r = Run(s, c.run, c.stdin) })
+			objects, bytes := measure.Allocations(func() { r = Run(s, c.run, c.stdin) })
 			require.NotZero(t, r.Code, "the input is refused")
 			t.Logf("%d input bytes: %d bytes (%.0f a byte), %d objects (%.1f a byte)", n, bytes, float64(bytes)/float64(n), objects, float64(objects)/float64(n))
 			assert.LessOrEqual(t, bytes, bytesPerInputByte*n+boundedBytes, "bytes allocated for %d input bytes", n)
@@ -172,13 +172,4 @@ func TestBadInputsAreRefusedInBoundedMemoryAndOutput(t *testing.T) {
 			assert.LessOrEqual(t, len(r.Out)+len(r.Err), maxRefusalOutput, "what the terminal receives")
 		})
 	}
-}
-
-// allocations counts what f allocates: objects and bytes.
-func allocations(f func()) (objects, bytes uint64) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }

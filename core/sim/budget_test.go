@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/internal/measure"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
@@ -19,21 +20,12 @@ import (
 // countable. Unlike time it does not vary from run to run or machine to machine.
 func convergeCost(t *testing.T, n int) (objects, bytes uint64) {
 	s := nodesCluster(t, n)
-	objects, bytes = allocations(func() {
+	objects, bytes = measure.Allocations(func() {
 		require.Zero(t, shell.Run(s, "kubectl apply -f -", agentDaemonSet).Code)
 		s.Advance(time.Minute)
 	})
 	requireReady(t, s, n)
 	return objects, bytes
-}
-
-// allocations counts what f allocates: objects and bytes.
-func allocations(f func()) (objects, bytes uint64) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }
 
 // assertLinear checks that 10× the work (n nodes, pods, …: 500 unless told) costs at most 12×
@@ -69,7 +61,7 @@ func TestApplyingNodesScalesLinearly(t *testing.T) {
 	}
 	assertLinear(t, "applying nodes", func(n int) (objects, bytes uint64) {
 		var s *sim.Sim
-		objects, bytes = allocations(func() { s = nodesCluster(t, n) })
+		objects, bytes = measure.Allocations(func() { s = nodesCluster(t, n) })
 		cidrs := strings.Fields(shell.Run(s, "kubectl get nodes -o jsonpath={.items[*].spec.podCIDR}", "").Out)
 		require.Len(t, cidrs, n)
 		assert.Equal(t, "10.244.0.0/24", cidrs[0])
@@ -93,7 +85,7 @@ func TestScalingPastThePodLimitIsBounded(t *testing.T) {
 	s, err := sim.New(1, sim.Default)
 	require.NoError(t, err)
 	var r shell.Result
-	objects, bytes := allocations(func() {
+	objects, bytes := measure.Allocations(func() {
 		r = shell.Run(s, "kubectl create deployment big --image=nginx --replicas=1000000", "")
 		s.Advance(time.Minute)
 	})
@@ -119,7 +111,7 @@ func TestAddingNodesScalesLinearly(t *testing.T) {
 	assertLinear(t, "adding nodes one by one", func(n int) (objects, bytes uint64) {
 		s, err := sim.New(1, sim.Empty)
 		require.NoError(t, err)
-		objects, bytes = allocations(func() { addNodes(t, s, n) })
+		objects, bytes = measure.Allocations(func() { addNodes(t, s, n) })
 		cidrs := strings.Fields(shell.Run(s, "kubectl get nodes -o jsonpath={.items[*].spec.podCIDR}", "").Out)
 		require.Len(t, cidrs, n)
 		slices.Sort(cidrs)
@@ -140,7 +132,7 @@ func TestApplyingManyPodsScalesLinearly(t *testing.T) {
 		s, err := sim.New(1, sim.Default)
 		require.NoError(t, err)
 		manifest := podsManifest(n)
-		objects, bytes = allocations(func() {
+		objects, bytes = measure.Allocations(func() {
 			r := shell.Run(s, "kubectl apply -f -", manifest)
 			require.Zero(t, r.Code, r.Err)
 		})

@@ -3,13 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/internal/measure"
 	"daemonlab/core/kubectl"
 )
 
@@ -77,13 +77,11 @@ func TestShellReadsLongLinesAndRefusesTooLongOnes(t *testing.T) {
 			"$ daemonlab: the here-document has a line of 20971520 bytes; DaemonLab reads lines of at most 1048576\n$ namespace/default\n$ \n"},
 	} {
 		var out strings.Builder
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		code := interactive(strings.NewReader(tc.in), &out)
-		runtime.ReadMemStats(&after)
+		var code int
+		_, bytes := measure.Allocations(func() { code = interactive(strings.NewReader(tc.in), &out) })
 		assert.Equal(t, 0, code, tc.name)
 		_, got, _ := strings.Cut(out.String(), "\n")
 		assert.Equal(t, tc.want, got, tc.name)
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), tc.name+": bytes allocated")
+		assert.Less(t, bytes, uint64(16<<20), tc.name+": bytes allocated")
 	}
 }

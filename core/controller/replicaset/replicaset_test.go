@@ -1,7 +1,6 @@
 package replicaset
 
 import (
-	"runtime"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
+	"daemonlab/core/internal/measure"
 )
 
 func pod(name, node string, phase api.PodPhase, readySince time.Duration, created time.Duration) *api.Pod {
@@ -64,16 +64,15 @@ func TestASyncCreatesAtMostBurstReplicasAndTheClusterAtMostMaxPods(t *testing.T)
 	_, err = apiserver.Create(c, rs, apiserver.Options{})
 	require.NoError(t, err)
 
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
 	syncs := 0
-	for again := true; again; syncs++ {
-		require.Less(t, syncs, 100)
-		prev := c.Count("Pod")
-		_, again = Sync(c, c.Get("ReplicaSet", cluster.KeyOf(rs)).(*api.ReplicaSet))
-		assert.LessOrEqual(t, c.Count("Pod")-prev, burstReplicas)
-	}
-	runtime.ReadMemStats(&after)
+	_, bytes := measure.Allocations(func() {
+		for again := true; again; syncs++ {
+			require.Less(t, syncs, 100)
+			prev := c.Count("Pod")
+			_, again = Sync(c, c.Get("ReplicaSet", cluster.KeyOf(rs)).(*api.ReplicaSet))
+			assert.LessOrEqual(t, c.Count("Pod")-prev, burstReplicas)
+		}
+	})
 	assert.Equal(t, apiserver.MaxPods/burstReplicas+1, syncs, "40 full syncs, then one whose first create is refused")
 	assert.Equal(t, apiserver.MaxPods, c.Count("Pod"))
 	var failed []string
@@ -84,8 +83,8 @@ func TestASyncCreatesAtMostBurstReplicasAndTheClusterAtMostMaxPods(t *testing.T)
 	}
 	require.Len(t, failed, 1)
 	assert.Regexp(t, `^Error creating: pods "web-[a-z0-9]{5}" is forbidden: DaemonLab's cluster holds at most 20000 pods$`, failed[0])
-	t.Logf("%d syncs, %d MiB allocated", syncs, (after.TotalAlloc-before.TotalAlloc)>>20)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(512<<20), "bytes allocated")
+	t.Logf("%d syncs, %d MiB allocated", syncs, bytes>>20)
+	assert.Less(t, bytes, uint64(512<<20), "bytes allocated")
 }
 
 func ptr[T any](v T) *T { return &v }
