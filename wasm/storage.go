@@ -51,9 +51,10 @@ func browserLanguages() []string {
 
 // restore picks the session the page opens on:
 //
-//  1. a share link's session; a damaged link is refused with a notice;
-//  2. else the session saved in localStorage; one that cannot be read is kept under brokenKey
-//     and refused with a notice;
+//  1. a share link's session (with its notice, if its replay was cut short); a damaged link is
+//     refused with a notice;
+//  2. else the session saved in localStorage (the same); one that cannot be read is kept under
+//     brokenKey and refused with a notice;
 //  3. else the start state.
 func restore() (playground.Model, error) {
 	m, notice := openShared()
@@ -63,7 +64,9 @@ func restore() (playground.Model, error) {
 	if saved, ok := storageGet(sessionKey); ok {
 		m, err := playground.Load(lib, []byte(saved))
 		if err == nil {
-			m.Notice = notice
+			if notice != "" { // the damaged link's, before the saved session's own (see playground.Load)
+				m.Notice, m.NoticeArg = notice, ""
+			}
 			return m, nil
 		}
 		println("DaemonLab could not read the saved session:", err.Error())

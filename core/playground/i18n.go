@@ -99,6 +99,7 @@ var texts = map[string]text{
 	"lang":               {"language", "语言"},
 	"link.bad":           {"This share link is incomplete or was changed, so it was not opened. Your own work is still here.", "此分享链接不完整或已被改动，因此没有打开。你自己的工作仍保留在这里。"},
 	"saved.bad":          {"Your saved session could not be read, so DaemonLab started afresh. A copy is kept in localStorage under daemonlab.session.broken.", "无法读取你保存的会话，因此 DaemonLab 重新开始了。副本保存在 localStorage 的 daemonlab.session.broken 下。"},
+	"session.cut":        {"This session was cut short: only its first %s commands were replayed, as replaying the rest would take too long. The cluster is as they left it.", "此会话被截断：只重放了前 %s 条命令，因为重放其余命令耗时过长。集群保持在这些命令执行后的状态。"},
 	"panic":              {"Something went wrong inside DaemonLab, and that is our bug, not yours. The page keeps working; details are in the browser console.", "DaemonLab 内部出错了，这是我们的缺陷，不是你的。页面仍可继续使用；详情见浏览器控制台。"},
 	"node.menu":          {"Break or fix this node…", "让此节点出故障或恢复…"},
 	"node.actions":       {"actions for node %s", "节点 %s 的操作"},

@@ -85,8 +85,8 @@ func TestStopDropsTheTickAndPlay(t *testing.T) {
 
 // TestLinksOpenSessionsAndLessons: a share link opens its session, a #lesson=N link the lesson's
 // start; a damaged one is an error; other fragments are no links. A session opened in the open
-// page (SessionMsg) keeps the language, the progress and how the clock moves, and dismisses the
-// notice.
+// page (SessionMsg) keeps the language, the progress and how the clock moves, and replaces the
+// page's notice with the session's own (none here).
 func TestLinksOpenSessionsAndLessons(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
