@@ -338,9 +338,9 @@ var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, daemo
 //  3. every look for the next due timer (at every stop of a Run, a Step or a Wait) weighs one
 //     and one for every node and pod.
 //
-// Natively a millisecond does 700 to 3,500 units (measured over crash loops, rollouts, idle and
+// Natively a millisecond does 700 to 4,000 units (measured over crash loops, rollouts, idle and
 // failing nodes, on clusters of 3 to 5,000 nodes; about 1,100 for the crash loop of a
-// Deployment); WebAssembly takes 2 to 3 times as long.
+// Deployment; BenchmarkWorkRate); WebAssembly takes 2 to 3 times as long.
 func (s *Sim) Work() int64 { return s.work }
 
 // Budget is the work one command may do (see Command): up to 3 seconds natively, however the
@@ -351,7 +351,8 @@ const Budget = 2_000_000
 
 // Command begins a command: until end, the clock moves no further once the work done since
 // reaches Budget (see Spent). shell.Run makes every command line one, as the page makes each
-// `sim advance` it takes a piece at a time.
+// `sim advance` it takes a piece at a time; outside a command (a test's or a program's own
+// calls) the work is not limited.
 func (s *Sim) Command() (end func()) {
 	s.limit = s.work + Budget
 	return func() { s.limit = math.MaxInt64 }
@@ -361,13 +362,13 @@ func (s *Sim) Command() (end func()) {
 // ends where it stands, the cluster settled there, and a Wait waits no more.
 func (s *Sim) Spent() bool { return s.work >= s.limit }
 
-// Stopped is why a command that Spent stopped stopped, for its error: how much simulated time of
-// how much it let pass.
+// Stopped is the reason a command gives when its budget stopped it (see Spent): how much
+// simulated time of how much it let pass, and the rule.
 func Stopped(command string, passed, of time.Duration) string {
 	return fmt.Sprintf("%s stopped after %v of %v: one command may do at most %s units of work; the cluster stays as it stands, so run it again to go on", command, passed, of, thousands(Budget))
 }
 
-// thousands writes n with a comma every three digits: 3,000,000.
+// thousands writes n with a comma every three digits: 2,000,000.
 func thousands(n int64) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
@@ -401,7 +402,8 @@ func (s *Sim) NextTimer() (time.Time, bool) {
 	return next, found
 }
 
-// Advance moves the clock forward by d, stopping at every due timer in order and settling there.
+// Advance moves the clock forward by d, stopping at every due timer in order and settling there
+// (a Run taken whole: it stops short when the command under way spends its budget).
 func (s *Sim) Advance(d time.Duration) {
 	r := s.Begin(d)
 	for !r.Next() {
