@@ -194,7 +194,9 @@ const (
 //  6. --disable-eviction deletes the pods instead (deletePods), so no budget is asked: each is
 //     deleted at once, silently, then waited for ("pod/NAME deleted"); a wait that outlasts
 //     --timeout fails the drain with the one error "context deadline exceeded".
-//  7. A node that fails is reported ("…, continuing command...") and the next one drained; the
+//  7. A drain that spends the command's work budget (sim.Sim.Spent) stops where it stands, the
+//     node's pods still to go failing with the reason.
+//  8. A node that fails is reported ("…, continuing command...") and the next one drained; the
 //     nodes left are listed at the end, then the errors (see drainError).
 func drainCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("drain", args, drainFlags)
@@ -264,7 +266,7 @@ func aggregateError(errs []string) *drainError {
 	return &drainError{aggregate(errs), strings.Join(errs, "\n")}
 }
 
-// drainNode is deleteOrEvictPodsSimple for one node, already cordoned: rules 1 to 4 and 6 of
+// drainNode is deleteOrEvictPodsSimple for one node, already cordoned: rules 1 to 4, 6 and 7 of
 // drainCommand.
 func (d *drainer) drainNode(node string, f Flags) *drainError {
 	l := listPodsForDeletion(d.s.C, node, f)
@@ -346,6 +348,9 @@ func (d *drainer) evictPods(pods []*api.Pod) []string {
 			}
 		}
 		d.s.Advance(next.Sub(now))
+		if d.s.Spent() {
+			return append(failures, sim.Stopped("kubectl drain", d.s.C.Now().Sub(d.deadline.Add(-d.timeout)), d.timeout))
+		}
 	}
 	return failures
 }

@@ -105,6 +105,7 @@ const defaultWatchLimit = 5 * time.Minute
 //     to --timeout (or 5 minutes when none is given), after which it fails as kubectl does:
 //     "timed out waiting for the condition".
 //  3. An object deleted while watched ends the watch with "object has been deleted".
+//  4. A watch that spends the command's budget (sim.Sim.Spent) ends where it stands and says so.
 func rolloutStatus(s *sim.Sim, args []string) Result {
 	f, targets, bad := rolloutTargets(s, "status", args, rolloutStatusFlags)
 	if bad != nil {
@@ -151,6 +152,9 @@ func watchRollout(s *sim.Sim, out *strings.Builder, t target, revision int64, wa
 			return ""
 		}
 		if !s.Wait(deadline) {
+			if s.Spent() {
+				return "error: " + sim.Stopped("kubectl rollout status", s.C.Now().Sub(deadline.Add(-limit)), limit)
+			}
 			s.Advance(deadline.Sub(s.C.Now())) // kubectl waited out its --timeout
 			return "error: timed out waiting for the condition"
 		}

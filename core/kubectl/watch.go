@@ -16,7 +16,8 @@ import (
 //  2. Rows keep the columns' widths, widening them for a longer cell, as kubectl's tabwriter
 //     with RememberWidths does.
 //  3. A real watch runs until Ctrl+C; DaemonLab's stops once nothing more is due in the cluster,
-//     or after 5 minutes of simulated time.
+//     or after 5 minutes of simulated time, or when it spends the command's work budget
+//     (sim.Sim.Spent), which it says.
 func watch(s *sim.Sim, f Flags, q query, rs []resource, out outputFormat) Result {
 	if len(rs) != 1 {
 		return Result{Err: "error: you may only specify a single resource type", Code: 1}
@@ -86,6 +87,9 @@ func watch(s *sim.Sim, f Flags, q query, rs []resource, out outputFormat) Result
 		}
 		sortByWatchOrder(changed)
 		emit(changed, false)
+	}
+	if s.Spent() {
+		return Result{Out: b.String(), Err: "error: " + sim.Stopped("kubectl get --watch", s.C.Now().Sub(deadline.Add(-defaultWatchLimit)), defaultWatchLimit), Code: 1}
 	}
 	return Result{Out: b.String()}
 }

@@ -80,13 +80,15 @@ func NewLibrary(start string, files fs.FS, builtIn map[string]string) *Library {
 }
 
 // Tick is the clock moving, under way: its step, the run doing it, the cluster's write count
-// before it (a run that wrote nothing is no step of the history), and whether it is a play tick
-// (which extends a last step that is the same).
+// before it (a run that wrote nothing is no step of the history), whether it is a play tick
+// (which extends a last step that is the same), and the end of the command it is (it has the
+// work budget of one, as the step replayed has: see sim.Sim.Command).
 type Tick struct {
 	Step   Step
 	Run    *sim.Run
 	writes int64
 	play   bool
+	end    func()
 }
 
 // EventFilter narrows the events list: Type is "" (all), Normal or Warning; Object keeps the
@@ -295,6 +297,9 @@ func Update(m Model, msg Msg) Model {
 	case finishTick:
 		m.work(func() bool { return false })
 	case dropTick:
+		if m.Tick != nil {
+			m.Tick.end()
+		}
 		m.Tick = nil
 	case keepTick:
 	}
@@ -336,12 +341,10 @@ func (msg RunMsg) update(m Model) Model {
 		return m
 	}
 	if d, ok := advanceOf(line); ok && m.Chunk {
-		m.Tick = &Tick{Step: Step{Run: line}, Run: m.Sim.Begin(d), writes: m.Sim.C.Writes()}
+		m.begin(line, d, false)
 		return m
 	}
-	for _, p := range m.do(Step{Run: line}).Pieces() {
-		t.print(TermLine{Text: strings.TrimSuffix(p.Text, "\n"), Err: p.Err})
-	}
+	t.show(m.do(Step{Run: line}))
 	return m
 }
 
@@ -403,7 +406,7 @@ func (TickMsg) during() during { return keepTick }
 func (TickMsg) update(m Model) Model {
 	if m.Playing && m.Tick == nil {
 		sp := Speeds[m.Speed]
-		m.Tick = &Tick{Step: Step{Run: sp.Command()}, Run: m.Sim.Begin(sp.Advance), writes: m.Sim.C.Writes(), play: true}
+		m.begin(sp.Command(), sp.Advance, true)
 		if !m.Chunk {
 			m.work(func() bool { return false })
 		}
@@ -495,14 +498,26 @@ func (m *Model) do(st Step) kubectl.Result {
 	return r
 }
 
+// begin begins a Tick: the command line `sim advance d` (a play tick's with play).
+func (m *Model) begin(line string, d time.Duration, play bool) {
+	end := m.Sim.Command()
+	m.Tick = &Tick{Step: Step{Run: line}, Run: m.Sim.Begin(d), writes: m.Sim.C.Writes(), play: play, end: end}
+}
+
 // work does the pieces of the tick under way until enough reports true or the tick is over; a
 // tick over that changed the cluster is a step of the history (a repeat of the last one counts
-// as another run of it).
+// as another run of it). A tick that its work budget stopped says so in the terminal, as
+// `sim advance` does, and stops play.
 func (m *Model) work(enough func() bool) {
 	for m.Tick != nil {
 		if m.Tick.Run.Next() {
+			m.Tick.end()
 			if m.Sim.C.Writes() != m.Tick.writes {
 				m.History.record(m.Sim.C, m.Tick.Step, m.Tick.play)
+			}
+			if r := shell.Advanced(m.Tick.Run); r.Err != "" {
+				m.Terminal.show(r)
+				m.Playing = false
 			}
 			m.Tick = nil
 		} else if enough() {
@@ -550,6 +565,13 @@ func KeptLines(shown, lines []TermLine) int {
 		}
 	}
 	return 0
+}
+
+// show prints what a command printed, standard output and error in the order they came.
+func (t *Terminal) show(r kubectl.Result) {
+	for _, p := range r.Pieces() {
+		t.print(TermLine{Text: strings.TrimSuffix(p.Text, "\n"), Err: p.Err})
+	}
 }
 
 func (t *Terminal) print(l TermLine) {

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/sim"
 )
 
 // Saved is a session as the page keeps it in localStorage and in share links: the steps from the
@@ -47,6 +49,10 @@ const (
 	maxSteps      = 5000
 	maxRuns       = 100_000 // the runs of every step together (play's ticks count one each)
 	maxTyped      = 1000
+	// replayBudget bounds the work of replaying the steps (sim.Sim.Work): 4 commands' worth
+	// (sim.Budget), 5 to 10 seconds natively with the command that crosses it. Thirteen minutes
+	// of play at 60× (3,120 ticks of 15s) over a Deployment do a twentieth of it.
+	replayBudget = 4 * sim.Budget
 )
 
 // errSaved is what every rejection of a saved session wraps: the page shows its message.
@@ -67,7 +73,10 @@ func Save(m Model) []byte {
 
 // Load rebuilds a saved session: the start state (of lib), then every step replayed, then the timeline
 // moved to where it stood. Anything malformed, too large or of another version is an error
-// (wrapping errSaved) and builds nothing.
+// (wrapping errSaved) and builds nothing. A replay that reaches replayBudget stops after the
+// command that reached it: the session is what was replayed (the history up to there, a step's
+// runs counted as far as they went, the timeline at its end at the latest), and its notice
+// ("session.cut") says how many commands were replayed.
 func Load(lib *Library, data []byte) (Model, error) { return load(lib, data, maxSavedBytes) }
 
 // loadFile is Load of a session file the learner opened: DaemonLab's own file, read up to
@@ -95,12 +104,7 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 	if err := sv.Lesson.check(m.Tutor); err != nil {
 		return Model{}, err
 	}
-	for _, st := range sv.Steps {
-		for range st.runs() {
-			st.do(m.Sim)
-		}
-		m.History.record(m.Sim.C, st, false)
-	}
+	m.replay(sv.Steps)
 	m.History.seek(m.Sim, sv.Pos)
 	m.Editor = sv.Editor
 	m.Terminal.History = sv.Typed
@@ -110,6 +114,30 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 		m.observe()
 	}
 	return m, nil
+}
+
+// replay runs the steps and records them, within replayBudget (see Load).
+func (m *Model) replay(steps []Step) {
+	limit, ran := m.Sim.Work()+replayBudget, 0
+	for _, st := range steps {
+		runs, done := st.runs(), 0
+		for ; done < runs && m.Sim.Work() < limit; done++ {
+			st.do(m.Sim)
+		}
+		if ran += done; done < runs {
+			st.Times = 0 // run once, as a step that ran once is recorded
+			if done > 1 {
+				st.Times = done
+			}
+		}
+		if done > 0 {
+			m.History.record(m.Sim.C, st, false)
+		}
+		if done < runs {
+			m.Notice, m.NoticeArg = "session.cut", strconv.Itoa(ran)
+			return
+		}
+	}
 }
 
 // start is the saved session's start state: the playground's, a built-in lesson's, or that of

@@ -64,7 +64,10 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 		m, err := OpenLink(k.lib, fragment)
 		if err == nil {
 			if hasSaved {
-				m.Back, m.Notice = []byte(saved), "link.kept"
+				m.Back = []byte(saved)
+				if m.Notice == "" { // a replay cut short says so first (see Load)
+					m.Notice = "link.kept"
+				}
 			} else if k.back != "" {
 				m.Back = []byte(k.back)
 			}
@@ -75,7 +78,9 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 	if hasSaved {
 		m, err := Load(k.lib, []byte(saved))
 		if err == nil {
-			m.Notice = notice
+			if notice != "" { // the damaged link's, before the saved session's own (see Load)
+				m.Notice, m.NoticeArg = notice, ""
+			}
 			if k.back != "" {
 				m.Back = []byte(k.back)
 			}
@@ -314,10 +319,13 @@ func (m Model) replace(fresh Model, notice string) Model {
 }
 
 // keepOutliving keeps in a fresh session what outlives one: the language, the progress and how
-// the clock moves (Chunk); the notice is the fresh session's.
+// the clock moves (Chunk). The notice is the fresh session's own, if it has one (a replay cut
+// short, see Load), else notice.
 func (m Model) keepOutliving(fresh Model, notice string) Model {
 	fresh.Lang, fresh.Progress, fresh.Chunk = m.Lang, m.Progress, m.Chunk
-	fresh.Notice, fresh.NoticeArg = notice, ""
+	if fresh.Notice == "" {
+		fresh.Notice, fresh.NoticeArg = notice, ""
+	}
 	return fresh
 }
 

@@ -389,7 +389,7 @@ type NoticeAction struct {
 // noticeActions are the buttons of each notice that has some, in order; "back" is shown only
 // when there is a previous session (Model.Back).
 var noticeActions = map[string][]string{
-	"link.kept": {"back"}, "replaced": {"back"}, "back.done": {"back"}, "saved.bad": {"back"},
+	"link.kept": {"back"}, "replaced": {"back"}, "back.done": {"back"}, "saved.bad": {"back"}, "session.cut": {"back"},
 	"saved.bad.held": {"download-unreadable", "save-over", "back"},
 	"save.big":       {"export-session"}, "save.full": {"export-session"}, "save.off": {"export-session"},
 	"tab.changed": {"follow", "keep"},

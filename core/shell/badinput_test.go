@@ -2,8 +2,10 @@ package shell
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -170,6 +172,58 @@ func TestBadInputsAreRefusedInBoundedMemoryAndOutput(t *testing.T) {
 			assert.LessOrEqual(t, bytes, bytesPerInputByte*n+boundedBytes, "bytes allocated for %d input bytes", n)
 			assert.LessOrEqual(t, objects, objectsPerInputByte*n+boundedObjects, "objects allocated for %d input bytes", n)
 			assert.LessOrEqual(t, len(r.Out)+len(r.Err), maxRefusalOutput, "what the terminal receives")
+		})
+	}
+}
+
+// crashingDeployment and crashingDaemonSet run an image that `sim image busybox:1 crash` makes
+// crash: their pods restart for ever, a stop of the clock every few minutes each.
+// guardedDeployment's pods are all Ready, and its PodDisruptionBudget lets none go.
+const (
+	crashingDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: x}}\n  template:\n    metadata: {labels: {app: x}}\n    spec: {containers: [{name: c, image: 'busybox:1'}]}\n"
+	guardedDeployment  = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: x}}\n  template:\n    metadata: {labels: {app: x}}\n    spec: {containers: [{name: c, image: 'nginx:1.27'}]}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: x}\nspec:\n  minAvailable: 3\n  selector: {matchLabels: {app: x}}\n"
+	crashingDaemonSet  = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec: {containers: [{name: c, image: 'busybox:1'}]}\n"
+)
+
+// runawayInputs are commands that would keep a browser tab busy for hours or days — simulated
+// time over crash loops, kubectl waiting as long as it is told — with the error each stops with
+// once it has done the work one command may (sim.Budget).
+var runawayInputs = []struct{ name, manifest, run, want string }{
+	{"a thousand hours of a crash loop", crashingDeployment, "sim advance 1000h", "error: sim advance stopped after "},
+	{"a rollout watched for a thousand hours", crashingDaemonSet, "kubectl rollout status ds/agent --timeout=1000h", "error: kubectl rollout status stopped after "},
+	{"a drain a budget blocks for a thousand hours", guardedDeployment, "kubectl drain hd2 --ignore-daemonsets --timeout=1000h", "kubectl drain stopped after "},
+}
+
+// TestRunawayCommandsStopWhereTheirBudgetRunsOut: each runaway command stops with its error
+// (the rule's words, sim.Stopped) once it has done sim.Budget units of work, and no more than a
+// stop's settling past it; the cluster stays where it stopped, settled; the same command again
+// goes on from there.
+func TestRunawayCommandsStopWhereTheirBudgetRunsOut(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("a budget's worth of work, counted the same under wasm (the count is deterministic), takes minutes under Node")
+	}
+	for _, c := range runawayInputs {
+		t.Run(c.name, func(t *testing.T) {
+			s := playground(t)
+			require.Zero(t, Run(s, "sim image busybox:1 crash", "").Code)
+			require.Zero(t, Run(s, "kubectl apply -f -", c.manifest).Code)
+			require.Zero(t, Run(s, "sim advance 1m", "").Code)
+			start, before := s.C.Now(), s.Work()
+			r := Run(s, c.run, "")
+			assert.Equal(t, 1, r.Code)
+			assert.Contains(t, r.Err, c.want)
+			assert.Contains(t, r.Err, "of 1000h0m0s: one command may do at most 2,000,000 units of work; the cluster stays as it stands, so run it again to go on")
+			assert.NotContains(t, r.Err, "panic")
+			spent := s.Work() - before
+			assert.GreaterOrEqual(t, spent, int64(sim.Budget))
+			assert.Less(t, spent, int64(sim.Budget)*101/100)
+			stopped := s.C.Now()
+			assert.True(t, stopped.After(start) && stopped.Before(start.Add(1000*time.Hour)), "stopped at %v", stopped.Sub(start))
+			writes := s.C.Writes()
+			s.Settle()
+			assert.Equal(t, writes, s.C.Writes(), "settled where it stopped")
+			Run(s, c.run, "")
+			assert.True(t, s.C.Now().After(stopped), "run again, it goes on")
 		})
 	}
 }

@@ -18,8 +18,10 @@ type Result = kubectl.Result
 // Run runs one command line with stdin as its standard input. A pipeline runs its first
 // command, then passes what it printed through the filters after it (see filter) or to another
 // kubectl command's standard input (`… --dry-run=client -o yaml | kubectl apply -f -`); the exit
-// code is the last command's, and every command's errors are shown.
+// code is the last command's, and every command's errors are shown. The line is one command of
+// the simulation (sim.Sim.Command): it may do at most sim.Budget units of work.
 func Run(s *sim.Sim, line, stdin string) Result {
+	defer s.Command()()
 	cmds, err := Pipeline(line)
 	if err != nil {
 		return Result{Err: "error: " + err.Error(), Code: 1}

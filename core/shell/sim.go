@@ -241,7 +241,19 @@ func simAdvance(s *sim.Sim, args []string) Result {
 	if err != nil || d < 0 {
 		return Result{Err: fmt.Sprintf("error: %q is not a duration: use a number and a unit, such as 10s, 5m or 1h30m", args[0]), Code: 1}
 	}
-	s.Advance(d)
+	r := s.Begin(d)
+	for !r.Next() {
+	}
+	return Advanced(r)
+}
+
+// Advanced is what `sim advance` says when its run is over: nothing, or, when the command's
+// budget stopped it, how far it got (sim.Run.Stopped). The page, which takes the run a piece at
+// a time, says it too.
+func Advanced(r *sim.Run) Result {
+	if msg := r.Stopped("sim advance"); msg != "" {
+		return Result{Err: "error: " + msg, Code: 1}
+	}
 	return Result{}
 }
 

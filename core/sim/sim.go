@@ -5,6 +5,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -33,6 +34,8 @@ const GCPercent = 60
 type Sim struct {
 	C     *cluster.Cluster
 	quiet []quiet // each controller's last pass, when it changed nothing
+	work  int64   // the work done so far (see Work)
+	limit int64   // the work at which the clock stops moving (see Command)
 }
 
 // quiet is a pass that changed nothing: the cluster's stamp and clock when it began.
@@ -59,7 +62,7 @@ const (
 
 // New returns a settled cluster of the given topology, its randomness drawn from seed.
 func New(seed uint64, topology Topology) (*Sim, error) {
-	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers))}
+	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers)), limit: math.MaxInt64}
 	if err := apiserver.CreateSystemNamespaces(s.C); err != nil {
 		return nil, err
 	}
@@ -112,12 +115,22 @@ type settling struct {
 	busy              []string // the controllers that changed something this round
 }
 
-// next runs the next piece and reports whether the settling is over. A controller whose last
+// next runs the next piece, counting its writes as work, and reports whether the settling is
+// over.
+func (st *settling) next(s *Sim) (settled bool) {
+	writes := s.C.Writes()
+	settled = st.piece(s)
+	s.work += writeWeight * (s.C.Writes() - writes)
+	return settled
+}
+
+// piece runs the next piece and reports whether the settling is over. A controller whose last
 // pass changed nothing, and none of whose reads changed since it began, is not run again: the
 // pass would change nothing again.
-func (st *settling) next(s *Sim) (settled bool) {
+func (st *settling) piece(s *Sim) (settled bool) {
 	c, ctl, q := s.C, controllers[st.controller], &s.quiet[st.controller]
 	if st.rest == nil {
+		s.work += ctl.weight(c)
 		if ctl.reads != nil && q.ok && !c.ChangedSince(q.stamp, ctl.reads...) && c.Now().Equal(q.now) {
 			if CheckSkips {
 				checkSkip(c, ctl)
@@ -179,6 +192,25 @@ type controller struct {
 	name  string
 	begin func(*cluster.Cluster) piece
 	reads []string
+}
+
+// weight is the work a pass counts, run or skipped (see Work).
+func (ctl controller) weight(c *cluster.Cluster) int64 { return weigh(c, ctl.reads) }
+
+// weigh is the work of reading the kinds: one, and one for every object of them (every machine
+// for "Machine"; the controllers' memory is not counted).
+func weigh(c *cluster.Cluster, kinds []string) int64 {
+	w := 1
+	for _, kind := range kinds {
+		switch kind {
+		case "Machine":
+			w += c.MachineCount()
+		case "Memo":
+		default:
+			w += c.Count(kind)
+		}
+	}
+	return int64(w)
 }
 
 // piece is part of a controller's pass: it reports whether it changed anything, and returns the
@@ -297,6 +329,67 @@ func replicaSetPass(c *cluster.Cluster, sets []*api.ReplicaSet, round int) piece
 // timers are the controllers that act when time passes, not only when something changes.
 var timers = []func(*cluster.Cluster) (time.Time, bool){kubelet.NextTimer, daemon.NextTimer, nodelifecycle.NextTimer, tainteviction.NextTimer, replicaset.NextTimer, deployment.NextTimer, garbagecollector.NextTimer, disruption.NextTimer}
 
+// Work is the work the simulation has done, counted so that the same calls always count the
+// same (whatever passes were skipped, whatever the page drew between pieces):
+//  1. every controller's pass in every round of every settling, run or skipped, weighs one and
+//     one for every object of the kinds it reads;
+//  2. every write while settling (an object, a machine, a controller's memory, an event
+//     expired) weighs writeWeight more;
+//  3. every look for the next due timer (at every stop of a Run, a Step or a Wait) weighs one
+//     and one for every node and pod.
+//
+// Natively a millisecond does 700 to 4,000 units (measured over crash loops, rollouts, idle and
+// failing nodes, on clusters of 3 to 5,000 nodes; about 1,100 for the crash loop of a
+// Deployment; BenchmarkWorkRate); WebAssembly takes 2 to 3 times as long.
+func (s *Sim) Work() int64 { return s.work }
+
+// Budget is the work one command may do (see Command): up to 3 seconds natively, however the
+// work is made up (`sim advance 1000h` over a Deployment's crash loop stops after about 400h).
+// No lesson or scenario comes near it: their costliest command does a third of it, and a
+// DaemonSet converging on 5,000 nodes four fifths.
+const Budget = 2_000_000
+
+// Command begins a command: until end, the clock moves no further once the work done since
+// reaches Budget (see Spent). shell.Run makes every command line one, as the page makes each
+// `sim advance` it takes a piece at a time; outside a command (a test's or a program's own
+// calls) the work is not limited.
+func (s *Sim) Command() (end func()) {
+	s.limit = s.work + Budget
+	return func() { s.limit = math.MaxInt64 }
+}
+
+// Spent reports whether the command under way has done all the work Budget allows: a Run then
+// ends where it stands, the cluster settled there, and a Wait waits no more.
+func (s *Sim) Spent() bool { return s.work >= s.limit }
+
+// Stopped is the reason a command gives when its budget stopped it (see Spent): how much
+// simulated time of how much it let pass, and the rule.
+func Stopped(command string, passed, of time.Duration) string {
+	return fmt.Sprintf("%s stopped after %v of %v: one command may do at most %s units of work; the cluster stays as it stands, so run it again to go on", command, passed, of, thousands(Budget))
+}
+
+// thousands writes n with a comma every three digits: 2,000,000.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// due is NextTimer, counted as work.
+func (s *Sim) due() (time.Time, bool) {
+	s.work += weigh(s.C, timerReads)
+	return s.NextTimer()
+}
+
+// writeWeight is the work of a write, in objects read: a write copies, validates and indexes an
+// object, and records an event more often than not.
+const writeWeight = 10
+
+// timerReads are the kinds the timers read.
+var timerReads = []string{"Node", "Pod"}
+
 // NextTimer returns the earliest instant after now at which a controller has something to do.
 func (s *Sim) NextTimer() (time.Time, bool) {
 	var next time.Time
@@ -309,7 +402,8 @@ func (s *Sim) NextTimer() (time.Time, bool) {
 	return next, found
 }
 
-// Advance moves the clock forward by d, stopping at every due timer in order and settling there.
+// Advance moves the clock forward by d, stopping at every due timer in order and settling there
+// (a Run taken whole: it stops short when the command under way spends its budget).
 func (s *Sim) Advance(d time.Duration) {
 	r := s.Begin(d)
 	for !r.Next() {
@@ -322,21 +416,25 @@ func (s *Sim) Advance(d time.Duration) {
 // between two controllers' work; a Run taken to its end leaves exactly what Advance leaves.
 type Run struct {
 	s        *Sim
+	start    time.Time
 	end      time.Time
+	stopped  bool      // the command's budget was spent before the end
 	settling *settling // the settling in progress at a stop, if any
 	last     bool      // the settling in progress is the one at the end
 }
 
 // Begin starts moving the clock forward by d; nothing happens until the run's first Next.
 func (s *Sim) Begin(d time.Duration) *Run {
-	return &Run{s: s, end: s.C.Now().Add(d)}
+	return &Run{s: s, start: s.C.Now(), end: s.C.Now().Add(d)}
 }
 
 // Next does the run's next piece and reports whether the run is over:
 //  1. while settling at a stop, the next controller syncs;
-//  2. otherwise the clock moves to the earliest due timer not after the end and settling there
+//  2. otherwise, when the command under way has spent its budget, the run is over where it
+//     stands (see Stopped);
+//  3. otherwise the clock moves to the earliest due timer not after the end and settling there
 //     begins;
-//  3. with no timer due by the end, the clock moves to the end and the last settling begins.
+//  4. with no timer due by the end, the clock moves to the end and the last settling begins.
 func (r *Run) Next() (done bool) {
 	c := r.s.C
 	if r.settling != nil {
@@ -346,7 +444,11 @@ func (r *Run) Next() (done bool) {
 		r.settling = nil
 		return r.last
 	}
-	if next, ok := r.s.NextTimer(); ok && !next.After(r.end) {
+	if r.s.Spent() {
+		r.stopped = true
+		return true
+	}
+	if next, ok := r.s.due(); ok && !next.After(r.end) {
 		c.SetNow(next)
 	} else {
 		c.SetNow(r.end)
@@ -356,11 +458,24 @@ func (r *Run) Next() (done bool) {
 	return false
 }
 
+// Stopped is why the run stopped short when the command's budget stopped it (the package's
+// Stopped), or "" when it reached its end.
+func (r *Run) Stopped(command string) string {
+	if !r.stopped {
+		return ""
+	}
+	return Stopped(command, r.s.C.Now().Sub(r.start), r.end.Sub(r.start))
+}
+
 // Wait is how a client that watches lets simulated time pass (kubectl rollout status, get -w):
 // the clock moves to the next due timer, if one is due by the deadline, and the cluster settles
-// there. It reports false, and the clock stays, when nothing is due by then.
+// there. It reports false, and the clock stays, when nothing is due by then or the command under
+// way has spent its budget (see Spent).
 func (s *Sim) Wait(deadline time.Time) bool {
-	if next, ok := s.NextTimer(); !ok || next.After(deadline) {
+	if s.Spent() {
+		return false
+	}
+	if next, ok := s.due(); !ok || next.After(deadline) {
 		return false
 	}
 	return s.Step()
@@ -369,7 +484,7 @@ func (s *Sim) Wait(deadline time.Time) bool {
 // Step moves the clock to the next due timer and settles there; it reports false when nothing
 // is scheduled.
 func (s *Sim) Step() bool {
-	next, ok := s.NextTimer()
+	next, ok := s.due()
 	if !ok {
 		return false
 	}
