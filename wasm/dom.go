@@ -32,7 +32,7 @@ type page struct {
 	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
 	model                                          playground.Model
 	keeper                                         *playground.Keeper               // where the session is saved
-	noticeActions                                  element                          // the notice's buttons
+	noticeActions, dismiss, unsaved                element                          // the notice's buttons, its Dismiss, the not-saved mark
 	view                                           playground.View                  // the view last rendered
 	shownLang                                      playground.Lang                  // the language the static text is in
 	resetArmed                                     bool                             // Reset was clicked once: the next click resets
@@ -56,7 +56,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
 		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
-		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "terminal": &p.terminal, "step": &p.steps,
+		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
@@ -124,7 +124,13 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p.listen(p.scrubber.Underlying(), "input", func(js.Value) { p.dispatch(playground.SeekMsg{Pos: int(p.scrubber.ValueAsNumber())}) })
 	p.onClick(p.addNode, func() playground.Msg { return playground.RunMsg{Line: p.view.AddNode.Command} })
 	p.onClick(p.byID("share"), func() playground.Msg { return playground.NoticeMsg{Key: "share.done"} })
-	p.onClick(p.byID("dismiss"), func() playground.Msg { return playground.NoticeMsg{} })
+	p.onClick(p.dismiss, func() playground.Msg { return playground.NoticeMsg{} })
+	// Leaving a page that is not saving asks first (the browser's own prompt).
+	p.listen(js.Global(), "beforeunload", func(e js.Value) {
+		if p.model.Unsaved {
+			e.Call("preventDefault")
+		}
+	})
 	p.listen(p.byID("export").Underlying(), "click", func(js.Value) { p.export() })
 	p.onClick(p.byID("close-details"), func() playground.Msg { return playground.SelectMsg{} })
 	p.onClick(p.tableToggle, func() playground.Msg { return playground.TableMsg{On: !p.view.Table} })
@@ -584,6 +590,9 @@ func (p *page) render() {
 func (p *page) renderNotice(v playground.View) {
 	setClass(p.notice, "hidden", v.Notice == "")
 	p.noticeText.SetTextContent(v.Notice)
+	setClass(p.dismiss, "hidden", v.MustChoose)
+	p.unsaved.SetTextContent(v.Unsaved)
+	setClass(p.unsaved, "hidden", v.Unsaved == "")
 	p.noticeActions.SetTextContent("")
 	for i, a := range v.NoticeActions {
 		key := "notice:" + strconv.Itoa(i)

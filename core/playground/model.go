@@ -50,9 +50,13 @@ type Model struct {
 	Chunk bool
 	// Tick is the clock moving, under way; nil when it is not.
 	Tick *Tick
-	// Back is the session this one replaced (its Save), one click away (BackMsg): a lesson, a
-	// link, a reset or another tab's session never loses the learner's work; nil for none.
-	Back []byte
+	// Kept are the sessions this one replaced, newest first, one click away (BackMsg): a lesson,
+	// a link, a reset, a file or another tab's session never loses the learner's work.
+	Kept []Kept
+	// Unsaved says that the session is not being saved: the storage refused it, or the tab waits
+	// for the learner's choice (Other, an unreadable session held); the page warns before it is
+	// left.
+	Unsaved bool
 	// Other is another tab's session, saved over this one's (OtherTabMsg): while it is set the
 	// page does not save, until the learner follows it (FollowMsg) or keeps this one (KeepMsg).
 	Other []byte
@@ -435,11 +439,23 @@ func (msg SeekMsg) update(m Model) Model { return m.seek(msg.Pos) }
 
 func (ResetMsg) during() during { return dropTick }
 func (ResetMsg) update(m Model) Model {
-	lesson := ""
-	if m.Tutor != nil {
-		lesson = m.Tutor.Lesson.ID
+	var fresh Model
+	var err error
+	switch t := m.Tutor; {
+	case t == nil:
+		fresh, err = NewModel(m.lib)
+	case t.Files != nil: // a lesson opened from disk
+		fresh, err = lessonModel(m.lib, t.Lesson)
+		if err == nil {
+			fresh.Tutor.Files = t.Files
+		}
+	default:
+		fresh, err = StartModel(m.lib, t.Lesson.ID)
 	}
-	return LessonMsg{ID: lesson}.update(m) // the sandbox's or the lesson's start again
+	if err != nil {
+		return m // the start state was made once already
+	}
+	return m.restart(fresh, "kept.reset") // the sandbox's or the lesson's start again
 }
 
 func (SessionMsg) during() during           { return dropTick }

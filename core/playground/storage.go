@@ -1,9 +1,12 @@
 package playground
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 )
 
 // Storage is where the page keeps what outlives the tab: the browser's localStorage (package
@@ -38,6 +41,8 @@ type Keeper struct {
 	// problem is the notice the last save called for ("" when it saved), so that a failing save
 	// is told once, not at every keystroke.
 	problem string
+	// unreadable is the saved session that could not be read, offered as a file.
+	unreadable string
 }
 
 // NewKeeper keeps sessions of lib in store.
@@ -45,31 +50,36 @@ func NewKeeper(store Storage, lib *Library) *Keeper { return &Keeper{Store: stor
 
 // Restore picks the session the page opens on, given the address's fragment (without "#"):
 //
-//  1. a link (IsLink) opens its session or lesson; the saved session it replaces becomes the
-//     previous one, one click away (Model.Back), and a notice says so; a damaged link is refused
-//     with a notice, and the saved session opens instead;
+//  1. a link (IsLink) opens its session or lesson; the saved session it replaces is kept, one
+//     click away (Model.Kept), and a notice says so; a damaged link is refused with a notice,
+//     and the saved session opens instead;
 //  2. else the saved session; one that cannot be read is copied under BrokenKey — the notice
 //     says a copy is kept only when the copy was written, and when it could not be, the tab
-//     does not save over it until the learner chooses — and the start state opens, with the
-//     session saved before it (PreviousKey) offered;
+//     does not save over it until the learner chooses — and is offered as a file, and the start
+//     state opens, with the sessions kept before (PreviousKey) offered;
 //  3. else the start state.
+//
+// The sessions kept (PreviousKey) come along in every case.
 //
 // The error is the start state's own, which the page cannot do without.
 func (k *Keeper) Restore(fragment string) (Model, error) {
 	saved, hasSaved := k.Store.Get(SessionKey)
 	k.last = saved
 	k.back, _ = k.Store.Get(PreviousKey)
+	var kept []Kept
+	if json.Unmarshal([]byte(k.back), &kept) != nil {
+		kept = nil // none, or unreadable: nothing to offer
+	}
 	notice, arg := "", ""
 	if IsLink(fragment) {
 		m, err := OpenLink(k.lib, fragment)
 		if err == nil {
+			m.Kept = kept
 			if hasSaved {
-				m.Back = []byte(saved)
+				m.Kept = pushKept(kept, keptOf([]byte(saved)))
 				if m.Notice == "" { // a replay cut short says so first (see Load)
 					m.Notice = "link.kept"
 				}
-			} else if k.back != "" {
-				m.Back = []byte(k.back)
 			}
 			return m, nil
 		}
@@ -81,12 +91,10 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 			if notice != "" { // the damaged link's, before the saved session's own (see Load)
 				m.Notice, m.NoticeArg = notice, ""
 			}
-			if k.back != "" {
-				m.Back = []byte(k.back)
-			}
+			m.Kept = kept
 			return m, nil
 		}
-		notice, arg = "saved.bad", err.Error()
+		notice, arg, k.unreadable = "saved.bad", err.Error(), saved
 		if k.Store.Set(BrokenKey, saved) != nil {
 			notice, k.hold = "saved.bad.held", true
 		}
@@ -95,9 +103,7 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	if k.back != "" {
-		m.Back = []byte(k.back)
-	}
+	m.Kept, m.Unsaved = kept, k.hold
 	m.Notice, m.NoticeArg = notice, arg
 	return m, nil
 }
@@ -108,11 +114,12 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 //
 //  1. nothing is written while another tab's change waits for the learner's choice (Model.Other)
 //     or while a saved session that could not be read is held (see Restore);
-//  2. a session larger than Load reads is not written, so that the last good save stays: the
-//     notice says how large it is and offers a file instead;
+//  2. a session larger than Load reads is saved without the editor's text when that makes it
+//     fit (the notice says the text is not saved), and else not written, so that the last good
+//     save stays: the notice says how large it is and offers a file instead;
 //  3. a write refused for room drops the older copies first — the unreadable session kept under
-//     BrokenKey, then the previous session — and is tried again; the notice says what was
-//     dropped, or that nothing could be saved and offers a file instead;
+//     BrokenKey, then the kept sessions, the oldest first — and is tried again; the notice says
+//     what was dropped, or that nothing could be saved and offers a file instead;
 //  4. the progress stored by any tab is merged in, step counts only growing, so that two tabs do
 //     not undo each other's progress.
 func (k *Keeper) Save(m Model) Msg {
@@ -122,40 +129,60 @@ func (k *Keeper) Save(m Model) Msg {
 	return k.verdict(k.save(m))
 }
 
-func (k *Keeper) save(m Model) (problem, arg string) {
+func (k *Keeper) save(m Model) (msg SavedMsg) {
 	data := string(Save(m))
 	if len(data) > maxSavedBytes {
-		return "save.big", fmt.Sprintf("%.1f", float64(len(data))/(1<<20))
+		mib := func(n int) string { return fmt.Sprintf("%.1f", float64(n)/(1<<20)) }
+		whole, short := len(data), m
+		short.Editor = ""
+		if data = string(Save(short)); len(data) > maxSavedBytes {
+			return SavedMsg{Problem: "save.big", Arg: mib(len(data)), Kept: len(m.Kept)}
+		}
+		msg = SavedMsg{Problem: "save.editor", Arg: mib(whole)}
 	}
+	kept, keptData := m.Kept, keptFile(m.Kept)
 	if data != k.last {
 		err := k.Store.Set(SessionKey, data)
-		for _, older := range []string{BrokenKey, PreviousKey} {
-			if !errors.Is(err, ErrQuota) {
-				break
+		if errors.Is(err, ErrQuota) {
+			k.Store.Remove(BrokenKey)
+			err = k.Store.Set(SessionKey, data)
+		}
+		for errors.Is(err, ErrQuota) && len(kept) > 0 {
+			kept = kept[:len(kept)-1]
+			if keptData = keptFile(kept); len(kept) == 0 {
+				k.Store.Remove(PreviousKey)
+			} else if k.Store.Set(PreviousKey, keptData) != nil {
+				continue // no room even for fewer: try with fewer still
 			}
-			if _, ok := k.Store.Get(older); ok {
-				k.Store.Remove(older)
-				if older == PreviousKey {
-					k.back, problem = "", "save.dropped"
-				}
-				err = k.Store.Set(SessionKey, data)
-			}
+			k.back = keptData
+			msg = SavedMsg{Problem: "save.dropped", Arg: strconv.Itoa(len(m.Kept) - len(kept)), Kept: len(kept)}
+			err = k.Store.Set(SessionKey, data)
 		}
 		switch {
 		case errors.Is(err, ErrQuota):
-			return "save.full", ""
+			return SavedMsg{Problem: "save.full", Kept: len(kept)}
 		case err != nil:
-			return "save.off", ""
+			return SavedMsg{Problem: "save.off", Kept: len(kept)}
 		}
 		k.last = data
 	}
-	if back := string(m.Back); back != k.back && problem == "" {
-		if k.Store.Set(PreviousKey, back) == nil {
-			k.back = back
-		}
+	if keptData != k.back && k.Store.Set(PreviousKey, keptData) == nil {
+		k.back = keptData
 	}
 	k.saveProgress(m.Progress)
-	return problem, ""
+	if msg.Problem == "" {
+		msg.Kept = len(m.Kept)
+	}
+	return msg
+}
+
+// keptFile is how the kept sessions are stored under PreviousKey.
+func keptFile(kept []Kept) string {
+	if len(kept) == 0 {
+		return ""
+	}
+	data, _ := json.Marshal(kept) // strings and ints always marshal
+	return string(data)
 }
 
 // saveProgress writes the lesson progress merged with what any tab stored: a step count only
@@ -174,14 +201,14 @@ func (k *Keeper) saveProgress(progress map[string]int) {
 	}
 }
 
-// verdict is the message a save's problem calls for: a notice when it differs from the last
-// save's, none when it is the same.
-func (k *Keeper) verdict(problem, arg string) Msg {
-	if problem == k.problem {
+// verdict is the message a save calls for: one when its problem differs from the last save's,
+// or kept sessions were dropped; none when it is the same.
+func (k *Keeper) verdict(msg SavedMsg) Msg {
+	if msg.Problem == k.problem && msg.Problem != "save.dropped" {
 		return nil
 	}
-	k.problem = problem
-	return SavedMsg{Problem: problem, Arg: arg}
+	k.problem = msg.Problem
+	return msg
 }
 
 // Changed is the message for a change of the storage made by another tab (the page's "storage"
@@ -198,39 +225,36 @@ func (k *Keeper) Changed(key string, value string, removed bool) Msg {
 // be read (see Restore).
 func (k *Keeper) Release() { k.hold = false }
 
-// Unreadable is the saved session that could not be read and is held (see Restore), for the
-// page to offer as a file; "" when there is none.
-func (k *Keeper) Unreadable() string {
-	if !k.hold {
-		return ""
-	}
-	s, _ := k.Store.Get(SessionKey)
-	return s
-}
+// Unreadable is the saved session that could not be read (see Restore), for the page to offer
+// as a file; "" when there is none.
+func (k *Keeper) Unreadable() string { return k.unreadable }
 
 // ErrQuota is what a Storage's Set returns when the browser's storage is full.
 var ErrQuota = errors.New("the browser's storage for this page is full")
 
 // SavedMsg is a save's verdict (Keeper.Save): Problem is the notice it calls for, "" when the
-// session was saved after a save that was not. Storage full and the previous session dropped to
-// make room drops it from the model too.
-type SavedMsg struct{ Problem, Arg string }
+// session was saved after a save that was not; Kept is how many of the kept sessions are still
+// stored (those dropped to make room go from the model too).
+type SavedMsg struct {
+	Problem, Arg string
+	Kept         int
+}
 
 // OtherTabMsg is another tab saving its session over this tab's (Keeper.Changed): the tab stops
 // saving until the learner follows the other tab (FollowMsg) or keeps this tab's session
 // (KeepMsg), so that neither silently overwrites the other.
 type OtherTabMsg struct{ Session []byte }
 
-// FollowMsg opens the other tab's session in this tab; this tab's becomes the previous one.
+// FollowMsg opens the other tab's session in this tab; this tab's is kept, one click away.
 type FollowMsg struct{}
 
-// KeepMsg keeps this tab's session, which the next save writes; the other tab's becomes the
-// previous one, one click away.
+// KeepMsg keeps this tab's session, which the next save writes; the other tab's is kept, one
+// click away.
 type KeepMsg struct{}
 
-// BackMsg goes back to the previous session (Model.Back): the session the current one replaced,
-// which becomes the previous one in turn.
-type BackMsg struct{}
+// BackMsg opens the I-th kept session (Model.Kept, newest first); the session it replaces is
+// kept in its turn.
+type BackMsg struct{ I int }
 
 // ImportMsg opens a session file (what the page's "Save session" downloads, Save's JSON):
 // DaemonLab's own file, read up to api.MaxFileBytes rather than the saved session's bound.
@@ -238,60 +262,64 @@ type ImportMsg struct{ Data string }
 
 func (SavedMsg) during() during { return keepTick }
 func (msg SavedMsg) update(m Model) Model {
+	m.Kept = m.Kept[:min(len(m.Kept), msg.Kept)]
+	m.Unsaved = unsavedNotices[msg.Problem]
 	switch {
 	case msg.Problem != "":
 		m.Notice, m.NoticeArg = msg.Problem, msg.Arg
-		if msg.Problem == "save.dropped" {
-			m.Back = nil
-		}
-	case savingNotices[m.Notice]:
+	case unsavedNotices[m.Notice]:
 		m.Notice, m.NoticeArg = "", ""
 	}
 	return m
 }
 
-// savingNotices are the notices of a save that failed, which a save that works dismisses.
-var savingNotices = map[string]bool{"save.big": true, "save.full": true, "save.off": true}
+// unsavedNotices are the notices of a save that failed, which a save that works dismisses.
+var unsavedNotices = map[string]bool{"save.big": true, "save.full": true, "save.off": true}
 
 func (OtherTabMsg) during() during { return keepTick }
 func (msg OtherTabMsg) update(m Model) Model {
-	m.Other, m.Notice, m.NoticeArg = msg.Session, "tab.changed", ""
+	m.Other, m.Notice, m.NoticeArg, m.Unsaved = msg.Session, "tab.changed", "", true
 	return m
 }
 
 func (FollowMsg) during() during { return dropTick }
 func (FollowMsg) update(m Model) Model {
 	other := m.Other
-	m.Other = nil
+	m.Other, m.Unsaved = nil, false
 	fresh, err := Load(m.lib, other)
 	if err != nil {
 		m.Notice, m.NoticeArg = "tab.bad", err.Error()
 		return m
 	}
-	return m.replace(fresh, "replaced")
+	return m.replace(fresh, "kept.tab")
 }
 
 func (KeepMsg) during() during { return keepTick }
 func (KeepMsg) update(m Model) Model {
 	if m.Other != nil {
-		m.Back, m.Other = m.Other, nil
+		m.Kept, m.Other, m.Unsaved = pushKept(m.Kept, keptOf(m.Other)), nil, false
+		m.Notice, m.NoticeArg = "kept.other", ""
 	}
-	m.Notice, m.NoticeArg = "", ""
 	return m
 }
 
-func (BackMsg) during() during { return dropTick }
-func (BackMsg) update(m Model) Model {
-	if m.Back == nil {
+func (BackMsg) during() during           { return dropTick }
+func (msg BackMsg) update(m Model) Model { return m.openKept(msg.I, "back.done") }
+
+// openKept opens the i-th kept session in the model's place, keeping the model's session in
+// its turn (replace); a kept session that no longer loads is dropped with a notice.
+func (m Model) openKept(i int, notice string) Model {
+	if i < 0 || i >= len(m.Kept) {
 		return m
 	}
-	fresh, err := Load(m.lib, m.Back)
+	entry, rest := m.Kept[i], slices.Delete(slices.Clone(m.Kept), i, i+1)
+	fresh, err := loadFile(m.lib, []byte(entry.Session)) // the page's own save, of any size it could store
 	if err != nil {
-		m.Back, m.Notice, m.NoticeArg = nil, "back.bad", err.Error()
+		m.Kept, m.Notice, m.NoticeArg = rest, "back.bad", err.Error()
 		return m
 	}
-	fresh.Back = Save(m)
-	return m.keepOutliving(fresh, "back.done")
+	m.Kept = rest
+	return m.replace(fresh, notice)
 }
 
 func (ImportMsg) during() during { return dropTick }
@@ -301,21 +329,54 @@ func (msg ImportMsg) update(m Model) Model {
 		m.Notice, m.NoticeArg = "import.bad", err.Error()
 		return m
 	}
-	return m.replace(fresh, "replaced")
+	return m.replace(fresh, "kept.file")
 }
 
 // replace starts another session (a lesson, a reset, a link, another tab's or a file's
-// session) in the model's place: what outlives a session is kept (keepOutliving), and the
-// session replaced becomes the previous one, one click away (BackMsg), with a notice saying so —
-// unless it holds nothing worth keeping (worthKeeping), when the previous one stays.
+// session, one kept) in the model's place: what outlives a session is kept (keepOutliving),
+// and the session replaced is kept, one click away (BackMsg), with a notice saying so — unless
+// it holds nothing worth keeping (worthKeeping), when nothing is said.
 func (m Model) replace(fresh Model, notice string) Model {
-	fresh.Back = m.Back
+	fresh.Kept = m.Kept
 	if m.worthKeeping() {
-		fresh.Back = Save(m)
-	} else {
+		fresh.Kept = pushKept(m.Kept, keptOf(Save(m)))
+	} else if notice != "back.done" && notice != "sandbox.back" {
 		notice = ""
 	}
 	return m.keepOutliving(fresh, notice)
+}
+
+// Kept is a session kept one click away (Model.Kept): the lesson it is in ("" for the
+// sandbox), how many steps it has, and its Save.
+type Kept struct {
+	Lesson  string `json:"lesson,omitempty"`
+	Steps   int    `json:"steps"`
+	Session string `json:"session"`
+}
+
+// maxKept is how many sessions are kept; an older one goes.
+const maxKept = 5
+
+// keptOf is a saved session (Save's JSON) as a kept one.
+func keptOf(data []byte) Kept {
+	var sv Saved
+	_ = json.Unmarshal(data, &sv) // what cannot be read shows as a sandbox of no steps, and is refused when opened
+	k := Kept{Steps: len(sv.Steps), Session: string(data)}
+	if sv.Lesson != nil {
+		k.Lesson = sv.Lesson.ID
+	}
+	return k
+}
+
+// pushKept keeps k first, before the others less any that is the same session, at most maxKept.
+func pushKept(kept []Kept, k Kept) []Kept {
+	out := []Kept{k}
+	for _, e := range kept {
+		if e.Session != k.Session && len(out) < maxKept {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // keepOutliving keeps in a fresh session what outlives one: the language, the progress and how

@@ -51,67 +51,86 @@ func worked(t *testing.T, line string) Model {
 	return m
 }
 
-// TestASaveIsNeverOneLoadWouldRefuse: a session larger than Load reads (a 4.5 MB text left in the
-// editor) is not written, the last good save stays and loads, and the notice says how large it
-// is, the limit, and offers a file.
+// TestASaveIsNeverOneLoadWouldRefuse: a session larger than Load reads is never written. With a
+// 4.5 MB text left in the editor it is saved without the text (the cluster's work is kept) and
+// the notice says so; a session too large even without it (forty applies of 120 KB
+// annotations) is not written at all, the last good save stays and loads, and the notice says
+// how large it is and the limit and offers a file. Each is told once; a save that works again
+// dismisses the notice.
 func TestASaveIsNeverOneLoadWouldRefuse(t *testing.T) {
 	store := newStore(10 << 20)
 	k := NewKeeper(store, lib)
 	m := worked(t, "kubectl label node hd2 disk=ssd")
 	require.Nil(t, k.Save(m), "a save that works after none is no news")
-	good := store.items[SessionKey]
 
 	m = Update(m, EditMsg{Text: strings.Repeat("x", 4_500_000)})
 	msg := k.Save(m)
-	assert.Equal(t, SavedMsg{Problem: "save.big", Arg: "4.3"}, msg)
-	assert.Equal(t, good, store.items[SessionKey], "the good save stays")
-	_, err := Load(lib, []byte(store.items[SessionKey]))
-	assert.NoError(t, err)
+	assert.Equal(t, SavedMsg{Problem: "save.editor", Arg: "4.3", Kept: 0}, msg)
+	saved, err := Load(lib, []byte(store.items[SessionKey]))
+	require.NoError(t, err)
+	assert.Equal(t, "ssd", saved.Sim.C.Nodes()[1].Labels["disk"], "the cluster's work is saved")
+	assert.Empty(t, saved.Editor, "without the editor's text")
 	v := Render(Update(m, msg))
-	assert.Contains(t, v.Notice, fmt.Sprintf("%d MB", maxSavedBytes>>20), "the notice names the limit")
+	assert.Contains(t, v.Notice, fmt.Sprintf("%d MiB", maxSavedBytes>>20), "the notice names the limit")
 	assert.Equal(t, []NoticeAction{{Label: T(English, "action.export-session"), Page: "export-session"}}, v.NoticeActions)
 	assert.Nil(t, k.Save(m), "told once, not at every keystroke")
 
 	m = Update(Update(m, msg), EditMsg{Text: "short"})
+	assert.Equal(t, SavedMsg{}, k.Save(m), "a save that works again says so")
+	good := store.items[SessionKey]
+	for i := range 40 {
+		m = Update(m, ApplyMsg{Text: fmt.Sprintf("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: big\n  annotations: {note: %s}\n", strings.Repeat(string(rune('a'+i%26)), 120_000))})
+		require.Empty(t, m.Result.Err)
+	}
 	msg = k.Save(m)
-	assert.Equal(t, SavedMsg{}, msg, "a save that works again says so")
-	assert.Empty(t, Render(Update(m, msg)).Notice, "and dismisses the failure's notice")
+	require.IsType(t, SavedMsg{}, msg)
+	assert.Equal(t, "save.big", msg.(SavedMsg).Problem)
+	assert.Equal(t, good, store.items[SessionKey], "the good save stays")
+	_, err = Load(lib, []byte(good))
+	assert.NoError(t, err)
+	m = Update(m, msg)
+	assert.True(t, m.Unsaved)
+	assert.Contains(t, Render(m).Unsaved, "not saved", "marked on the page")
+	m = Update(m, ResetMsg{}) // the history goes, kept one click away (too large to store: dropped for room or refused)
+	msg = k.Save(m)
+	assert.Empty(t, Render(Update(m, msg)).Unsaved)
 }
 
 // TestAFullStorageDropsOlderCopiesFirst: a save refused for room drops the unreadable copy, then
-// the previous session, and tries again; when nothing makes room, or storage is off, the save
-// fails with a notice offering a file and the last good save stays.
+// the kept sessions, the oldest first, and tries again; when nothing makes room, or storage is
+// off, the save fails with a notice offering a file and the last good save stays.
 func TestAFullStorageDropsOlderCopiesFirst(t *testing.T) {
 	m := worked(t, "kubectl cordon hd3")
 	session := len(Save(m)) + len(SessionKey)
-	back := []byte(strings.Repeat("b", 3000))
-	m.Back = back
+	m.Kept = []Kept{{Steps: 1, Session: strings.Repeat("b", 3000)}, {Steps: 2, Session: strings.Repeat("c", 3000)}}
+	kept := keptFile(m.Kept)
 	for _, tc := range []struct {
 		name    string
 		quota   int
 		off     bool
-		want    string
+		want    SavedMsg
 		stays   []string // keys still stored
 		dropped []string // keys gone
 	}{
-		{"room for all", 1 << 20, false, "", []string{SessionKey, PreviousKey, BrokenKey}, nil},
-		{"room once the broken copy goes", session + len(back) + len(PreviousKey) + 5, false, "", []string{SessionKey, PreviousKey}, []string{BrokenKey}},
-		{"room once the previous session goes", session + 100, false, "save.dropped", []string{SessionKey}, []string{BrokenKey, PreviousKey}},
-		{"no room at all", session - 1, false, "save.full", nil, []string{BrokenKey, PreviousKey}},
-		{"storage off", 1 << 20, true, "save.off", []string{BrokenKey, PreviousKey}, nil},
+		{"room for all", 1 << 20, false, SavedMsg{Kept: 2}, []string{SessionKey, PreviousKey, BrokenKey}, nil},
+		{"room once the broken copy goes", session + len(kept) + len(PreviousKey) + 5, false, SavedMsg{Kept: 2}, []string{SessionKey, PreviousKey}, []string{BrokenKey}},
+		{"room once the oldest kept session goes", session + len(kept)/2 + 100 + len(PreviousKey), false, SavedMsg{Problem: "save.dropped", Arg: "1", Kept: 1}, []string{SessionKey, PreviousKey}, []string{BrokenKey}},
+		{"room once every kept session goes", session + 100, false, SavedMsg{Problem: "save.dropped", Arg: "2", Kept: 0}, []string{SessionKey}, []string{BrokenKey, PreviousKey}},
+		{"no room at all", session - 1, false, SavedMsg{Problem: "save.full", Kept: 0}, nil, []string{BrokenKey, PreviousKey}},
+		{"storage off", 1 << 20, true, SavedMsg{Problem: "save.off", Kept: 2}, []string{BrokenKey, PreviousKey}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := newStore(1 << 20)
-			store.items[BrokenKey], store.items[PreviousKey] = "broken", string(back)
+			store.items[BrokenKey], store.items[PreviousKey] = "broken", kept
 			store.quota, store.off = tc.quota, tc.off
 			k := NewKeeper(store, lib)
-			k.back = string(back)
+			k.back = kept
 			msg := k.Save(m)
-			if tc.want == "" {
+			if tc.want.Problem == "" {
 				assert.Nil(t, msg)
 			} else {
-				require.Equal(t, SavedMsg{Problem: tc.want}, msg)
-				assert.NotEqual(t, tc.want, T(English, tc.want), "the notice has a text")
+				require.Equal(t, tc.want, msg)
+				assert.NotEqual(t, tc.want.Problem, T(English, tc.want.Problem), "the notice has a text")
 			}
 			for _, key := range tc.stays {
 				assert.True(t, store.has(key), key)
@@ -119,11 +138,12 @@ func TestAFullStorageDropsOlderCopiesFirst(t *testing.T) {
 			for _, key := range tc.dropped {
 				assert.False(t, store.has(key), key)
 			}
-			if tc.want == "save.full" || tc.want == "save.off" {
+			if tc.want.Problem == "save.full" || tc.want.Problem == "save.off" {
 				assert.False(t, store.has(SessionKey), "nothing half written")
+				assert.True(t, Update(m, msg).Unsaved)
 			}
-			if tc.want == "save.dropped" {
-				assert.Nil(t, Update(m, msg).Back, "the previous session dropped is gone from the page too")
+			if msg != nil {
+				assert.Len(t, Update(m, msg).Kept, tc.want.Kept, "the kept sessions dropped are gone from the page too")
 			}
 		})
 	}
@@ -134,7 +154,7 @@ func TestAFullStorageDropsOlderCopiesFirst(t *testing.T) {
 // the tab does not save over it until the learner chooses; the session saved before it is
 // offered either way.
 func TestAnUnreadableSessionIsKeptOrNotSavedOver(t *testing.T) {
-	previous := string(Save(worked(t, "sim add-node hd4")))
+	previous := keptFile([]Kept{keptOf(Save(worked(t, "sim add-node hd4")))})
 	for _, tc := range []struct {
 		name  string
 		quota int
@@ -154,7 +174,11 @@ func TestAnUnreadableSessionIsKeptOrNotSavedOver(t *testing.T) {
 			v := Render(m)
 			assert.Contains(t, v.Notice, "another version of DaemonLab", "the notice says why")
 			require.NotEmpty(t, v.NoticeActions)
-			assert.Equal(t, BackMsg{}, v.NoticeActions[len(v.NoticeActions)-1].Msg, "the previous session is offered")
+			last := v.NoticeActions[len(v.NoticeActions)-1]
+			assert.Equal(t, BackMsg{}, last.Msg, "the kept session is offered")
+			assert.Equal(t, "Back to your sandbox (1 step)", last.Label)
+			assert.Equal(t, "download-unreadable", v.NoticeActions[0].Page, "and the unreadable one as a file")
+			assert.Equal(t, `{"v":99,"steps":[]}`, k.Unreadable())
 
 			m = Update(m, RunMsg{Line: "kubectl cordon hd2"})
 			k.Save(m)
@@ -165,7 +189,7 @@ func TestAnUnreadableSessionIsKeptOrNotSavedOver(t *testing.T) {
 			}
 			assert.False(t, store.has(BrokenKey))
 			assert.Equal(t, `{"v":99,"steps":[]}`, store.items[SessionKey], "not saved over")
-			assert.Equal(t, `{"v":99,"steps":[]}`, k.Unreadable(), "offered as a file")
+			assert.True(t, m.Unsaved, "marked on the page")
 			k.Release()
 			store.quota = 1 << 20
 			k.Save(m)
@@ -189,14 +213,18 @@ func TestALinkKeepsTheSessionItReplaces(t *testing.T) {
 		m, err := k.Restore(link)
 		require.NoError(t, err)
 		assert.Equal(t, "link.kept", m.Notice)
-		assert.Equal(t, mine, string(m.Back))
+		require.Len(t, m.Kept, 1)
+		assert.Equal(t, mine, m.Kept[0].Session)
 		k.Save(m)
-		assert.Equal(t, mine, store.items[PreviousKey], "kept in the second slot")
+		assert.Equal(t, keptFile(m.Kept), store.items[PreviousKey], "kept across reloads")
 		assert.Equal(t, string(Save(m)), store.items[SessionKey])
 
 		back := Update(m, BackMsg{})
 		assert.Equal(t, "back.done", back.Notice)
-		assert.Contains(t, Render(back).NoticeActions, NoticeAction{Label: T(English, "action.back"), Msg: BackMsg{}}, "and back again")
+		if link == shared { // a session of a step is worth keeping; an untouched lesson is not
+			require.NotEmpty(t, Render(back).NoticeActions)
+			assert.Equal(t, BackMsg{}, Render(back).NoticeActions[0].Msg, "and back again")
+		}
 		assert.Equal(t, "ssd", back.Sim.C.Nodes()[1].Labels["disk"])
 	}
 
@@ -239,10 +267,12 @@ func TestTwoTabsNeverSilentlyOverwriteEachOther(t *testing.T) {
 			b.Save(mb)
 			if _, follow := choice.(FollowMsg); follow {
 				assert.True(t, mb.Sim.C.Nodes()[1].Spec.Unschedulable, "the other tab's session")
-				assert.Contains(t, string(mb.Back), "disk=ssd", "this tab's is kept")
+				require.NotEmpty(t, mb.Kept)
+				assert.Contains(t, mb.Kept[0].Session, "disk=ssd", "this tab's is kept")
 			} else {
 				assert.Equal(t, "ssd", mb.Sim.C.Nodes()[2].Labels["disk"], "this tab's session")
-				assert.Equal(t, theirs, store.items[PreviousKey], "the other tab's is kept")
+				assert.Equal(t, "kept.other", mb.Notice)
+				assert.Equal(t, keptFile([]Kept{keptOf([]byte(theirs))}), store.items[PreviousKey], "the other tab's is kept")
 			}
 			assert.Equal(t, string(Save(mb)), store.items[SessionKey])
 			assert.Nil(t, b.Changed(SessionKey, "", true), "a session removed is no session saved over")
@@ -262,26 +292,53 @@ func TestProgressFromTwoTabsAddsUp(t *testing.T) {
 }
 
 // TestReplacingASessionKeepsItOneClickAway: a lesson picked, a reset, a lesson file or a session
-// file opened over the learner's work keeps that work as the previous session; over a start
-// state that holds nothing of the learner's, the previous session stays as it was and nothing
-// is said.
+// file opened over the learner's work keeps that work, one click away, with a notice that says
+// what happened; over a start state that holds nothing of the learner's, the kept sessions stay
+// as they were and nothing is said.
 func TestReplacingASessionKeepsItOneClickAway(t *testing.T) {
 	file := string(Save(worked(t, "sim add-node hd4")))
-	for _, msg := range []Msg{LessonMsg{ID: "07-node-failure"}, ResetMsg{}, ImportMsg{Data: file}} {
+	for msg, notice := range map[Msg]string{LessonMsg{ID: "07-node-failure"}: "kept.lesson", ResetMsg{}: "kept.reset", ImportMsg{Data: file}: "kept.file"} {
 		m := worked(t, "kubectl label node hd2 disk=ssd")
 		replaced := Update(m, msg)
-		assert.Equal(t, "replaced", replaced.Notice, "%T", msg)
-		assert.Equal(t, string(Save(m)), string(replaced.Back), "%T", msg)
+		assert.Equal(t, notice, replaced.Notice, "%T", msg)
+		require.Len(t, replaced.Kept, 1, "%T", msg)
+		assert.Equal(t, string(Save(m)), replaced.Kept[0].Session, "%T", msg)
+		assert.Equal(t, "Back to your sandbox (1 step)", Render(replaced).NoticeActions[0].Label, "%T", msg)
 		back := Update(replaced, BackMsg{})
 		assert.Equal(t, "ssd", back.Sim.C.Nodes()[1].Labels["disk"], "%T", msg)
 
 		fresh, err := NewModel(lib)
 		require.NoError(t, err)
-		fresh.Back = []byte(file)
+		fresh.Kept = []Kept{keptOf([]byte(file))}
 		again := Update(fresh, msg)
 		assert.Empty(t, again.Notice, "%T over a start state", msg)
-		assert.Equal(t, file, string(again.Back), "%T over a start state", msg)
+		assert.Equal(t, fresh.Kept, again.Kept, "%T over a start state", msg)
 	}
+}
+
+// TestLeavingALessonBringsTheSandboxBack: the sandbox kept when a lesson started comes back when
+// the learner leaves the lesson (or picks the sandbox), however many lessons came between, the
+// lessons left being kept in their turn; a reset in the sandbox starts afresh.
+func TestLeavingALessonBringsTheSandboxBack(t *testing.T) {
+	m := worked(t, "kubectl label node hd2 disk=ssd")
+	m = Update(m, LessonMsg{ID: "03-choosing-nodes"})
+	m = Update(m, RunMsg{Line: "kubectl get nodes"})
+	m = Update(m, LessonMsg{ID: "07-node-failure"})
+	m = Update(m, RunMsg{Line: "kubectl get nodes"})
+	require.Len(t, m.Kept, 2)
+	l, ok := lib.findLesson("03-choosing-nodes")
+	require.True(t, ok)
+	assert.Equal(t, "Back to "+tutorView(English, &Tutor{Lesson: l}).Heading, Render(m).NoticeActions[0].Label)
+	m = Update(m, LessonMsg{})
+	assert.Nil(t, m.Tutor)
+	assert.Equal(t, "sandbox.back", m.Notice)
+	assert.Equal(t, "ssd", m.Sim.C.Nodes()[1].Labels["disk"], "the sandbox as it was left")
+	assert.Len(t, m.Kept, 2, "both lessons kept")
+	assert.Equal(t, "07-node-failure", m.Kept[0].Lesson)
+
+	m = Update(m, ResetMsg{})
+	assert.Empty(t, m.Sim.C.Nodes()[1].Labels["disk"], "a reset in the sandbox starts afresh")
+	assert.Equal(t, "kept.reset", m.Notice)
 }
 
 // TestASessionFileOpensUpToItsOwnBound: a session file is read up to api.MaxFileBytes, beyond the

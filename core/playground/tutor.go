@@ -119,11 +119,18 @@ func lessonModel(lib *Library, l *lesson.Lesson) (Model, error) {
 
 func (LessonMsg) during() during { return dropTick }
 func (msg LessonMsg) update(m Model) Model {
+	if msg.ID == "" && m.Tutor != nil { // leaving a lesson: back to the learner's own sandbox, if kept
+		for i, k := range m.Kept {
+			if k.Lesson == "" {
+				return m.openKept(i, "sandbox.back")
+			}
+		}
+	}
 	fresh, err := StartModel(m.lib, msg.ID)
 	if err != nil {
 		return m // the page offers only lessons that exist
 	}
-	return m.restart(fresh)
+	return m.restart(fresh, "kept.lesson")
 }
 
 func (ProgressMsg) during() during { return finishTick }
@@ -151,7 +158,7 @@ func (msg OpenMsg) update(m Model) Model {
 		var fresh Model
 		if fresh, err = lessonModel(m.lib, l); err == nil {
 			fresh.Tutor.Files = msg.Files
-			return m.restart(fresh)
+			return m.restart(fresh, "kept.lesson")
 		}
 	}
 	m.Notice, m.NoticeArg = "lesson.bad", err.Error()
@@ -201,9 +208,9 @@ func (NextStepMsg) update(m Model) Model {
 }
 
 // restart moves to a fresh start state (replace), keeping the commands typed too.
-func (m Model) restart(fresh Model) Model {
+func (m Model) restart(fresh Model, notice string) Model {
 	fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
-	return m.replace(fresh, "replaced")
+	return m.replace(fresh, notice)
 }
 
 func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }

@@ -37,6 +37,8 @@ type View struct {
 	Notice        string
 	Share         string         // with the notice of a share link made, the link's fragment (ShareFragment)
 	NoticeActions []NoticeAction // the notice's buttons
+	MustChoose    bool           // the notice waits for a choice of its buttons: no Dismiss
+	Unsaved       string         // says that the session is not being saved, or ""
 	Details       *Details       // the panel on the selected object, if it still exists
 	Picker        Picker
 	Tutor         *TutorView // the lesson panel, in a lesson
@@ -190,7 +192,10 @@ func Render(m Model) View {
 	case m.Notice != "":
 		v.Notice = T(l, m.Notice)
 	}
-	v.NoticeActions = noticeActionsOf(m)
+	v.NoticeActions, v.MustChoose = noticeActionsOf(m), mustChoose[m.Notice]
+	if m.Unsaved {
+		v.Unsaved = T(l, "unsaved")
+	}
 	if m.Notice == "share.done" {
 		v.Share = ShareFragment(m)
 	}
@@ -387,13 +392,18 @@ type NoticeAction struct {
 }
 
 // noticeActions are the buttons of each notice that has some, in order; "back" is shown only
-// when there is a previous session (Model.Back).
+// when a session is kept (Model.Kept), and names it.
 var noticeActions = map[string][]string{
-	"link.kept": {"back"}, "replaced": {"back"}, "back.done": {"back"}, "saved.bad": {"back"}, "session.cut": {"back"},
+	"link.kept": {"back"}, "kept.lesson": {"back"}, "kept.reset": {"back"}, "kept.file": {"back"}, "kept.tab": {"back"},
+	"kept.other": {"back"}, "back.done": {"back"}, "sandbox.back": {"back"}, "saved.bad": {"download-unreadable", "back"},
+	"session.cut":    {"back"},
 	"saved.bad.held": {"download-unreadable", "save-over", "back"},
-	"save.big":       {"export-session"}, "save.full": {"export-session"}, "save.off": {"export-session"},
+	"save.big":       {"export-session"}, "save.full": {"export-session"}, "save.off": {"export-session"}, "save.editor": {"export-session"},
 	"tab.changed": {"follow", "keep"},
 }
+
+// mustChoose are the notices that wait for the learner's choice: they cannot be dismissed.
+var mustChoose = map[string]bool{"tab.changed": true, "saved.bad.held": true}
 
 // noticeActionsOf is the notice's buttons.
 func noticeActionsOf(m Model) []NoticeAction {
@@ -402,10 +412,10 @@ func noticeActionsOf(m Model) []NoticeAction {
 		a := NoticeAction{Label: T(m.Lang, "action."+do)}
 		switch do {
 		case "back":
-			if m.Back == nil {
+			if len(m.Kept) == 0 {
 				continue
 			}
-			a.Msg = BackMsg{}
+			a.Label, a.Msg = keptLabel(m, m.Kept[0]), BackMsg{}
 		case "follow":
 			a.Msg = FollowMsg{}
 		case "keep":
@@ -416,4 +426,19 @@ func noticeActionsOf(m Model) []NoticeAction {
 		out = append(out, a)
 	}
 	return out
+}
+
+// keptLabel names a kept session on its button: "Back to your sandbox (3 steps)", "Back to
+// lesson 7 · Node failure".
+func keptLabel(m Model, k Kept) string {
+	if l, ok := m.lib.findLesson(k.Lesson); ok && k.Lesson != "" {
+		return T(m.Lang, "action.back.lesson", tutorView(m.Lang, &Tutor{Lesson: l}).Heading)
+	}
+	if k.Lesson != "" {
+		return T(m.Lang, "action.back.lesson", k.Lesson)
+	}
+	if k.Steps == 1 {
+		return T(m.Lang, "action.back.sandbox.one")
+	}
+	return T(m.Lang, "action.back.sandbox", k.Steps)
 }

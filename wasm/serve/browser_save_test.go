@@ -37,19 +37,21 @@ func (b *browser) reload(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
 }
 
-// TestBrowserAnOversizedEditorIsNotSavedOverTheGoodSave: a 4.5 MB text left in the editor would
-// make a session larger than a load reads; it is not saved, the notice says so and offers a
-// file, and a reload brings back the last good save with the learner's steps.
-func TestBrowserAnOversizedEditorIsNotSavedOverTheGoodSave(t *testing.T) {
+// TestBrowserAnOversizedEditorTextIsLeftOutOfTheSave: a 4.5 MB text left in the editor would
+// make a session larger than a load reads; the session is saved without it, the notice says so
+// and offers a file, and the work done after it survives a reload.
+func TestBrowserAnOversizedEditorTextIsLeftOutOfTheSave(t *testing.T) {
 	b, _ := openPlayground(t)
 	b.run(t, "kubectl label node hd2 disk=ssd")
 	b.savedHas(t, "disk=ssd")
 	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.value = 'x'.repeat(4500000); e.dispatchEvent(new Event('input')); return true; })()`)
-	b.noticeSays(t, "This session is not saved: at 4.3 MB it is larger than the 4 MB")
+	b.noticeSays(t, "The editor's text is not saved: with it the session would be 4.3 MiB, more than the 4 MiB")
 	assert.Equal(t, "Save session to a file", b.text(t, "#notice-actions button"))
-	assert.Less(t, eval[int](t, b, `localStorage.getItem('daemonlab.session').length`), 100_000, "the good save stays")
+	b.run(t, "kubectl cordon hd3")
+	b.savedHas(t, "cordon hd3")
+	assert.Less(t, eval[int](t, b, `localStorage.getItem('daemonlab.session').length`), 100_000, "saved without the text")
 	b.reload(t)
-	assert.Equal(t, "step 1 of 1", b.text(t, "#step"))
+	assert.Equal(t, "step 2 of 2", b.text(t, "#step"), "the cluster's work is saved")
 	assert.False(t, eval[bool](t, b, `document.getElementById('notice-text').textContent.includes('could not be read')`))
 	assert.Empty(t, b.consoleErrors())
 }
@@ -106,10 +108,14 @@ func TestBrowserTwoTabsNeverSilentlyOverwriteEachOther(t *testing.T) {
 
 	buttons := eval[[]string](t, b, `Array.from(document.querySelectorAll('#notice-actions button')).map(e => e.textContent)`)
 	require.Equal(t, []string{"Follow the other tab", "Keep this tab's session"}, buttons)
+	assert.True(t, eval[bool](t, b, `document.getElementById('dismiss').classList.contains('hidden')`), "a choice to make, not to dismiss")
+	assert.Equal(t, "● not saved", b.text(t, "#unsaved"))
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#notice-actions button`))))
 	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.querySelector('[data-node="hd2"] .status').textContent.includes('SchedulingDisabled')`, chromedp.WithPollingTimeout(5*time.Second)))
 	require.NoError(t, err, "the second tab follows the first")
-	b.noticeSays(t, "the one you left is kept")
+	b.noticeSays(t, "this tab's own is kept")
+	time.Sleep(600 * time.Millisecond)
+	assert.NotContains(t, a.text(t, "#notice-text"), "changed in another tab", "the tab followed is told of no change")
 	assert.Empty(t, append(a.consoleErrors(), b.consoleErrors()...))
 }
 
@@ -122,9 +128,10 @@ func TestBrowserALinkKeepsTheSessionOneClickAway(t *testing.T) {
 	for i, tab := range []*browser{b, b.newTab(t)} { // the new tab loads the link afresh, over the same storage
 		require.NoError(t, chromedp.Do(tab.ctx, chromedp.Navigate(url+"#lesson=7"), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #tutor`))), "tab %d", i)
 		tab.noticeSays(t, "You opened a link: its session replaced yours in this tab, and yours is kept")
-		require.Equal(t, "Back to the previous session", tab.text(t, "#notice-actions button"))
+		require.Equal(t, "Back to your sandbox (1 step)", tab.text(t, "#notice-actions button"))
+		assert.False(t, eval[bool](t, tab, `document.getElementById('dismiss').classList.contains('hidden')`))
 		require.NoError(t, chromedp.Do(tab.ctx, chromedp.Click(chromedp.CSS(`#notice-actions button`))))
-		tab.noticeSays(t, "You are back in your previous session")
+		tab.noticeSays(t, "You are back where you were")
 		assert.Equal(t, "step 1 of 1", tab.text(t, "#step"), "tab %d", i)
 		assert.True(t, eval[bool](t, tab, `document.getElementById('tutor').classList.contains('hidden')`), "tab %d", i)
 		assert.Empty(t, tab.consoleErrors(), "tab %d", i)

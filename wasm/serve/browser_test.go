@@ -939,7 +939,7 @@ func TestBrowserCorruptedSaveStartsAfreshAndKeepsACopy(t *testing.T) {
 	damaged := saved[:len(saved)/2]
 	eval[bool](t, b, `(() => { localStorage.setItem('daemonlab.session', `+jsString(damaged)+`); return true; })()`)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #notice`))))
-	assert.Equal(t, "Your saved session could not be read: this is not a DaemonLab session, or it is damaged. DaemonLab started afresh; a copy is kept in localStorage under daemonlab.session.broken.", b.text(t, "#notice-text"))
+	assert.Equal(t, "Your saved session could not be read: this is not a DaemonLab session, or it is damaged. DaemonLab started afresh; a copy is kept in this browser, and you can download it.", b.text(t, "#notice-text"))
 	assert.Equal(t, damaged, eval[string](t, b, `localStorage.getItem('daemonlab.session.broken')`))
 	assert.Equal(t, "step 0 of 0", b.text(t, "#step"))
 	assert.Equal(t, "Ready", b.text(t, `[data-node="hd2"] .status`))
