@@ -38,18 +38,21 @@ type Cluster struct {
 	seed      uint64
 	pcg       *rand.PCG
 	rng       *rand.Rand
-	version   int64                         // the last resourceVersion handed out
-	objects   map[string]map[Key]api.Object // by kind
-	sorted    map[string]*listing           // each kind's objects in List order, once listed
-	machines  map[string]Machine            // by node name
-	memo      map[any]any                   // controllers' private memory, by memoKey (see Memo)
-	shared    sharing                       // which of these maps a snapshot also holds
-	writes    int64                         // changes of any kind, for Writes
-	events    map[uint64]Key                // Events by the hash of what makes two equal (see eventIndex); nil until needed
-	names     eventNames                    // where to look for a free event name (see nextEventName)
-	expiredAt time.Time                     // when ExpireEvents last ran (see there); zero after a restore
-	stamps    stamps                        // when each kind was last written, for ChangedSince
-	tallies   map[*Tally]*FreeIndex         // the tallies asked for since the last restore (see Tally)
+	version   int64                               // the last resourceVersion handed out
+	objects   map[string]map[Key]api.Object       // by kind
+	sorted    map[string]*listing                 // each kind's objects in List order, once listed
+	machines  map[string]Machine                  // by node name
+	memo      map[any]any                         // controllers' private memory, by memoKey (see Memo)
+	shared    sharing                             // which of these maps a snapshot also holds
+	writes    int64                               // changes of any kind, for Writes
+	events    map[uint64]Key                      // Events by the hash of what makes two equal (see eventIndex); nil until needed
+	names     eventNames                          // where to look for a free event name (see nextEventName)
+	expiredAt time.Time                           // when ExpireEvents last ran (see there); zero after a restore
+	stamps    stamps                              // when each kind was last written, for ChangedSince
+	tallies   map[*Tally]*FreeIndex               // the tallies asked for since the last restore (see Tally)
+	groups    map[*Groups]map[string]map[Key]bool // the groupings asked for since the last restore (see Groups)
+	logs      map[string]*changeLog               // the writes of the kinds asked for since the last restore (see ChangedNodes)
+	reads     int64                               // see Reads
 }
 
 // stamps date the cluster's writes by kind ("Machine" and "Memo" for the machines and the
@@ -119,6 +122,7 @@ func (m Machine) LastRenew(now time.Time) time.Time {
 // Machine returns the machine behind a node, and whether there is one. The copy is the
 // caller's: changing it changes nothing until SetMachine.
 func (c *Cluster) Machine(node string) (Machine, bool) {
+	c.reads++
 	m, ok := c.machines[node]
 	m.Faults = slices.Clone(m.Faults)
 	return m, ok
@@ -128,6 +132,7 @@ func (c *Cluster) Machine(node string) (Machine, bool) {
 func (c *Cluster) SetMachine(node string, m Machine) {
 	m.Faults = slices.Clone(m.Faults)
 	c.ownMachines()[node] = m
+	c.logWrite("Machine", node)
 	c.writes++
 }
 
@@ -138,6 +143,7 @@ func (c *Cluster) MachineNames() []string {
 
 // HasMachine reports whether a machine stands behind the node, without copying it.
 func (c *Cluster) HasMachine(node string) bool {
+	c.reads++
 	_, ok := c.machines[node]
 	return ok
 }
@@ -160,6 +166,7 @@ func CreationOrder(a, b api.Object) int {
 // RemoveMachine forgets the machine behind a deleted node.
 func (c *Cluster) RemoveMachine(node string) {
 	delete(c.ownMachines(), node)
+	c.logWrite("Machine", node)
 	c.writes++
 }
 
@@ -199,7 +206,7 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
 	c.names, c.expiredAt = eventNames{}, time.Time{}
-	c.tallies = nil
+	c.tallies, c.groups, c.logs = nil, nil, nil
 	c.writes = s.writes
 	c.stamps.now++
 	c.stamps.restored = c.stamps.now
@@ -316,7 +323,11 @@ func KeyOf(obj api.Object) Key {
 
 // Get returns the object of the given kind ("Pod", "DaemonSet", …) and key, or nil.
 func (c *Cluster) Get(kind string, k Key) api.Object {
-	return c.objects[kind][k]
+	obj := c.objects[kind][k]
+	if obj != nil {
+		c.reads++
+	}
+	return obj
 }
 
 // Create stores a new object, as etcd3's store does under the API server (which has admitted,
@@ -333,8 +344,9 @@ func (c *Cluster) Create(obj api.Object) error {
 	m.ManagedFields = nil
 	c.bump(m)
 	c.own(kind)[KeyOf(obj)] = obj
+	c.logWrite(kind, m.Name)
 	c.listCreated(kind, KeyOf(obj), obj)
-	c.tallyWrite(kind, nil, obj)
+	c.indexWrite(kind, nil, obj)
 	c.indexEvent(obj, nil)
 	return nil
 }
@@ -352,8 +364,9 @@ func (c *Cluster) Update(obj api.Object) error {
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
 	c.bump(m)
 	c.own(kind)[KeyOf(obj)] = obj
+	c.logWrite(kind, m.Name)
 	c.listUpdated(kind, KeyOf(obj), obj)
-	c.tallyWrite(kind, old, obj)
+	c.indexWrite(kind, old, obj)
 	c.indexEvent(obj, old)
 	return nil
 }
@@ -364,10 +377,11 @@ func (c *Cluster) Delete(obj api.Object) {
 	kind, k := kindOf(obj), KeyOf(obj)
 	old := c.objects[kind][k]
 	if old != nil {
-		c.tallyWrite(kind, old, nil)
+		c.indexWrite(kind, old, nil)
 	}
 	c.indexEvent(nil, old)
 	delete(c.own(kind), k)
+	c.logWrite(kind, k.Name)
 	c.listDeleted(kind, k)
 	c.version++
 	c.writes++
@@ -394,6 +408,7 @@ func (c *Cluster) bump(m *api.ObjectMeta) {
 func List[T api.Object](c *Cluster) []T {
 	var zero T
 	l := c.listed(kindOf(zero))
+	c.reads += int64(len(l.entries))
 	out := make([]T, len(l.entries))
 	for i, e := range l.entries {
 		out[i] = e.obj.(T)
@@ -421,6 +436,6 @@ func (c *Cluster) DaemonSets() []*api.DaemonSet { return List[*api.DaemonSet](c)
 
 // Node returns the node of that name, or nil.
 func (c *Cluster) Node(name string) *api.Node {
-	n, _ := c.objects["Node"][Key{Name: name}].(*api.Node)
+	n, _ := c.Get("Node", Key{Name: name}).(*api.Node)
 	return n
 }

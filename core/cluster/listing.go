@@ -149,6 +149,7 @@ func (c *Cluster) listed(kind string) *listing {
 // then name.
 func (c *Cluster) ListKind(kind string) []api.Object {
 	l := c.listed(kind)
+	c.reads += int64(len(l.entries))
 	out := make([]api.Object, len(l.entries))
 	for i, e := range l.entries {
 		out[i] = e.obj
@@ -174,6 +175,7 @@ func (c *Cluster) Each(kind string) iter.Seq[api.Object] {
 	return func(yield func(api.Object) bool) {
 		defer end()
 		for _, e := range entries {
+			c.reads++
 			if !yield(e.obj) {
 				return
 			}

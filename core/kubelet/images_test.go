@@ -36,7 +36,7 @@ func restarts(t *testing.T, c *cluster.Cluster, key cluster.Key, until time.Time
 	var seen []string
 	last := int32(0)
 	settle := func() {
-		for Sync(c) {
+		for Sync(c, cluster.Since{}) {
 		}
 		p := c.Get("Pod", key).(*api.Pod)
 		if len(p.Status.ContainerStatuses) == 0 || p.Status.ContainerStatuses[0].RestartCount == last {
@@ -161,7 +161,7 @@ func TestTheKubeletStampsTheGenerationItSaw(t *testing.T) {
 	*next.Spec.ActiveDeadlineSeconds = 600
 	_, err := apiserver.Update(c, next, apiserver.Options{})
 	require.NoError(t, err)
-	for Sync(c) {
+	for Sync(c, cluster.Since{}) {
 	}
 	p = c.Get("Pod", key).(*api.Pod)
 	assert.Equal(t, int64(2), p.Generation)

@@ -239,11 +239,14 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //  7. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
 //     and refuses new BestEffort pods (rejectAdmission).
 //
-// A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. It
-// returns whether anything changed.
-func Sync(c *cluster.Cluster) bool {
+// A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. What a
+// kubelet does for its node (step 1, and the eviction manager's loop of step 7) reads only the
+// node, its machine, the kubelet's memory of it, its pods and the clock, and is done once an
+// instant, so a pass at the instant of the one that began at since visits only the nodes changed
+// after it (cluster.ChangedNodes). It returns whether anything changed.
+func Sync(c *cluster.Cluster, since cluster.Since) bool {
 	changed := false
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
 			changed = evictForMemory(c, n, m) || changed
 			changed = postStatus(c, c.Node(n.Name), m) || changed

@@ -63,13 +63,13 @@ func TestNodesRegisterInTheOrderTheyWereCreated(t *testing.T) {
 		_, err := apiserver.Create(c, n, apiserver.Options{})
 		require.NoError(t, err)
 	}
-	require.True(t, Register(c))
+	require.True(t, Register(c, cluster.Since{}))
 	assert.Equal(t, internalIP(0), c.Node("zz").Status.Addresses[0].Address)
 	assert.Equal(t, internalIP(1), c.Node("aa").Status.Addresses[0].Address)
 	assert.True(t, c.HasMachine("aa"))
-	assert.False(t, Register(c), "every node has its machine")
+	assert.False(t, Register(c, cluster.Since{}), "every node has its machine")
 	c.Delete(c.Node("aa"))
-	assert.True(t, Register(c))
+	assert.True(t, Register(c, cluster.Since{}))
 	assert.False(t, c.HasMachine("aa"), "the machine left with its node")
 }
 
@@ -94,7 +94,7 @@ func TestReadyIsPostedAtTheKubeletsNextStatusUpdate(t *testing.T) {
 		m, _ := c.Machine("n1")
 		m.Faults = faults
 		c.SetMachine("n1", m)
-		for Sync(c) {
+		for Sync(c, cluster.Since{}) {
 		}
 	}
 	c.SetNow(at(4 * time.Second))
@@ -104,7 +104,7 @@ func TestReadyIsPostedAtTheKubeletsNextStatusUpdate(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, at(10*time.Second), next)
 	c.SetNow(next)
-	for Sync(c) {
+	for Sync(c, cluster.Since{}) {
 	}
 	assert.Equal(t, api.ConditionFalse, ready())
 	c.SetNow(at(13 * time.Second))
@@ -116,7 +116,7 @@ func TestReadyIsPostedAtTheKubeletsNextStatusUpdate(t *testing.T) {
 	m, _ := c.Machine("n1")
 	m.RenewFrom = c.Now() // a kubelet that restarts syncs its node's status as it starts
 	c.SetMachine("n1", m)
-	for Sync(c) {
+	for Sync(c, cluster.Since{}) {
 	}
 	assert.Equal(t, api.ConditionTrue, ready())
 }

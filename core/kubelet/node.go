@@ -41,19 +41,18 @@ func Join(c *cluster.Cluster, n *api.Node) error {
 //     status gets the healthy kubelet's, with the machine's address (the first free one).
 //  2. A machine whose Node is gone (kubectl delete node) leaves the cluster.
 //
-// It reports whether it changed anything.
-func Register(c *cluster.Cluster) bool {
+// Every node left without a machine is one written, or whose machine was written, since the
+// last pass began, so a pass at its instant visits only those (cluster.ChangedNodes). It
+// reports whether it changed anything.
+func Register(c *cluster.Cluster, since cluster.Since) bool {
 	var joining []*api.Node
-	served := 0 // the nodes that have a machine
-	for n := range c.AllNodes() {
-		if c.HasMachine(n.Name) {
-			served++
-		} else {
+	for n := range c.ChangedNodes(since) {
+		if !c.HasMachine(n.Name) {
 			joining = append(joining, n)
 		}
 	}
 	changed := false
-	if served < c.MachineCount() { // a machine is left without its node
+	if served := c.Count("Node") - len(joining); served < c.MachineCount() { // a machine is left without its node
 		for _, name := range c.MachineNames() {
 			if c.Node(name) == nil {
 				c.RemoveMachine(name)

@@ -33,9 +33,10 @@ const GCPercent = 60
 // Sim is one simulated cluster.
 type Sim struct {
 	C     *cluster.Cluster
-	quiet []quiet // each controller's last pass, when it changed nothing
-	work  int64   // the work done so far (see Work)
-	limit int64   // the work at which the clock stops moving (see Command)
+	quiet []quiet         // each controller's last pass, when it changed nothing
+	began []cluster.Since // when each controller's last pass began
+	work  int64           // the work done so far (see Work)
+	limit int64           // the work at which the clock stops moving (see Command)
 }
 
 // quiet is a pass that changed nothing: the cluster's stamp and clock when it began.
@@ -62,7 +63,7 @@ const (
 
 // New returns a settled cluster of the given topology, its randomness drawn from seed.
 func New(seed uint64, topology Topology) (*Sim, error) {
-	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers)), limit: math.MaxInt64}
+	s := &Sim{C: cluster.New(seed), quiet: make([]quiet, len(controllers)), began: make([]cluster.Since, len(controllers)), limit: math.MaxInt64}
 	if err := apiserver.CreateSystemNamespaces(s.C); err != nil {
 		return nil, err
 	}
@@ -126,40 +127,54 @@ func (st *settling) next(s *Sim) (settled bool) {
 
 // piece runs the next piece and reports whether the settling is over. A controller whose last
 // pass changed nothing, and none of whose reads changed since it began, is not run again: the
-// pass would change nothing again.
+// pass would change nothing again. A pass is given when the controller's last one began, for
+// the controllers that visit only what changed since (see cluster.ChangedNodes).
 func (st *settling) piece(s *Sim) (settled bool) {
 	c, ctl, q := s.C, controllers[st.controller], &s.quiet[st.controller]
 	if st.rest == nil {
 		s.work += ctl.weight(c)
 		if ctl.reads != nil && q.ok && !c.ChangedSince(q.stamp, ctl.reads...) && c.Now().Equal(q.now) {
 			if CheckSkips {
-				checkSkip(c, ctl)
+				checkPass(c, ctl, wrongSkip)
 			}
 			return st.passed(c, false)
 		}
 		q.stamp, q.now = c.Stamp(), c.Now()
-		st.rest = ctl.begin(c)
+		since := s.began[st.controller]
+		s.began[st.controller] = c.Mark()
+		st.rest = ctl.begin(c, since)
 	}
 	changed, rest := st.rest()
 	st.changed = st.changed || changed
 	if st.rest = rest; rest != nil {
 		return false
 	}
+	if CheckSkips && !st.changed {
+		checkPass(c, ctl, wrongVisit)
+	}
 	q.ok = !st.changed
 	return st.passed(c, st.changed)
 }
 
-// checkSkip runs a pass that is being skipped and panics if it changes anything.
-func checkSkip(c *cluster.Cluster, ctl controller) {
+// What checkPass panics with, the controller's reads filled in.
+const (
+	wrongSkip  = "skipped a pass that changes the cluster: it reads more than %v"
+	wrongVisit = "changed nothing where a pass over everything it reads changes the cluster: it visits less than what changed in %v"
+)
+
+// checkPass runs a pass over everything the controller reads, as if it had never run, and
+// panics if it changes anything: the pass it stands for (one skipped, or one that visited only
+// what changed and changed nothing) would have been wrong.
+func checkPass(c *cluster.Cluster, ctl controller, wrong string) {
 	before := c.Writes()
 	changed := false
-	for p := ctl.begin(c); p != nil; {
+	for p := ctl.begin(c, cluster.Since{}); p != nil; {
 		var ch bool
 		ch, p = p()
 		changed = changed || ch
 	}
 	if changed || c.Writes() != before {
-		panic(fmt.Sprintf("%s skipped a pass that changes the cluster: it reads more than %v", ctl.name, ctl.reads))
+		panic(ctl.name + " " + fmt.Sprintf(wrong, ctl.reads))
 	}
 }
 
@@ -185,12 +200,13 @@ func (st *settling) passed(c *cluster.Cluster, changed bool) (settled bool) {
 }
 
 // controller is one control loop of the simulation. A pass syncs everything it manages once,
-// in pieces: begin starts a pass and returns its first piece. reads are the kinds a pass reads
+// in pieces: begin starts a pass, given when the controller's last one began, and returns its
+// first piece. reads are the kinds a pass reads
 // ("Machine" and "Memo" for the machines and the controllers' memory; it reads the clock too):
 // a controller that lists them may skip a pass (see settling.next); nil means it never does.
 type controller struct {
 	name  string
-	begin func(*cluster.Cluster) piece
+	begin func(*cluster.Cluster, cluster.Since) piece
 	reads []string
 }
 
@@ -218,18 +234,23 @@ func weigh(c *cluster.Cluster, kinds []string) int64 {
 type piece func() (changed bool, next piece)
 
 // whole is a controller whose pass is one piece.
-func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster) piece {
-	return func(c *cluster.Cluster) piece {
-		return func() (bool, piece) { return sync(c), nil }
+func whole(sync func(*cluster.Cluster) bool) func(*cluster.Cluster, cluster.Since) piece {
+	return changes(func(c *cluster.Cluster, _ cluster.Since) bool { return sync(c) })
+}
+
+// changes is a controller whose pass is one piece, visiting what changed since its last began.
+func changes(sync func(*cluster.Cluster, cluster.Since) bool) func(*cluster.Cluster, cluster.Since) piece {
+	return func(c *cluster.Cluster, since cluster.Since) piece {
+		return func() (bool, piece) { return sync(c, since), nil }
 	}
 }
 
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
-	{"kubelet-registration", whole(kubelet.Register), []string{"Node", "Machine"}},
-	{"node-ipam-controller", whole(nodeipam.Sync), []string{"Node"}},
-	{"node-lifecycle-controller", whole(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
-	{"taint-eviction-controller", whole(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
+	{"kubelet-registration", changes(kubelet.Register), []string{"Node", "Machine"}},
+	{"node-ipam-controller", changes(nodeipam.Sync), []string{"Node"}},
+	{"node-lifecycle-controller", changes(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
+	{"taint-eviction-controller", changes(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
 	{"garbage-collector", whole(garbagecollector.Sync), []string{"Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision"}},
 	{"pod-garbage-collector", whole(garbagecollector.SyncPods), []string{"Node", "Pod", "Memo"}},
 	{"deployment-controller", whole(func(c *cluster.Cluster) bool {
@@ -239,10 +260,10 @@ var controllers = []controller{
 		}
 		return changed
 	}), []string{"Deployment", "ReplicaSet", "Pod", "Namespace"}},
-	{"replicaset-controller", func(c *cluster.Cluster) piece {
+	{"replicaset-controller", func(c *cluster.Cluster, _ cluster.Since) piece {
 		return replicaSetPass(c, cluster.List[*api.ReplicaSet](c), 0)
 	}, []string{"ReplicaSet", "Pod", "Namespace"}},
-	{"daemonset-controller", func(c *cluster.Cluster) piece {
+	{"daemonset-controller", func(c *cluster.Cluster, _ cluster.Since) piece {
 		pass := &daemonSetPass{c: c, sets: c.DaemonSets()}
 		if len(pass.sets) > 0 {
 			pass.ds = pass.sets[0]
@@ -262,7 +283,7 @@ var controllers = []controller{
 		}
 		return changed
 	}), []string{"Pod", "Node", "ReplicaSet", "PriorityClass", "Namespace", "Memo"}},
-	{"kubelet", whole(kubelet.Sync), []string{"Node", "Pod", "Machine", "Memo"}},
+	{"kubelet", changes(kubelet.Sync), []string{"Node", "Pod", "Machine", "Memo"}},
 }
 
 // daemonSetPass is the DaemonSet controller's pass, a sync of one DaemonSet per piece. A sync

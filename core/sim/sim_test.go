@@ -292,7 +292,7 @@ func TestASkippedPassChangesNothing(t *testing.T) {
 			require.Positive(t, pending, "some pods find no room")
 			require.True(t, s.quiet[scheduler].ok, "the scheduler's last pass changed nothing: the next is skipped")
 			before := s.C.Writes()
-			assert.NotPanics(t, func() { checkSkip(s.C, controllers[scheduler]) })
+			assert.NotPanics(t, func() { checkPass(s.C, controllers[scheduler], wrongSkip) })
 			assert.Equal(t, before, s.C.Writes(), "running the skipped pass changes nothing")
 		})
 	}

@@ -31,10 +31,12 @@ func PodCIDR(index int) string {
 //  1. The nodes without spec.podCIDR are taken in the order they were created.
 //  2. Each gets the smallest /24 no node holds, as spec.podCIDR and spec.podCIDRs.
 //
-// It reports whether it changed anything.
-func Sync(c *cluster.Cluster) bool {
+// A node waits only until a pass sees it, so a pass at the instant of the one that began at
+// since visits only the nodes written after it (cluster.ChangedNodes). It reports whether it
+// changed anything.
+func Sync(c *cluster.Cluster, since cluster.Since) bool {
 	var waiting []*api.Node
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		if n.Spec.PodCIDR == "" && n.DeletionTimestamp == nil {
 			waiting = append(waiting, n)
 		}

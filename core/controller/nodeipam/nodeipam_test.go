@@ -41,11 +41,11 @@ func TestANodeGetsTheSmallestFreePodCIDR(t *testing.T) {
 			}
 			require.NoError(t, c.Create(node("z-first", "")))
 			require.NoError(t, c.Create(node("a-second", "")))
-			assert.True(t, Sync(c))
+			assert.True(t, Sync(c, cluster.Since{}))
 			assert.Equal(t, PodCIDR(tc.want), c.Node("z-first").Spec.PodCIDR)
 			assert.Equal(t, []string{PodCIDR(tc.want)}, c.Node("z-first").Spec.PodCIDRs)
 			assert.Equal(t, PodCIDR(ranges.Free(c)-1), c.Node("a-second").Spec.PodCIDR)
-			assert.False(t, Sync(c), "every node has its range")
+			assert.False(t, Sync(c, cluster.Since{}), "every node has its range")
 		})
 	}
 }

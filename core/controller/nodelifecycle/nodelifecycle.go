@@ -5,7 +5,6 @@
 package nodelifecycle
 
 import (
-	"iter"
 	"slices"
 	"sort"
 	"time"
@@ -97,16 +96,19 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //     for False, unreachable for Unknown, swapped at once; cleared at the monitor pass after the
 //     node is Ready again.
 //
-// It returns whether anything changed.
-func Sync(c *cluster.Cluster) bool {
+// Steps 1 to 3 read only the node, its machine, the controller's memory of it and the clock, so
+// a pass at the instant of the one that began at since visits only the nodes changed after it
+// (cluster.ChangedNodes), as upstream's informer hands a new node to its handlers rather than
+// monitoring every node again. It returns whether anything changed.
+func Sync(c *cluster.Cluster, since cluster.Since) bool {
 	changed := false
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		changed = markUnknown(c, n) || changed
 	}
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		changed = noticeReadyChange(c, n) || changed
 	}
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		changed = setTaints(c, n, noScheduleTaints(n), isNoScheduleHealthTaint) || changed
 	}
 	changed = noExecuteTaintingPass(c) || changed
@@ -260,29 +262,27 @@ const (
 	zoneFullDisruption
 )
 
+// zones group the nodes by zone, readyZones the Ready ones.
+var (
+	zones      = cluster.NewGroups("Node", func(obj api.Object) (string, bool) { return zoneOf(obj.(*api.Node)), true })
+	readyZones = cluster.NewGroups("Node", func(obj api.Object) (string, bool) {
+		r, _ := readyCondition(obj.(*api.Node))
+		return zoneOf(obj.(*api.Node)), r.Status == api.ConditionTrue
+	})
+)
+
 // zoneStates classifies every zone by its nodes' Ready conditions (ComputeZoneState): no Ready
 // node and some not Ready is a full disruption; more than 2 not Ready making up at least 55% is
-// a partial one.
-func zoneStates(nodes iter.Seq[*api.Node]) (map[string]zoneState, map[string]int) {
-	type count struct{ ready, notReady int }
-	counts := map[string]count{}
-	for n := range nodes {
-		z := zoneOf(n)
-		k := counts[z]
-		if r, _ := readyCondition(n); r.Status == api.ConditionTrue {
-			k.ready++
-		} else {
-			k.notReady++
-		}
-		counts[z] = k
-	}
-	states, sizes := make(map[string]zoneState, len(counts)), make(map[string]int, len(counts))
-	for z, k := range counts {
-		sizes[z] = k.ready + k.notReady
+// a partial one. It returns the states and the zones' sizes.
+func zoneStates(c *cluster.Cluster) (map[string]zoneState, map[string]int) {
+	sizes, ready := zones.Sizes(c), readyZones.Sizes(c)
+	states := make(map[string]zoneState, len(sizes))
+	for z, size := range sizes {
+		notReady := size - ready[z]
 		switch {
-		case k.ready == 0 && k.notReady > 0:
+		case ready[z] == 0 && notReady > 0:
 			states[z] = zoneFullDisruption
-		case k.notReady > 2 && float64(k.notReady)/float64(k.ready+k.notReady) >= 0.55:
+		case notReady > 2 && float64(notReady)/float64(size) >= 0.55:
 			states[z] = zonePartialDisruption
 		default:
 			states[z] = zoneNormal
@@ -302,16 +302,25 @@ func wantNoExecute(n *api.Node) string {
 	return ""
 }
 
+// tainting groups (under "") the nodes step 4 has something to decide about: those whose Ready
+// condition wants a NoExecute taint, and those that have one. For any other node no rule of
+// noExecuteTaintingPass does anything, whatever its zone's state.
+var tainting = cluster.NewGroups("Node", func(obj api.Object) (string, bool) {
+	n := obj.(*api.Node)
+	return "", wantNoExecute(n) != "" || hasNoExecuteHealthTaint(n)
+})
+
 // waitingZones returns the zones with a node whose NoExecute taint waits for the rate limiter.
 func waitingZones(c *cluster.Cluster) []string {
-	var zones []string
-	for n := range c.AllNodes() {
-		if want := wantNoExecute(n); want != "" && !hasNoExecuteHealthTaint(n) && !slices.Contains(zones, zoneOf(n)) {
-			zones = append(zones, zoneOf(n))
+	var waiting []string
+	for _, k := range tainting.Members(c, "") {
+		n := c.Node(k.Name)
+		if !hasNoExecuteHealthTaint(n) && !slices.Contains(waiting, zoneOf(n)) {
+			waiting = append(waiting, zoneOf(n))
 		}
 	}
-	sort.Strings(zones)
-	return zones
+	sort.Strings(waiting)
+	return waiting
 }
 
 // noExecuteTaintingPass is step 4, with the zone rules of upstream's handleDisruption and
@@ -323,14 +332,17 @@ func waitingZones(c *cluster.Cluster) []string {
 //  3. A partially disrupted zone of at most 50 nodes gets no new NoExecute taints.
 //  4. When every zone is fully disrupted, no node keeps a NoExecute health taint.
 //  5. A node Ready again loses its NoExecute taint at the next monitor pass.
+//
+// It visits the tainting nodes only, in name order.
 func noExecuteTaintingPass(c *cluster.Cluster) bool {
-	states, sizes := zoneStates(c.AllNodes())
+	states, sizes := zoneStates(c)
 	allDisrupted := len(states) > 0
 	for _, s := range states {
 		allDisrupted = allDisrupted && s == zoneFullDisruption
 	}
 	changed := false
-	for n := range c.AllNodes() {
+	for _, k := range tainting.Members(c, "") {
+		n := c.Node(k.Name)
 		want, zone := wantNoExecute(n), zoneOf(n)
 		switch {
 		case allDisrupted || want == "" && readySincePass(c, n):

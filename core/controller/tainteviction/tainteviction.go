@@ -113,10 +113,11 @@ func due(c *cluster.Cluster, p *api.Pod) (at time.Time, scheduled bool) {
 var seenTaints = cluster.NewMemo[string, string]("tainteviction/taints")
 
 // retaint records the NoExecute taints of every node and returns the nodes whose taints changed
-// since the controller last looked (NodeUpdated compares the old and new NoExecute taints).
-func retaint(c *cluster.Cluster) map[string]bool {
+// since the controller last looked (NodeUpdated compares the old and new NoExecute taints): at
+// the instant of the pass that began at since, those of the nodes written after it.
+func retaint(c *cluster.Cluster, since cluster.Since) map[string]bool {
 	changed := map[string]bool{}
-	for n := range c.AllNodes() {
+	for n := range c.ChangedNodes(since) {
 		var now string
 		for _, t := range noExecuteTaints(n) {
 			now += t.Key + "=" + t.Value + ":" + string(t.Effect) + "\n"
@@ -154,8 +155,8 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 //     runs: deleting it again changes nothing but the event says it is marked again.
 //
 // It returns whether anything changed.
-func Sync(c *cluster.Cluster) bool {
-	retainted := retaint(c)
+func Sync(c *cluster.Cluster, since cluster.Since) bool {
+	retainted := retaint(c, since)
 	changed := false
 	for p := range c.AllPods() {
 		at, scheduled := Due(c, p)

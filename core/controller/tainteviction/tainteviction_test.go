@@ -91,22 +91,22 @@ func TestTerminatingPodsAreProcessedWhenTheirNodesNoExecuteTaintsChange(t *testi
 		require.NoError(t, c.Create(&api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
 			Spec: api.PodSpec{NodeName: "n1", Tolerations: tols}, Status: api.PodStatus{Phase: api.PodRunning}}))
 	}
-	Sync(c)
+	Sync(c, cluster.Since{})
 	deleted := c.Get("Pod", cluster.Key{Namespace: "default", Name: "deleted"}).(*api.Pod)
 	c.DeletePod(deleted, nil)
 	c.SetNow(c.Now().Add(300 * time.Second))
-	Sync(c)
+	Sync(c, cluster.Since{})
 	assert.Equal(t, int32(1), markings(c, "evicted"))
 	assert.Equal(t, int32(1), markings(c, "deleted"), "a countdown goes on when the pod is deleted meanwhile")
 
 	c.SetNow(c.Now().Add(time.Minute))
-	Sync(c)
+	Sync(c, cluster.Since{})
 	assert.Equal(t, int32(1), markings(c, "evicted"), "no taint change: a terminating pod is left alone")
 
 	node := api.DeepCopy(c.Node("n1"))
 	node.Spec.Taints = append(node.Spec.Taints, api.Taint{Key: api.TaintNodeOutOfService, Value: "nodeshutdown", Effect: api.TaintEffectNoExecute})
 	require.NoError(t, c.Update(node))
-	Sync(c)
+	Sync(c, cluster.Since{})
 	assert.Equal(t, int32(2), markings(c, "evicted"), "marked again: it does not tolerate out-of-service")
 	assert.Equal(t, int32(2), markings(c, "deleted"))
 	evicted := c.Get("Pod", cluster.Key{Namespace: "default", Name: "evicted"}).(*api.Pod)
@@ -138,6 +138,6 @@ func TestOutOfServiceEvictsEvenDaemonPodsAtOnce(t *testing.T) {
 	at, due := Due(c, daemonPod)
 	assert.True(t, due)
 	assert.Equal(t, c.Now(), at)
-	Sync(c)
+	Sync(c, cluster.Since{})
 	assert.NotNil(t, c.Get("Pod", cluster.Key{Namespace: "default", Name: "agent"}).(*api.Pod).DeletionTimestamp, "marked for deletion")
 }
