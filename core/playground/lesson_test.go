@@ -137,8 +137,8 @@ func TestTeachersOpenLessonsFromDisk(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{bad, `This lesson could not be opened: lesson.yaml: line 63: unknown field "colour"`},
-		{map[string]string{"lesson.yaml": files["lesson.yaml"]}, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)"},
+		{bad, `This lesson could not be opened: lesson.yaml: line 63: unknown field "colour".`},
+		{map[string]string{"lesson.yaml": files["lesson.yaml"]}, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)."},
 	} {
 		refused := Update(m, OpenMsg{Files: tc.files})
 		assert.Equal(t, tc.want, Render(refused).Notice)
@@ -166,10 +166,11 @@ func TestProgressFilesAreCheckedAndMerged(t *testing.T) {
 	assert.Equal(t, map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 4, "07-node-failure": 2}, m.Progress)
 	assert.Equal(t, "Your lesson progress was loaded.", Render(m).Notice)
 	for data, want := range map[string]string{
-		`[1, 2]`:                     "This progress file could not be read: it is not a DaemonLab progress file",
-		`{"99-nope": 1}`:             `This progress file could not be read: it names no step 1 of a lesson "99-nope"`,
-		`{"01-one-pod-per-node": 9}`: `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node"`,
-		`{"7": 1}`:                   `This progress file could not be read: it names no step 1 of a lesson "7"`,
+		`[1, 2]`:                                 "This progress file could not be read: it is not a DaemonLab progress file.",
+		`{"99-nope": 1}`:                         `This progress file could not be read: it names no step 1 of a lesson "99-nope".`,
+		`{"01-one-pod-per-node": 9}`:             `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node".`,
+		`{"7": 1}`:                               `This progress file could not be read: it names no step 1 of a lesson "7".`,
+		`{"v":1,"steps":[],"pos":0,"editor":""}`: "This progress file could not be read: it is a session file: open it with Open session.",
 	} {
 		refused := Update(m, ProgressMsg{Data: data})
 		assert.Equal(t, want, Render(refused).Notice, data)

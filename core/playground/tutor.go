@@ -346,6 +346,10 @@ func ReadProgress(saved string) map[string]int {
 // checks it against the lessons: known IDs, counts within their steps.
 func (lib *Library) parseProgress(data []byte) (map[string]int, error) {
 	var progress map[string]int
+	var session Saved
+	if json.Unmarshal(data, &session) == nil && session.Version != 0 {
+		return nil, errors.New("it is a session file: open it with Open session")
+	}
 	if len(data) > 64<<10 || json.Unmarshal(data, &progress) != nil {
 		return nil, errors.New("it is not a DaemonLab progress file")
 	}

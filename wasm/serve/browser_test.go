@@ -917,7 +917,7 @@ func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
 		chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths[:1]),
 		chromedp.WaitVisible(chromedp.CSS(`#notice`)),
 	))
-	assert.Equal(t, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)", b.text(t, "#notice-text"))
+	assert.Equal(t, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing).", b.text(t, "#notice-text"))
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths),
 		chromedp.WaitVisible(chromedp.CSS(`#tutor`)),
