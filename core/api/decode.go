@@ -56,6 +56,7 @@ var Kinds = []Kind{
 	{"", "v1", "Namespace", "namespaces", false, func() Object { return &Namespace{} }},
 	{"", "v1", "Node", "nodes", false, func() Object { return &Node{} }},
 	{"", "v1", "Pod", "pods", true, func() Object { return &Pod{} }},
+	{"", "v1", "ServiceAccount", "serviceaccounts", true, func() Object { return &ServiceAccount{} }},
 	{"apps", "v1", "ControllerRevision", "controllerrevisions", true, func() Object { return &ControllerRevision{} }},
 	{"apps", "v1", "DaemonSet", "daemonsets", true, func() Object { return &DaemonSet{} }},
 	{"apps", "v1", "Deployment", "deployments", true, func() Object { return &Deployment{} }},

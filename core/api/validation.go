@@ -34,6 +34,8 @@ func Validate(obj Object) ErrorList {
 		errs = validateObjectMeta(&o.ObjectMeta, false, IsDNS1123Label)
 	case *PodDisruptionBudget:
 		errs = validatePodDisruptionBudget(o)
+	case *ServiceAccount:
+		errs = validateServiceAccount(o)
 	case *ControllerRevision, *Event:
 		errs = validateObjectMeta(obj.GetObjectMeta(), true, IsDNS1123Subdomain)
 	}

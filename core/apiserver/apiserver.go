@@ -94,7 +94,7 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
 		return nil, namespaceNotFound(m.Namespace)
 	}
 	api.Default(obj)
-	if err := admit(kind, obj); err != nil {
+	if err := admit(c, kind, obj, o); err != nil {
 		return nil, err
 	}
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil

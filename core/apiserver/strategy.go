@@ -43,6 +43,8 @@ var strategies = map[string]strategy{
 	// PodDisruptionBudget: pkg/registry/policy/poddisruptionbudget/strategy.go.
 	"PodDisruptionBudget": {generation: true, status: true, create: clearStatus},
 	"Event":               {},
+	// ServiceAccount: pkg/registry/core/serviceaccount/strategy.go (nothing to prepare).
+	"ServiceAccount": {},
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a

@@ -44,6 +44,7 @@ var describers = map[string]describer{
 	"Deployment":          describeDeployment,
 	"Namespace":           describeNamespace,
 	"PodDisruptionBudget": describePodDisruptionBudget,
+	"ServiceAccount":      describeServiceAccount,
 }
 
 func describeCommand(s *sim.Sim, args []string) Result {

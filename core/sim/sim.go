@@ -19,6 +19,7 @@ import (
 	"daemonlab/core/controller/nodeipam"
 	"daemonlab/core/controller/nodelifecycle"
 	"daemonlab/core/controller/replicaset"
+	"daemonlab/core/controller/serviceaccount"
 	"daemonlab/core/controller/tainteviction"
 	"daemonlab/core/kubelet"
 	"daemonlab/core/scheduler"
@@ -248,6 +249,7 @@ func changes(sync func(*cluster.Cluster, cluster.Since) bool) func(*cluster.Clus
 // controllers run in this order in every round of Settle.
 var controllers = []controller{
 	{"kubelet-registration", changes(kubelet.Register), []string{"Node", "Machine"}},
+	{"serviceaccount-controller", whole(serviceaccount.Sync), []string{"Namespace", "ServiceAccount"}},
 	{"node-ipam-controller", changes(nodeipam.Sync), []string{"Node"}},
 	{"node-lifecycle-controller", changes(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
 	{"taint-eviction-controller", changes(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
