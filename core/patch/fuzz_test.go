@@ -20,7 +20,7 @@ func FuzzPatches(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	k := api.Kinds[5] // DaemonSet
+	k, _ := api.KindFor("apps/v1", "DaemonSet")
 	original := map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c"}, map[string]any{"name": "d"}}}}}, "metadata": map[string]any{"finalizers": []any{"a"}}}
 	f.Fuzz(func(t *testing.T, text string) {
 		p, err := api.YAMLToJSON([]byte(text))
@@ -37,7 +37,7 @@ func FuzzPatches(f *testing.F) {
 
 // TestMixedListsAreRefused: a merged list must hold maps only or scalars only.
 func TestMixedListsAreRefused(t *testing.T) {
-	k := api.Kinds[5]
+	k, _ := api.KindFor("apps/v1", "DaemonSet")
 	original := map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c"}}}}}}
 	patch := map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "x"}, 5}}}}}
 	if _, err := Strategic(original, patch, openapi.Document(k), openapi.Root(k)); err == nil {
