@@ -66,7 +66,8 @@ func TestCoreStaysPure(t *testing.T) {
 var layers = [][]string{
 	{"internal/measure"}, {"api"}, {"openapi"}, {"patch"}, {"cluster"}, {"apiserver"}, {"kubelet"}, {"controller"},
 	{"controller/daemon", "controller/deployment", "controller/replicaset", "controller/nodeipam",
-		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector", "controller/disruption"},
+		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector", "controller/disruption",
+		"controller/serviceaccount"},
 	{"scheduler"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
 	{"lesson"}, {"playground"}, {"cmd/daemonlab"},
 }
