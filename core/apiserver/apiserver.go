@@ -85,9 +85,17 @@ const maxNameGenerationCreateAttempts = 8
 //  7. The store: AlreadyExists when the name is taken; a generated name that is taken is
 //     generated again, up to maxNameGenerationCreateAttempts (8) tries
 //     (pkg/registry/generic/registry/store.go createWithGenerateNameRetry).
+//  8. A refused create leaves no trace: the random source is put back where it stood, so the
+//     names it drew (a generated name, the token volume's suffix) are drawn again next time.
 //
 // It returns the stored object (with a dry run, the object as it would be stored).
-func Create(c *cluster.Cluster, obj api.Object, o Options) (api.Object, error) {
+func Create(c *cluster.Cluster, obj api.Object, o Options) (stored api.Object, err error) {
+	mark := c.MarkRandom()
+	defer func() {
+		if err != nil { // a refused create draws nothing: its generated names are forgotten
+			c.ForgetDraws(mark)
+		}
+	}()
 	kind := KindOf(obj)
 	m := obj.GetObjectMeta()
 	if kind.Namespaced && m.Namespace != "" && c.Get("Namespace", cluster.Key{Name: m.Namespace}) == nil {

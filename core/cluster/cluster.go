@@ -53,6 +53,7 @@ type Cluster struct {
 	groups    map[*Groups]map[string]map[Key]bool // the groupings asked for since the last restore (see Groups)
 	logs      map[string]*changeLog               // the writes of the kinds asked for since the last restore (see ChangedNodes)
 	reads     int64                               // see Reads
+	draws     int64                               // the random source's draws, each also a write (see ForgetDraws)
 }
 
 // stamps date the cluster's writes by kind ("Machine" and "Memo" for the machines and the
@@ -278,7 +279,7 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // RandomString returns n characters from Kubernetes' name-suffix alphabet.
 func (c *Cluster) RandomString(n int) string {
-	c.writes++ // the random source moved on
+	c.drew() // the random source moved on
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = nameAlphabet[c.rng.IntN(len(nameAlphabet))]
@@ -289,7 +290,7 @@ func (c *Cluster) RandomString(n int) string {
 // RandomHex returns n random hexadecimal digits (container IDs).
 func (c *Cluster) RandomHex(n int) string {
 	const digits = "0123456789abcdef"
-	c.writes++
+	c.drew()
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = digits[c.rng.IntN(16)]
@@ -297,14 +298,34 @@ func (c *Cluster) RandomHex(n int) string {
 	return string(b)
 }
 
+// drew counts a draw of the random source: a write, as it changes what comes next.
+func (c *Cluster) drew() { c.writes++; c.draws++ }
+
+// RandomMark is where the random source stands (MarkRandom), to go back to when a request that
+// drew from it is refused (ForgetDraws).
+type RandomMark struct {
+	pcg   rand.PCG
+	draws int64
+}
+
+// MarkRandom returns where the random source stands.
+func (c *Cluster) MarkRandom() RandomMark { return RandomMark{*c.pcg, c.draws} }
+
+// ForgetDraws puts the random source back where mark found it, and takes its draws since off
+// the writes: a refused request leaves no trace (the API server stores nothing of it).
+func (c *Cluster) ForgetDraws(mark RandomMark) {
+	c.writes -= c.draws - mark.draws
+	c.draws, *c.pcg = mark.draws, mark.pcg
+}
+
 // IntN returns a random int in [0, n).
 func (c *Cluster) IntN(n int) int {
-	c.writes++
+	c.drew()
 	return c.rng.IntN(n)
 }
 
 func (c *Cluster) newUID() string {
-	c.writes++
+	c.drew()
 	hi, lo := c.rng.Uint64(), c.rng.Uint64()
 	hi = hi&^0xf000 | 0x4000     // version 4
 	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
