@@ -85,6 +85,9 @@ func runFile(name string) error {
 // one again and `!N` the N-th (each echoed first).
 func interactive(in io.Reader, w io.Writer) int {
 	s, err := sim.New(1, sim.Default)
+	if err == nil {
+		err = shell.WriteTutorials(s.C)
+	}
 	if err != nil {
 		fmt.Fprintln(w, err)
 		return 1
