@@ -79,8 +79,12 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 		if w.target == "" {
 			continue
 		}
+		text := *w.text
+		if w.isErr && text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n" // a Result's errors leave out their last newline
+		}
 		if w.target != "/dev/null" {
-			if err := s.C.WriteFile(w.target, *w.text, true); err != nil {
+			if err := s.C.WriteFile(w.target, text, true); err != nil {
 				res.Err = strings.TrimPrefix(res.Err+"\n"+fmt.Sprintf("%s: write error: %s", c.words[0], err), "\n")
 				res.Code = 1
 			}
