@@ -46,11 +46,17 @@ func FileCommands() []string {
 //     swallows what is written to it.
 //  2. A redirection that fails is bash's error ("bash: FILE: No such file or directory"), and
 //     the command does not run.
-//  3. What the command prints goes to the last of its output redirections, and no further down
+//  3. 2>&1 sends standard error where standard output goes at that point.
+//  4. What the command prints goes to the last of its output redirections, and no further down
 //     the pipeline; a file it cannot hold is the command's "write error".
 func redirected(s *sim.Sim, c command, stdin string) Result {
 	var out, errOut string
+	errToOut := false
 	for _, r := range c.redirs {
+		if r.op == "2>" && r.target == "&1" {
+			errToOut, errOut = true, out
+			continue
+		}
 		if r.target == "/dev/null" {
 			if r.op == "<" {
 				stdin = ""
@@ -71,6 +77,9 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 		}
 	}
 	res := run(s, c.words, stdin)
+	if errToOut && errOut == "" && out == "" { // into the pipe, or the terminal
+		res = Result{Out: pieceText(res), Code: res.Code}
+	}
 	for _, w := range []struct {
 		target string
 		text   *string
@@ -93,6 +102,19 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 		res.Stream = slices.DeleteFunc(res.Stream, func(p kubectl.Piece) bool { return p.Err == w.isErr })
 	}
 	return res
+}
+
+// pieceText is all a command printed, standard output and error, in order, with a newline
+// after each error.
+func pieceText(r Result) string {
+	var b strings.Builder
+	for _, p := range r.Pieces() {
+		b.WriteString(p.Text)
+		if p.Err && !strings.HasSuffix(p.Text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // setOutput records where an output redirection sends its stream.

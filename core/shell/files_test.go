@@ -59,6 +59,9 @@ var fileCases = []struct {
 	{name: "< FILE is standard input", line: "cat < notes.txt", out: "hello\n"},
 	{name: "< a missing file does not run the command", line: "cat < nope", err: "bash: nope: No such file or directory", code: 1},
 	{name: "2> sends errors to a file", line: "cat nope 2> err.txt", code: 1, after: "cat err.txt", afterOut: "cat: nope: No such file or directory\n"},
+	{name: "2>&1 sends errors down the pipe", line: "cat nope notes.txt 2>&1 | grep -c .", out: "2\n"},
+	{name: "> FILE 2>&1 sends both to the file", line: "cat notes.txt nope > both 2>&1", code: 1, after: "cat both", afterOut: "hello\ncat: nope: No such file or directory\n"},
+	{name: "2>&1 > FILE leaves errors on the terminal", line: "cat notes.txt nope 2>&1 > out", err: "cat: nope: No such file or directory", code: 1, after: "cat out", afterOut: "hello\n"},
 	{name: "> /dev/null swallows", line: "cat notes.txt > /dev/null"},
 	{name: "a quoted > is a word", line: "echo '>' x", out: "> x\n"},
 	{name: "output redirected goes no further down the pipe", line: "cat notes.txt > y | wc -l", out: "0\n"},
@@ -119,7 +122,7 @@ func TestRedirectionPastTheBoundsIsAWriteError(t *testing.T) {
 }
 
 // TestKubectlReadsTheWorkspace: kubectl apply, create and delete read -f FILE, several -f and
-// -f DIR (its .json, .yaml and .yml files in name order), with kubectl's words for a path that
+// -f DIR, and patch its --patch-file (kubectl/pkg/cmd/patch, PatchOptions.RunPatch) (its .json, .yaml and .yml files in name order), with kubectl's words for a path that
 // does not exist and a directory without manifests (k8s.io/cli-runtime/pkg/resource,
 // Builder.Path and ExpandPathsToFileVisitors).
 func TestKubectlReadsTheWorkspace(t *testing.T) {
@@ -137,6 +140,8 @@ func TestKubectlReadsTheWorkspace(t *testing.T) {
 		{"a URL", "kubectl apply -f https://k8s.io/examples/controllers/daemonset.yaml", "", "error: DaemonLab has no network and cannot fetch https://k8s.io/examples/controllers/daemonset.yaml; bring the manifest in with a here-document (cat > file.yaml <<EOF … EOF)"},
 		{"delete what a file names", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl delete -f pod-besteffort.yaml", `pod "my-besteffort" deleted from default namespace` + "\n", ""},
 		{"delete a missing file", "kubectl delete -f nope.yaml", "", `error: the path "nope.yaml" does not exist`},
+		{"patch --patch-file", "kubectl apply -f pod-besteffort.yaml > /dev/null; echo 'metadata: {labels: {tier: web}}' > p.yaml; kubectl patch pod my-besteffort --patch-file p.yaml", "pod/my-besteffort patched\n", ""},
+		{"patch --patch-file missing", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl patch pod my-besteffort --patch-file p.yaml", "", "error: unable to read patch file: open p.yaml: no such file or directory"},
 		{"get -o yaml into a file and apply it back", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl get pod my-besteffort -o yaml > p.yaml; kubectl apply -f p.yaml", "pod/my-besteffort configured\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
