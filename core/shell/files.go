@@ -308,8 +308,12 @@ func rm(c *cluster.Cluster, words []string, _ string) Result {
 	}
 	var errs []string
 	for _, p := range operands {
-		if recursive && path.Clean(p) == "/" {
+		switch {
+		case recursive && path.Clean(p) == "/":
 			errs = append(errs, "rm: it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe")
+			continue
+		case path.Base(p) == "." || path.Base(p) == "..":
+			errs = append(errs, fmt.Sprintf("rm: refusing to remove '.' or '..' directory: skipping '%s'", p))
 			continue
 		}
 		if err := c.Remove(p, recursive); err != nil && !(force && err == cluster.ErrNotExist) {

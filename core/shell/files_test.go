@@ -71,6 +71,7 @@ var fileCases = []struct {
 	{name: "rm -f a missing file", line: "rm -f nope"},
 	{name: "rm a directory", line: "rm dir", err: "rm: cannot remove 'dir': Is a directory", code: 1},
 	{name: "rm -r a directory", line: "rm -r dir", after: "ls", afterOut: "daemonset.yaml\nfluentd-elasticsearch.yaml\nnotes.txt\npod-besteffort.yaml\npod-burstable.yaml\npod-guaranteed.yaml\n"},
+	{name: "rm -r .. is refused", line: "rm -rf ..", err: "rm: refusing to remove '.' or '..' directory: skipping '..'", code: 1},
 	{name: "rm nothing", line: "rm", err: "rm: missing operand\nTry 'rm --help' for more information.", code: 1},
 	{name: "mv renames", line: "mv notes.txt n.txt", after: "cat n.txt", afterOut: "hello\n"},
 	{name: "mv into a directory", line: "mv notes.txt dir", after: "ls dir", afterOut: "a.yaml\nnotes.txt\n"},
