@@ -20,6 +20,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"uncordon":      cordonCommand(false),
 	"drain":         drainCommand,
 	"delete":        deleteCommand,
+	"replace":       replaceCommand,
 	"taint":         taintCommand,
 	"label":         labelCommand,
 	"patch":         patchCommand,

@@ -122,7 +122,7 @@ func TestRedirectionPastTheBoundsIsAWriteError(t *testing.T) {
 	assert.Empty(t, data)
 }
 
-// TestKubectlReadsTheWorkspace: kubectl apply, create and delete read -f FILE, several -f and
+// TestKubectlReadsTheWorkspace: kubectl apply, create, replace and delete read -f FILE, several -f and
 // -f DIR, and patch its --patch-file (kubectl/pkg/cmd/patch, PatchOptions.RunPatch) (its .json, .yaml and .yml files in name order), with kubectl's words for a path that
 // does not exist and a directory without manifests (k8s.io/cli-runtime/pkg/resource,
 // Builder.Path and ExpandPathsToFileVisitors).
@@ -143,6 +143,10 @@ func TestKubectlReadsTheWorkspace(t *testing.T) {
 		{"delete a missing file", "kubectl delete -f nope.yaml", "", `error: the path "nope.yaml" does not exist`},
 		{"patch --patch-file", "kubectl apply -f pod-besteffort.yaml > /dev/null; echo 'metadata: {labels: {tier: web}}' > p.yaml; kubectl patch pod my-besteffort --patch-file p.yaml", "pod/my-besteffort patched\n", ""},
 		{"patch --patch-file missing", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl patch pod my-besteffort --patch-file p.yaml", "", "error: unable to read patch file: open p.yaml: no such file or directory"},
+		{"replace what exists", "kubectl apply -f daemonset.yaml > /dev/null; kubectl replace -f daemonset.yaml", "daemonset.apps/fluentd-elasticsearch replaced\n", ""},
+		{"replace drops what the file leaves out", "kubectl apply -f daemonset.yaml > /dev/null; kubectl label ds fluentd-elasticsearch -n kube-system team=a > /dev/null; kubectl replace -f daemonset.yaml > /dev/null; kubectl get ds fluentd-elasticsearch -n kube-system -o jsonpath={.metadata.labels}", `{"k8s-app":"fluentd-logging"}`, ""},
+		{"replace what does not exist", "kubectl replace -f daemonset.yaml", "", `Error from server (NotFound): error when replacing "daemonset.yaml": daemonsets.apps "fluentd-elasticsearch" not found`},
+		{"replace without -f", "kubectl replace", "", "error: must specify --filename to replace"},
 		{"get -o yaml into a file and apply it back", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl get pod my-besteffort -o yaml > p.yaml; kubectl apply -f p.yaml", "pod/my-besteffort configured\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
