@@ -32,7 +32,7 @@ type Key struct {
 }
 
 // Cluster is the world: the objects, the machines behind the nodes, the controllers' private
-// memory, the clock and the random source.
+// memory, the learner's files (the workspace, see files.go), the clock and the random source.
 type Cluster struct {
 	now       time.Time
 	seed      uint64

@@ -315,9 +315,6 @@ func (c *Cluster) Rename(from, to string) error {
 	return nil
 }
 
-// Workspace returns every entry by its name, for the page and the tests.
-func (c *Cluster) Workspace() map[string]File { return maps.Clone(c.files) }
-
 func (c *Cluster) ownFiles() map[string]File {
 	c.stamps.touch("File")
 	if c.shared.files || c.files == nil {
