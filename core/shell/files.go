@@ -94,7 +94,11 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 		}
 		if w.target != "/dev/null" {
 			if err := s.C.WriteFile(w.target, text, true); err != nil {
-				res.Err = strings.TrimPrefix(res.Err+"\n"+fmt.Sprintf("%s: write error: %s", c.words[0], err), "\n")
+				writer := "bash" // a redirection without a command (> FILE) is the shell's
+				if len(c.words) > 0 {
+					writer = c.words[0]
+				}
+				res.Err = strings.TrimPrefix(res.Err+"\n"+fmt.Sprintf("%s: write error: %s", writer, err), "\n")
 				res.Code = 1
 			}
 		}

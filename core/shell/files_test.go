@@ -53,6 +53,7 @@ var fileCases = []struct {
 	{name: "echo > FILE", line: "echo one two > x", after: "cat x", afterOut: "one two\n"},
 	{name: "echo -n", line: "echo -n one", out: "one"},
 	{name: "> empties the file before the command runs", line: "cat notes.txt > notes.txt", after: "cat notes.txt", afterOut: ""},
+	{name: "> FILE alone makes an empty file", line: "> empty", after: "ls -l empty", afterOut: "-rw-r--r-- 1 root root 0 Jan  1 00:00 empty\n"},
 	{name: "redirection into a missing directory", line: "echo x > nodir/x", err: "bash: nodir/x: No such file or directory", code: 1, after: "ls nodir", afterOut: ""},
 	{name: "redirection onto a directory", line: "echo x > dir", err: "bash: dir: Is a directory", code: 1},
 	{name: "redirection without a file", line: "echo x >", err: "bash: syntax error near unexpected token `newline'", code: 2},
