@@ -32,7 +32,7 @@ type Key struct {
 }
 
 // Cluster is the world: the objects, the machines behind the nodes, the controllers' private
-// memory, the clock and the random source.
+// memory, the learner's files (the workspace, see files.go), the clock and the random source.
 type Cluster struct {
 	now       time.Time
 	seed      uint64
@@ -43,6 +43,7 @@ type Cluster struct {
 	sorted    map[string]*listing                 // each kind's objects in List order, once listed
 	machines  map[string]Machine                  // by node name
 	memo      map[any]any                         // controllers' private memory, by memoKey (see Memo)
+	files     map[string]File                     // the workspace, by CleanPath's name (see files.go)
 	shared    sharing                             // which of these maps a snapshot also holds
 	writes    int64                               // changes of any kind, for Writes
 	events    map[uint64]Key                      // Events by the hash of what makes two equal (see eventIndex); nil until needed
@@ -56,8 +57,8 @@ type Cluster struct {
 	draws     int64                               // the random source's draws, each also a write (see ForgetDraws)
 }
 
-// stamps date the cluster's writes by kind ("Machine" and "Memo" for the machines and the
-// controllers' memory) on a count that, unlike Writes, never goes back: a Restore counts as a
+// stamps date the cluster's writes by kind ("Machine", "Memo" and "File" for the machines, the
+// controllers' memory and the workspace) on a count that, unlike Writes, never goes back: a Restore counts as a
 // write of everything.
 type stamps struct {
 	now      uint64
@@ -178,8 +179,8 @@ func New(seed uint64) *Cluster {
 		sorted: map[string]*listing{}, machines: map[string]Machine{}, memo: map[any]any{}}
 }
 
-// Snapshot is a saved state of a cluster: its objects, clock, resourceVersion and write counters
-// and random source. Restoring it brings all of them back, so the same commands then give the same output.
+// Snapshot is a saved state of a cluster: its objects, workspace, clock, resourceVersion and write
+// counters and random source. Restoring it brings all of them back, so the same commands then give the same output.
 type Snapshot struct {
 	writes   int64
 	now      time.Time
@@ -188,6 +189,7 @@ type Snapshot struct {
 	objects  map[string]map[Key]api.Object
 	machines map[string]Machine
 	memo     map[any]any
+	files    map[string]File
 }
 
 // Snapshot saves the cluster's state. It shares the cluster's maps rather than copying them
@@ -195,14 +197,14 @@ type Snapshot struct {
 // writes to it after the snapshot (see sharing), so a snapshot costs a copy of the map of kinds.
 func (c *Cluster) Snapshot() Snapshot {
 	c.shareAll()
-	return Snapshot{writes: c.writes, now: c.now, version: c.version, pcg: *c.pcg, objects: maps.Clone(c.objects), machines: c.machines, memo: c.memo}
+	return Snapshot{writes: c.writes, now: c.now, version: c.version, pcg: *c.pcg, objects: maps.Clone(c.objects), machines: c.machines, memo: c.memo, files: c.files}
 }
 
 // Restore brings back a saved state; the snapshot stays valid and may be restored again.
 func (c *Cluster) Restore(s Snapshot) {
 	c.now, c.version = s.now, s.version
 	*c.pcg = s.pcg
-	c.objects, c.machines, c.memo = maps.Clone(s.objects), s.machines, s.memo
+	c.objects, c.machines, c.memo, c.files = maps.Clone(s.objects), s.machines, s.memo, s.files
 	c.shareAll()
 	c.sorted = map[string]*listing{}
 	c.events = nil // rebuilt from the restored events when next needed
@@ -216,12 +218,12 @@ func (c *Cluster) Restore(s Snapshot) {
 // sharing says which of the cluster's maps a snapshot holds too: the cluster writes only to
 // maps of its own, copying a shared one first (copy on write).
 type sharing struct {
-	kinds          map[string]bool
-	machines, memo bool
+	kinds                 map[string]bool
+	machines, memo, files bool
 }
 
 func (c *Cluster) shareAll() {
-	c.shared = sharing{kinds: make(map[string]bool, len(c.objects)), machines: true, memo: true}
+	c.shared = sharing{kinds: make(map[string]bool, len(c.objects)), machines: true, memo: true, files: true}
 	for kind := range c.objects {
 		c.shared.kinds[kind] = true
 	}

@@ -152,19 +152,22 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 		return target{kind: k, name: name, obj: s.C.Get(k.Kind, key)}
 	}
 	if f.Has("filename") {
-		if file := f.Get("filename"); file != "-" {
-			return nil, &Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
-		}
-		manifests, err := api.Decode([]byte(stdin))
-		if err != nil {
-			r := clientError(err, "STDIN")
-			r.Code = 1
-			return nil, &r
+		srcs, bad := sources(s, f, stdin)
+		if bad != nil {
+			return nil, bad
 		}
 		var out []target
-		for _, m := range manifests {
-			meta := m.Object.GetObjectMeta()
-			out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
+		for _, src := range srcs {
+			manifests, err := api.Decode(src.data)
+			if err != nil {
+				r := clientError(err, src.name)
+				r.Code = 1
+				return nil, &r
+			}
+			for _, m := range manifests {
+				meta := m.Object.GetObjectMeta()
+				out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
+			}
 		}
 		return out, nil
 	}

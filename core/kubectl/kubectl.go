@@ -2,10 +2,12 @@ package kubectl
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
 
+	"daemonlab/core/api"
 	"daemonlab/core/sim"
 )
 
@@ -18,6 +20,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"uncordon":      cordonCommand(false),
 	"drain":         drainCommand,
 	"delete":        deleteCommand,
+	"replace":       replaceCommand,
 	"taint":         taintCommand,
 	"label":         labelCommand,
 	"patch":         patchCommand,
@@ -108,13 +111,12 @@ var applyFlags = []FlagSpec{
 	{Name: "namespace", Shorthand: 'n'},
 }
 
-// applyCommand runs `kubectl apply -f -`; DaemonLab has no files, so standard input is the only
-// source.
+// applyCommand runs `kubectl apply -f FILE…`.
 func applyCommand(s *sim.Sim, args []string, stdin string) Result {
-	return fromStdin("apply", Apply, s, args, stdin)
+	return fromFiles("apply", Apply, s, args, stdin)
 }
 
-// createCommand runs `kubectl create -f -`, or one of create's subcommands for the kinds
+// createCommand runs `kubectl create -f FILE…`, or one of create's subcommands for the kinds
 // DaemonLab models (deployment, namespace).
 func createCommand(s *sim.Sim, args []string, stdin string) Result {
 	if len(args) > 0 {
@@ -122,22 +124,101 @@ func createCommand(s *sim.Sim, args []string, stdin string) Result {
 			return sub(s, args[1:])
 		}
 		if slices.Contains(kubectlCreateSubcommands, args[0]) {
-			return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"create %s\" yet; of kubectl create it runs -f -, deployment and namespace", args[0]), Code: 1}
+			return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"create %s\" yet; of kubectl create it runs -f, deployment and namespace", args[0]), Code: 1}
 		}
 	}
-	return fromStdin("create", Create, s, args, stdin)
+	return fromFiles("create", Create, s, args, stdin)
 }
 
-func fromStdin(name string, run func(*sim.Sim, []byte, string, string) Result, s *sim.Sim, args []string, stdin string) Result {
+// fromFiles runs apply or create on the manifests its -f flags name (see sources). A source
+// that does not parse stops everything before anything is sent, as kubectl's builder does.
+func fromFiles(name string, run func(*sim.Sim, []byte, string, string) Result, s *sim.Sim, args []string, stdin string) Result {
 	f, err := ParseFlags(name, args, applyFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	switch file := f.Get("filename"); {
-	case !f.Has("filename"):
+	if !f.Has("filename") {
 		return Result{Err: "error: must specify one of -f and -k", Code: 1}
-	case file != "-":
-		return Result{Err: fmt.Sprintf("error: the path %q does not exist", file), Code: 1}
 	}
-	return run(s, []byte(stdin), "STDIN", orDefault(f.Get("namespace"), "default"))
+	srcs, bad := sources(s, f, stdin)
+	if bad != nil {
+		return *bad
+	}
+	namespace := orDefault(f.Get("namespace"), "default")
+	if len(srcs) == 1 {
+		return run(s, srcs[0].data, srcs[0].name, namespace)
+	}
+	for _, src := range srcs {
+		if _, err := api.Decode(src.data); err != nil {
+			r := clientError(err, src.name)
+			r.Code = 1
+			return r
+		}
+	}
+	var out Result
+	for _, src := range srcs {
+		r := run(s, src.data, src.name, namespace)
+		out.Out += r.Out
+		out.Err = strings.TrimPrefix(out.Err+"\n"+r.Err, "\n")
+		out.Problems = append(out.Problems, r.Problems...)
+		out.Code = max(out.Code, r.Code)
+	}
+	out.Err = strings.TrimSuffix(out.Err, "\n")
+	return out
+}
+
+// source is one source of manifests: its name in kubectl's messages and its bytes.
+type source struct {
+	name string
+	data []byte
+}
+
+// sources reads what the -f flags name, in order, as kubectl's resource builder does
+// (k8s.io/cli-runtime/pkg/resource, Builder.FilenameParam and Path, ExpandPathsToFileVisitors):
+//
+//  1. "-" is standard input, named STDIN.
+//  2. An http:// or https:// URL cannot be fetched: DaemonLab has no network.
+//  3. A file in the workspace (cluster.CleanPath) is read whatever its name; a directory gives
+//     its .json, .yaml and .yml files, in name order, not those of the directories in it.
+//  4. A path that does not exist is "the path … does not exist"; a directory with no such file
+//     "recognized file extensions are …". Several such errors are listed together.
+func sources(s *sim.Sim, f Flags, stdin string) ([]source, *Result) {
+	var out []source
+	var errs []string
+	for _, p := range f.All("filename") {
+		switch {
+		case p == "-":
+			out = append(out, source{"STDIN", []byte(stdin)})
+			continue
+		case strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://"):
+			return nil, &Result{Err: fmt.Sprintf("error: DaemonLab has no network and cannot fetch %s; bring the manifest in with a here-document (cat > file.yaml <<EOF … EOF) and apply the file", p), Code: 1}
+		}
+		file, err := s.C.Stat(p)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("the path %q does not exist", p))
+			continue
+		}
+		if !file.Dir {
+			out = append(out, source{p, []byte(file.Data)})
+			continue
+		}
+		names, _ := s.C.ReadDir(p)
+		found := false
+		for _, n := range names {
+			child := path.Join(p, n)
+			if c, _ := s.C.Stat(child); !c.Dir && slices.Contains([]string{".json", ".yaml", ".yml"}, path.Ext(n)) {
+				out, found = append(out, source{child, []byte(c.Data)}), true
+			}
+		}
+		if !found {
+			errs = append(errs, fmt.Sprintf("error reading [%s]: recognized file extensions are [.json .yaml .yml]", p))
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return out, nil
+	case 1:
+		return nil, &Result{Err: "error: " + errs[0], Code: 1}
+	}
+	return nil, &Result{Err: "error: [" + strings.Join(errs, ", ") + "]", Code: 1}
 }

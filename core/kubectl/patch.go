@@ -27,11 +27,11 @@ func patchCommand(s *sim.Sim, args []string, _ string) Result {
 	}
 	typ := orDefault(f.Get("type"), "strategic")
 	switch {
-	case f.Has("patch-file"):
-		return Result{Err: "error: DaemonLab has no files: give the patch with -p", Code: 1}
+	case f.Has("patch") && f.Has("patch-file"):
+		return Result{Err: "error: cannot specify --patch and --patch-file together", Code: 1}
 	case f.Has("subresource"):
 		return Result{Err: "error: DaemonLab's kubectl patch does not support --subresource yet", Code: 1}
-	case !f.Has("patch"):
+	case !f.Has("patch") && !f.Has("patch-file"):
 		return Result{Err: "error: must specify --patch or --patch-file containing the contents of the patch", Code: 1}
 	case typ != "strategic" && typ != "merge" && typ != "json":
 		return Result{Err: fmt.Sprintf("error: --type must be one of [json merge strategic], not %q", typ), Code: 1}
@@ -40,9 +40,18 @@ func patchCommand(s *sim.Sim, args []string, _ string) Result {
 	if bad != nil {
 		return *bad
 	}
-	p, err := api.YAMLToJSON([]byte(f.Get("patch")))
+	text := f.Get("patch")
+	if file := f.Get("patch-file"); file != "" {
+		data, err := s.C.ReadFile(file)
+		if err != nil {
+			msg := err.Error() // as Go's os.ReadFile words it
+			return Result{Err: fmt.Sprintf("error: unable to read patch file: open %s: %s%s", file, strings.ToLower(msg[:1]), msg[1:]), Code: 1}
+		}
+		text = data
+	}
+	p, err := api.YAMLToJSON([]byte(text))
 	if err != nil {
-		return Result{Err: fmt.Sprintf("error: unable to parse %q: %v", f.Get("patch"), err), Code: 1}
+		return Result{Err: fmt.Sprintf("error: unable to parse %q: %v", text, err), Code: 1}
 	}
 	if len(f.Args) == 0 {
 		return Result{Err: "error: resource(s) were provided, but no name was specified", Code: 1}

@@ -161,11 +161,15 @@ var Speeds = []Speed{
 // DefaultSpeed is 10×.
 const DefaultSpeed = 1
 
-// NewModel returns the playground's start state: the default cluster with the library's start
-// manifest applied and 30 simulated seconds run, in English.
+// NewModel returns the playground's start state: the default cluster with the tutorials' files
+// in its workspace (shell.WriteTutorials), the library's start manifest applied and 30 simulated
+// seconds run, in English.
 func NewModel(lib *Library) (Model, error) {
 	s, err := sim.New(1, sim.Default)
 	if err != nil {
+		return Model{}, err
+	}
+	if err := shell.WriteTutorials(s.C); err != nil {
 		return Model{}, err
 	}
 	r := shell.ApplyAll(s, lib.start)

@@ -97,9 +97,10 @@ var badInputs = []struct{ name, run, stdin, want string }{
 	{"node taint with an unknown effect", "sim add-node hd9 --taint k=v:Sometimes", "", "error: invalid taint effect: Sometimes, unsupported taint effect"},
 	{"usage of a missing pod", "sim usage nope --memory 1Gi", "", "Error from server (NotFound): pods \"nope\" not found"},
 	{"unknown image behaviour", "sim image x explode", "", "error: unknown behaviour \"explode\": use ok, crash or unready"},
-	{"pipe into a tool DaemonLab lacks", "kubectl get pods | awk '{print}'", "", "awk: command not found (DaemonLab pipes into grep, head, tail and wc -l)"},
+	{"pipe into a tool DaemonLab lacks", "kubectl get pods | awk '{print}'", "", "awk: command not found (DaemonLab runs kubectl, sim, help, the file commands cat, cp, echo, ls, mkdir, mv, pwd, rm, touch, and grep, head, tail and wc -l)"},
 	{"pipe into nothing", "kubectl get pods |", "", "syntax error near unexpected token `|'"},
-	{"not a command at all", "rm -rf /", "", "rm: command not found (DaemonLab runs kubectl and sim commands)"},
+	{"not a command at all", "awk '{print}'", "", "awk: command not found"},
+	{"rm refuses the root", "rm -rf /", "", "rm: it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe"},
 	{"JSON patch copying metadata into itself 30 times", "kubectl patch deploy web --type=json -p '" + metadataCopies(30) + "'", "", "The request is invalid: : Unable to complete the copy, the accumulated size increase of copy is "},
 }
 

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"daemonlab/core/kubectl"
@@ -27,9 +29,11 @@ func Complete(s *sim.Sim, line string) []string {
 	var candidates []string
 	switch {
 	case len(words) == 1 && len(cmds) > 1:
-		candidates = kubectl.WithPrefix([]string{"grep", "head", "k", "kubectl", "tail", "wc"}, partial)
+		candidates = kubectl.WithPrefix([]string{"cat", "grep", "head", "k", "kubectl", "tail", "wc"}, partial)
 	case len(words) == 1:
-		candidates = kubectl.WithPrefix([]string{"help", "k", "kubectl", "sim"}, partial)
+		candidates = kubectl.WithPrefix(append(FileCommands(), "help", "k", "kubectl", "sim"), partial)
+	case fileCommands[words[0]] != nil || (words[0] == "kubectl" || words[0] == "k") && slices.Contains([]string{"-f", "--filename", "--patch-file"}, words[len(words)-2]):
+		candidates = completeFile(s, partial)
 	case words[0] == "kubectl" || words[0] == "k":
 		candidates = kubectl.Complete(s, words[1:])
 	case words[0] == "sim":
@@ -70,4 +74,22 @@ func completeSim(s *sim.Sim, words []string) []string {
 		return kubectl.WithPrefix(behaviours, partial)
 	}
 	return nil
+}
+
+// completeFile completes a path in the workspace: the names in its directory that start with
+// what is typed of its last part, a directory's with a slash after it.
+func completeFile(s *sim.Sim, partial string) []string {
+	dir, base := path.Split(partial)
+	names, err := s.C.ReadDir(dir + ".") // "dir/." is dir, and "." the workspace
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range kubectl.WithPrefix(names, base) {
+		if f, _ := s.C.Stat(dir + n); f.Dir {
+			n += "/"
+		}
+		out = append(out, dir+n)
+	}
+	return out
 }

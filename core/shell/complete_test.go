@@ -18,7 +18,7 @@ func TestCompleteReturnsWholeLines(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"help", "k", "kubectl", "sim"}},
+		{"", []string{"cat", "cp", "echo", "help", "k", "kubectl", "ls", "mkdir", "mv", "pwd", "rm", "sim", "touch"}},
 		{"ku", []string{"kubectl"}},
 		{"k get no", []string{"k get nodes"}},
 		{"kubectl  cordon hd", []string{"kubectl  cordon hd1", "kubectl  cordon hd2", "kubectl  cordon hd3"}},
@@ -35,6 +35,25 @@ func TestCompleteReturnsWholeLines(t *testing.T) {
 		t.Run(tt.line, func(t *testing.T) {
 			assert.Equal(t, tt.want, Complete(s, tt.line))
 		})
+	}
+}
+
+// TestCompleteNamesFiles: a file command's arguments, and kubectl's -f, complete to the
+// workspace's names, a directory's with a slash.
+func TestCompleteNamesFiles(t *testing.T) {
+	s := workspace(t)
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{"cat pod-b", []string{"cat pod-besteffort.yaml", "cat pod-burstable.yaml"}},
+		{"kubectl apply -f da", []string{"kubectl apply -f daemonset.yaml"}},
+		{"k delete -f di", []string{"k delete -f dir/"}},
+		{"cat dir/", []string{"cat dir/a.yaml"}},
+		{"cat nodir/", nil},
+		{"kubectl get po", []string{"kubectl get poddisruptionbudgets", "kubectl get pods"}},
+	} {
+		assert.Equal(t, tt.want, Complete(s, tt.line), tt.line)
 	}
 }
 

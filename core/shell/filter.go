@@ -24,7 +24,7 @@ func filter(words []string, in string) Result {
 		}
 		return Result{Err: "wc: DaemonLab's wc counts lines only: wc -l", Code: 1}
 	}
-	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab pipes into grep, head, tail and wc -l)", words[0]), Code: 127}
+	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl, sim, help, the file commands %s, and grep, head, tail and wc -l)", words[0], strings.Join(FileCommands(), ", ")), Code: 127}
 }
 
 // lines splits text into its lines, without the last newline.

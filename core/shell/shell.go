@@ -6,8 +6,10 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
 	"daemonlab/core/sim"
 )
@@ -16,37 +18,43 @@ import (
 type Result = kubectl.Result
 
 // Run runs one command line with stdin as its standard input. A pipeline runs its first
-// command, then passes what it printed through the filters after it (see filter) or to another
-// kubectl command's standard input (`… --dry-run=client -o yaml | kubectl apply -f -`); the exit
-// code is the last command's, and every command's errors are shown. The line is one command of
-// the simulation (sim.Sim.Command): it may do at most sim.Budget units of work.
+// command, then passes what it printed to the standard input of the next (a filter, see filter;
+// another kubectl command, `… --dry-run=client -o yaml | kubectl apply -f -`; cat); the exit
+// code is the last command's, and every command's errors are shown. Redirections read and
+// write the workspace (see redirected). The line is one command of the simulation
+// (sim.Sim.Command): it may do at most sim.Budget units of work.
 func Run(s *sim.Sim, line, stdin string) Result {
 	defer s.Command()()
-	cmds, err := Pipeline(line)
+	cmds, err := parse(line)
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "syntax error") {
+			return Result{Err: "bash: " + err.Error(), Code: 2}
+		}
 		return Result{Err: "error: " + err.Error(), Code: 1}
 	}
 	for _, c := range cmds {
-		if len(c) == 0 && len(cmds) > 1 {
-			return Result{Err: "syntax error near unexpected token `|'", Code: 2}
+		if len(c.words) == 0 && len(c.redirs) == 0 && len(cmds) > 1 {
+			return Result{Err: "bash: syntax error near unexpected token `|'", Code: 2}
 		}
 	}
-	res := run(s, cmds[0], stdin)
-	for _, f := range cmds[1:] {
-		var next Result
-		if f[0] == "kubectl" || f[0] == "k" {
-			next = run(s, f, res.Out) // kubectl apply -f - reads what the command before printed
-		} else {
-			next = filter(f, res.Out)
+	var res Result
+	for i, c := range cmds {
+		in := stdin
+		if i > 0 {
+			in = res.Out // what the command before printed
 		}
-		next.Err = strings.TrimSuffix(strings.Join([]string{res.Err, next.Err}, "\n"), "\n")
-		next.Err = strings.TrimPrefix(next.Err, "\n")
+		next := redirected(s, c, in)
+		if i > 0 {
+			next.Err = strings.TrimSuffix(strings.Join([]string{res.Err, next.Err}, "\n"), "\n")
+			next.Err = strings.TrimPrefix(next.Err, "\n")
+		}
 		res = next
 	}
 	return res
 }
 
-// run runs one command of the language.
+// run runs one command of the language: kubectl, sim, help, a file command (see files.go) or
+// a filter.
 func run(s *sim.Sim, words []string, stdin string) Result {
 	if len(words) == 0 {
 		return Result{}
@@ -64,7 +72,13 @@ func run(s *sim.Sim, words []string, stdin string) Result {
 	case "help":
 		return help()
 	}
-	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl and sim commands)", words[0]), Code: 127}
+	if cmd, ok := fileCommands[words[0]]; ok {
+		return cmd(s.C, words, stdin)
+	}
+	if slices.Contains(editors, words[0]) {
+		return editor(words)
+	}
+	return filter(words, stdin)
 }
 
 // ApplyAll applies manifests as the page's editor does, all or nothing (kubectl.ApplyAll, as
@@ -80,7 +94,9 @@ func help() Result {
 	var b strings.Builder
 	b.WriteString("DaemonLab runs kubectl (or k) and sim commands against a simulated Kubernetes v1.37 cluster.\n\n")
 	b.WriteString("kubectl commands: " + strings.Join(kubectl.Commands(), ", ") + "\n")
-	b.WriteString("  input comes from a here-document: kubectl apply -f - <<EOF … EOF\n\n")
+	b.WriteString("  input comes from a file or a here-document: kubectl apply -f ds.yaml, kubectl apply -f - <<EOF … EOF\n\n")
+	b.WriteString("files (in " + cluster.Home + "): " + strings.Join(FileCommands(), ", ") + "; > FILE and >> FILE after any command\n")
+	b.WriteString("  write one with a here-document: cat > ds.yaml <<EOF … EOF\n\n")
 	b.WriteString("sim commands (time moves only with sim advance and sim step):\n")
 	for _, c := range simCommands {
 		b.WriteString("  " + c.usage + "\n")
@@ -88,26 +104,58 @@ func help() Result {
 	return Result{Out: b.String()}
 }
 
-// Pipeline splits a command line into the words of each command of a pipeline, as a POSIX
-// shell does:
+// command is one command of a pipeline: its words and its redirections, in the order typed.
+type command struct {
+	words  []string
+	redirs []redirect
+}
+
+// redirect is one redirection: op is "<", ">", ">>", "2>" or "2>>", target the word after it.
+type redirect struct{ op, target string }
+
+// Pipeline splits a command line into the words of each command of a pipeline, leaving out
+// redirections (see parse).
+func Pipeline(line string) ([][]string, error) {
+	cmds, err := parse(line)
+	if err != nil {
+		return nil, err
+	}
+	words := make([][]string, len(cmds))
+	for i, c := range cmds {
+		words[i] = c.words
+	}
+	return words, nil
+}
+
+// parse splits a command line into the commands of a pipeline, as a POSIX shell does:
 //
 //  1. Unquoted blanks separate words; an unquoted | ends a command.
 //  2. Single quotes keep everything up to the next single quote.
 //  3. Double quotes keep everything but \", \\, \$ and \` (which lose their backslash).
 //  4. Outside quotes a backslash keeps the next character.
-//  5. An unterminated quote is an error.
-func Pipeline(line string) ([][]string, error) {
-	var cmds [][]string
-	var words []string
-	var cur strings.Builder
+//  5. An unquoted <, > or >> (2> or 2>> for standard error) is a redirection of the word after
+//     it; a redirection without one is bash's syntax error.
+//  6. An unterminated quote is an error.
+func parse(line string) ([]command, error) {
+	var cmds []command
+	var cur command
+	var word strings.Builder
 	inWord := false
+	var pending string // a redirection waiting for its word
 	endWord := func() {
-		if inWord {
-			words = append(words, cur.String())
-			cur.Reset()
-			inWord = false
+		if !inWord {
+			return
 		}
+		if pending != "" {
+			cur.redirs = append(cur.redirs, redirect{pending, word.String()})
+			pending = ""
+		} else {
+			cur.words = append(cur.words, word.String())
+		}
+		word.Reset()
+		inWord = false
 	}
+	unexpected := func(token string) error { return fmt.Errorf("syntax error near unexpected token `%s'", token) }
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -115,14 +163,32 @@ func Pipeline(line string) ([][]string, error) {
 			endWord()
 		case c == '|':
 			endWord()
-			cmds = append(cmds, words)
-			words = nil
+			if pending != "" {
+				return nil, unexpected("|")
+			}
+			cmds = append(cmds, cur)
+			cur = command{}
+		case c == '<' || c == '>':
+			op := string(c)
+			if c == '>' && inWord && word.String() == "2" {
+				op, inWord = "2>", false
+				word.Reset()
+			}
+			endWord()
+			if c == '>' && i+1 < len(line) && line[i+1] == '>' {
+				op += ">"
+				i++
+			}
+			if pending != "" {
+				return nil, unexpected(op)
+			}
+			pending = op
 		case c == '\'':
 			end := strings.IndexByte(line[i+1:], '\'')
 			if end < 0 {
 				return nil, errors.New("unterminated quoted string")
 			}
-			cur.WriteString(line[i+1 : i+1+end])
+			word.WriteString(line[i+1 : i+1+end])
 			i += end + 1
 			inWord = true
 		case c == '"':
@@ -131,7 +197,7 @@ func Pipeline(line string) ([][]string, error) {
 				if line[j] == '\\' && j+1 < len(line) && strings.IndexByte("\"\\$`", line[j+1]) >= 0 {
 					j++
 				}
-				cur.WriteByte(line[j])
+				word.WriteByte(line[j])
 			}
 			if j == len(line) {
 				return nil, errors.New("unterminated quoted string")
@@ -140,15 +206,18 @@ func Pipeline(line string) ([][]string, error) {
 			inWord = true
 		case c == '\\' && i+1 < len(line):
 			i++
-			cur.WriteByte(line[i])
+			word.WriteByte(line[i])
 			inWord = true
 		default:
-			cur.WriteByte(c)
+			word.WriteByte(c)
 			inWord = true
 		}
 	}
 	endWord()
-	return append(cmds, words), nil
+	if pending != "" {
+		return nil, unexpected("newline")
+	}
+	return append(cmds, cur), nil
 }
 
 // Split splits one command (the last of a pipeline) into words; see Pipeline.

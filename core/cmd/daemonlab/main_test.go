@@ -45,6 +45,17 @@ func TestShellRunsCommandsAndHereDocuments(t *testing.T) {
 	assert.Contains(t, out.String(), "team-a   Active   60s\n")
 }
 
+// TestShellWritesFilesWithHereDocuments: the here-document's marker may be quoted and followed by
+// the rest of the command (cat <<'EOF' > ds.yaml), and the shell starts with the tutorials'
+// files.
+func TestShellWritesFilesWithHereDocuments(t *testing.T) {
+	in := "cat <<'EOF' > ns.yaml\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\ncat > two.yaml <<EOF\nx: 1\nEOF\nkubectl apply -f ns.yaml\nls\nexit\n"
+	var out strings.Builder
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	assert.Contains(t, out.String(), "namespace/team-a created\n")
+	assert.Contains(t, out.String(), "daemonset.yaml\nfluentd-elasticsearch.yaml\nns.yaml\npod-besteffort.yaml\npod-burstable.yaml\npod-guaranteed.yaml\ntwo.yaml\n")
+}
+
 // TestShellHistoryRerunsLinesWithTheirInput: history lists what ran; !! and !N run a line
 // again, here-document included, echoing it first; a missing one is bash's "event not found".
 func TestShellHistoryRerunsLinesWithTheirInput(t *testing.T) {
