@@ -6,6 +6,7 @@
 package kubectl
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,12 +112,24 @@ type applyMode struct {
 	atomic, create bool
 }
 
+// apply sends the objects of data one by one, as kubectl apply's Run and create's RunCreate
+// do:
+//
+//  1. An error reading the objects is reported first; the objects read before it are still
+//     sent (the builder's Infos with ContinueOnError), unless the batch is atomic.
+//  2. Each object is applied (applyOne); a warning is written when it is found, a failure
+//     after all the others.
 func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Result {
 	manifests, err := api.Decode(data)
+	var errs []string
+	var problems []Problem
 	if err != nil {
 		r := clientError(err, source)
-		r.Code = 1
-		return r
+		if mode.atomic || len(manifests) == 0 {
+			r.Code = 1
+			return r
+		}
+		errs, problems = append(errs, r.Err), r.Problems
 	}
 	if len(manifests) == 0 {
 		verb := "apply"
@@ -128,26 +141,27 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 	// kubectl sends the objects one by one, so a namespace created early in the file exists for
 	// the objects after it; all or nothing undoes the batch when any object fails.
 	before := s.C.Snapshot()
-	var out strings.Builder
-	var errs []string
-	var problems []Problem
+	var w interleaved
 	for _, m := range manifests {
-		verb, msg, probs := applyOne(s.C, m, source, namespace, mode.create)
+		verb, msg, probs := applyOne(s.C, m, source, namespace, mode.create, w.to(true))
 		if msg != "" {
 			errs = append(errs, msg)
 			problems = append(problems, probs...)
 			continue
 		}
-		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name, verb)
+		fmt.Fprintf(w.to(false), "%s/%s %s\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name, verb)
 	}
 	if mode.atomic && len(errs) > 0 {
 		s.C.Restore(before)
 		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
-	r := Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
+	code := 0
 	if len(errs) > 0 {
-		r.Code = 1
+		fmt.Fprintln(w.to(true), strings.Join(errs, "\n"))
+		code = 1
 	}
+	r := w.result(code)
+	r.Problems = problems
 	return r
 }
 
@@ -179,6 +193,26 @@ func clientError(err error, source string) Result {
 		return Result{Err: fmt.Sprintf("error: resource mapping not found for name: %q namespace: %q from %q: %s\nensure CRDs are installed first", nk.Name, nk.Namespace, source, nk.Error()),
 			Problems: []Problem{{Line: nk.Line, Path: "kind", Message: nk.Error()}}}
 	}
+	var items api.ItemErrors
+	if errors.As(err, &items) {
+		var r Result
+		msgs := make([]string, len(items))
+		for i, e := range items {
+			one := clientError(e, source)
+			msgs[i] = one.Err
+			r.Problems = append(r.Problems, one.Problems...)
+		}
+		r.Err = strings.Join(msgs, "\n")
+		return r
+	}
+	var ie *api.ItemError
+	var ue *api.UndecodableError
+	switch {
+	case errors.As(err, &ie):
+		return Result{Err: "error: " + ie.Message, Problems: []Problem{{Line: ie.Line, Message: ie.Message}}}
+	case errors.As(err, &ue):
+		return Result{Err: fmt.Sprintf("error: unable to decode %q: %s", source, ue.Message), Problems: []Problem{{Line: ue.Line, Message: ue.Message}}}
+	}
 	var de *api.DecodeError
 	if errors.As(err, &de) {
 		return Result{Err: fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s", source, de.Error()), Problems: de.Problems}
@@ -193,8 +227,9 @@ func clientError(err error, source string) Result {
 //  2. An object that does not exist (or any, for create) is created; apply keeps the manifest
 //     in the last-applied annotation.
 //  3. One that exists is patched with apply's three-way strategic merge patch: "configured",
-//     or "unchanged" when the patch changed nothing.
-func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool) (verb, msg string, problems []Problem) {
+//     or "unchanged" when the patch changed nothing. If it has no last-applied annotation,
+//     kubectl's warning goes to warn first (apply.go warningNoLastAppliedConfigAnnotation).
+func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool, warn io.Writer) (verb, msg string, problems []Problem) {
 	obj := m.Object
 	meta := obj.GetObjectMeta()
 	if m.Kind.Namespaced && meta.Namespace == "" {
@@ -213,13 +248,17 @@ func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, crea
 		}
 		return "created", "", nil
 	}
+	if _, ok := existing.GetObjectMeta().Annotations[api.LastAppliedAnnotation]; !ok {
+		fmt.Fprintf(warn, "Warning: resource %s/%s is missing the %s annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n", m.Kind.Resource, meta.Name, api.LastAppliedAnnotation)
+	}
 	p, err := threeWayPatch(m, existing, namespace)
 	if err != nil {
 		return "", "error: " + err.Error(), nil
 	}
 	stored, err := apiserver.Patch(c, m.Kind, cluster.KeyOf(obj), apiserver.StrategicMergePatch, p, apiserver.Options{})
 	if err != nil {
-		return "", applyError(err, "applying patch to", source), problemsOf(m, err)
+		// the patcher words the refusal, then apply (cmd/apply/patcher.go Patch, apply.go)
+		return "", applyError(withSource(err, "patching", source), patchDoing(p, m.Kind, meta), source), problemsOf(m, err)
 	}
 	if stored.GetObjectMeta().ResourceVersion == existing.GetObjectMeta().ResourceVersion {
 		return "unchanged", "", nil
@@ -254,12 +293,33 @@ func threeWayPatch(m api.Manifest, existing api.Object, namespace string) (map[s
 	return p, nil
 }
 
+// patchDoing is what kubectl apply says it was doing when a patch is refused (apply.go
+// applyOneObject): the patch and the object's resource.Info (Info.String).
+func patchDoing(p map[string]any, k api.Kind, meta *api.ObjectMeta) string {
+	patchJSON, _ := json.Marshal(p) // a patch of JSON values always encodes
+	gv := k.Group + "/" + k.Version
+	return fmt.Sprintf("applying patch:\n%s\nto:\nResource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q\nfor:",
+		patchJSON, gv+", Resource="+k.Resource, gv+", Kind="+k.Kind, meta.Name, meta.Namespace)
+}
+
+// withSource is cmdutil.AddSourceToErr for a status error: its message prefixed with what was
+// being done to the source. Other errors are left as they are.
+func withSource(err error, doing, source string) error {
+	var se *apiserver.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	wrapped := *se
+	wrapped.Message = fmt.Sprintf("error when %s %q: %s", doing, source, se.Message)
+	return &wrapped
+}
+
 // applyError words a refusal of apply or create as kubectl does: Invalid as checkErr words it,
 // anything else as "Error from server (Reason): error when <doing> "<source>": <message>".
 func applyError(err error, doing, source string) string {
 	var se *apiserver.StatusError
 	if errors.As(err, &se) && se.Reason != apiserver.ReasonInvalid {
-		return fmt.Sprintf("Error from server (%s): error when %s %q: %s", se.Reason, doing, source, se.Message)
+		return fmt.Sprintf("Error from server (%s): %s", se.Reason, withSource(err, doing, source).Error())
 	}
 	return ServerError(err)
 }
