@@ -271,6 +271,9 @@ func (e ItemErrors) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
+// Unwrap lets errors.As find each item's error.
+func (e ItemErrors) Unwrap() []error { return e }
+
 // UndecodableError is a list document that unstructured's decoder refuses (decodeToList): items
 // is not a list, or one of them is not an object. kubectl says it cannot decode the source.
 type UndecodableError struct {

@@ -165,10 +165,13 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 			meta := m.Object.GetObjectMeta()
 			out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			r := clientError(err, "STDIN")
 			r.Code = 1
 			return out, &r
+		case len(out) == 0: // an empty List, or no document at all (delete.go DeleteResult)
+			return nil, &Result{Out: "No resources found\n"}
 		}
 		return out, nil
 	}
