@@ -54,10 +54,17 @@ func (r Result) Pieces() []Piece {
 	return ps
 }
 
-// interleaved is a command's standard output and error, kept apart and in the order written.
+// interleaved is a command's standard output and error, kept apart and in the order written:
+// each stretch is kept as where it starts and ends in its stream, so that writing n lines costs
+// O(n), not a copy of the stretch so far for each line.
 type interleaved struct {
 	out, err strings.Builder
-	stream   []Piece
+	pieces   []span
+}
+
+type span struct {
+	isErr      bool
+	start, end int
 }
 
 // to is standard output, or standard error if isErr, as a writer.
@@ -70,27 +77,38 @@ type stream struct {
 
 func (s stream) Write(b []byte) (int, error) {
 	w := s.w
+	to := &w.out
 	if s.isErr {
-		w.err.Write(b)
-	} else {
-		w.out.Write(b)
+		to = &w.err
 	}
-	if n := len(w.stream); n > 0 && w.stream[n-1].Err == s.isErr {
-		w.stream[n-1].Text += string(b)
+	start := to.Len()
+	to.Write(b)
+	if n := len(w.pieces); n > 0 && w.pieces[n-1].isErr == s.isErr {
+		w.pieces[n-1].end = to.Len()
 	} else {
-		w.stream = append(w.stream, Piece{string(b), s.isErr})
+		w.pieces = append(w.pieces, span{s.isErr, start, to.Len()})
 	}
 	return len(b), nil
 }
 
 // result is what was written, as a Result with the exit code.
 func (w *interleaved) result(code int) Result {
-	return Result{Out: w.out.String(), Err: strings.TrimSuffix(w.err.String(), "\n"), Code: code, Stream: w.stream}
+	out, err := w.out.String(), w.err.String()
+	var pieces []Piece
+	for _, p := range w.pieces {
+		text := out
+		if p.isErr {
+			text = err
+		}
+		pieces = append(pieces, Piece{text[p.start:p.end], p.isErr})
+	}
+	return Result{Out: out, Err: strings.TrimSuffix(err, "\n"), Code: code, Stream: pieces}
 }
 
-// Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: documents that
-// fail to parse stop everything; otherwise every object is created or updated on its own, and
-// the ones that fail are reported after the others.
+// Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: a stream that
+// does not parse stops everything; the objects read before a document that fails to decode, and
+// every object of a List but its bad items, are each created or updated on their own, and what
+// failed is reported after the others.
 func Apply(s *sim.Sim, data []byte, source, namespace string) Result {
 	return apply(s, data, source, namespace, applyMode{})
 }
