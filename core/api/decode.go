@@ -199,15 +199,19 @@ type Problem struct {
 	Message string
 }
 
-// Decode reads a YAML stream of manifests (comments, "---" separators, anchors) and decodes every
-// document strictly into its kind, as `kubectl apply` with server-side strict field validation:
+// Decode reads a YAML stream of manifests (comments, "---" separators, anchors) as kubectl's
+// resource builder reads `-f` (k8s.io/cli-runtime pkg/resource: StreamVisitor, then
+// FlattenListVisitor) and decodes every object strictly into its kind, as `kubectl apply` with
+// server-side strict field validation:
 //
 //  1. The stream must parse (see parseDocuments for the size, depth and alias guards).
 //  2. Every document needs apiVersion and kind, and the kind must be served.
 //  3. A value of the wrong JSON type is an error naming the Go struct field, as encoding/json.
 //  4. Otherwise every unknown field is reported, with its full path.
+//  5. A document with an items field is a list (see decodeList): its objects take its place.
 //
-// It stops at the first document that fails.
+// It stops at the first document that fails and returns, with the error, the objects decoded
+// before it: kubectl still sends those.
 func Decode(data []byte) ([]Manifest, error) {
 	docs, err := parseDocuments(data, "manifest", MaxManifestBytes)
 	if err != nil {
@@ -215,13 +219,179 @@ func Decode(data []byte) ([]Manifest, error) {
 	}
 	var out []Manifest
 	for _, doc := range docs {
-		m, err := decodeDocument(doc)
+		var ms []Manifest
+		if items := doc.get("items"); doc.kind == kindMap && items != nil {
+			ms, err = decodeList(doc, items)
+		} else {
+			var m Manifest
+			if m, err = decodeDocument(doc); err == nil {
+				ms = []Manifest{m}
+			}
+		}
+		out = append(out, ms...)
 		if err != nil {
-			return nil, err
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// DecodeObject decodes a single document as the API server reads a request body: one object of
+// a served kind, with the checks of Decode; a list is not flattened (List is no served kind, and
+// items is an unknown field of the others).
+func DecodeObject(data []byte) (Manifest, error) {
+	docs, err := parseDocuments(data, "manifest", MaxManifestBytes)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if len(docs) != 1 {
+		return Manifest{}, fmt.Errorf("want one object, found %d", len(docs))
+	}
+	return decodeDocument(docs[0])
+}
+
+// ItemError is an object of a list that kubectl cannot map to a kind
+// (k8s.io/cli-runtime pkg/resource mapper.infoForObject), or a nested list item that is not an
+// object (unstructured's EachListItem). Message is kubectl's, without "error: ".
+type ItemError struct {
+	Line    int
+	Message string
+}
+
+func (e *ItemError) Error() string { return e.Message }
+
+// ItemErrors are the errors of a list's items, in the order of the items
+// (FlattenListVisitor's aggregate).
+type ItemErrors []error
+
+func (e ItemErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find each item's error.
+func (e ItemErrors) Unwrap() []error { return e }
+
+// UndecodableError is a list document that unstructured's decoder refuses (decodeToList): items
+// is not a list, or one of them is not an object. kubectl says it cannot decode the source.
+type UndecodableError struct {
+	Line    int
+	Message string // encoding/json's
+}
+
+func (e *UndecodableError) Error() string { return e.Message }
+
+// decodeList flattens a list document as kubectl does (k8s.io/apimachinery unstructured
+// decodeToList, k8s.io/cli-runtime FlattenListVisitor and mapper.infoForObject):
+//
+//  1. The list needs kind and apiVersion, and its kind must map: List in a served version, a
+//     served kind's list kind (PodList in v1, DaemonSetList in apps/v1) or a served kind
+//     (discovery's RESTMapper); else kubectl's "resource mapping not found" error.
+//  2. items must be a list of objects (null is none); else the document does not decode.
+//  3. An item without apiVersion and kind takes the list's apiVersion and the list's kind
+//     without "List": the items of a DaemonSetList are DaemonSets; those of a List stay
+//     without a kind.
+//  4. An item with a list of items is a list too; its items are taken as they are (no kind is
+//     filled in) and must be objects. The objects come breadth first: the list's own items in
+//     order, then the items of the lists among them, and so on.
+//  5. Each object is mapped and decoded as a document is; one that fails is an error in
+//     ItemErrors, after which the others still decode.
+func decodeList(doc, items *value) ([]Manifest, error) {
+	apiVersion, kind := doc.stringAt("apiVersion"), doc.stringAt("kind")
+	switch {
+	case kind == "":
+		return nil, &MissingKindError{Field: "Kind", JSON: doc.json(), Line: doc.line}
+	case apiVersion == "":
+		return nil, &MissingKindError{Field: "APIVersion", JSON: doc.json(), Line: doc.line}
+	case !listKindServed(apiVersion, kind):
+		return nil, noKindMatch(doc, apiVersion, kind)
+	case items.kind != kindList && items.kind != kindNull:
+		return nil, &UndecodableError{Line: items.line, Message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field decodeList.items of type []json.RawMessage", items.jsonKind())}
+	}
+	itemKind := strings.TrimSuffix(kind, "List")
+	var queue []*value
+	for _, item := range items.vals {
+		switch {
+		case item.kind == kindNull:
+			item = &value{kind: kindMap, line: item.line, col: item.col}
+		case item.kind != kindMap:
+			return nil, &UndecodableError{Line: item.line, Message: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", item.jsonKind())}
+		}
+		if item.stringAt("apiVersion") == "" && item.stringAt("kind") == "" && itemKind != "" {
+			item = item.cloneMap()
+			item.set("apiVersion", item.line, &value{kind: kindString, str: apiVersion, line: item.line})
+			item.set("kind", item.line, &value{kind: kindString, str: itemKind, line: item.line})
+		}
+		queue = append(queue, item)
+	}
+	var objects []*value
+	for i := 0; i < len(queue); i++ {
+		nested := queue[i].get("items")
+		if nested == nil || nested.kind != kindList {
+			objects = append(objects, queue[i])
+			continue
+		}
+		for _, item := range nested.vals {
+			if item.kind != kindMap {
+				return nil, &ItemError{Line: item.line, Message: "items member is not an object: map[string]interface {}"}
+			}
+			queue = append(queue, item)
+		}
+	}
+	var out []Manifest
+	var errs ItemErrors
+	for _, obj := range objects {
+		m, err := decodeItem(obj)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
 		out = append(out, m)
 	}
+	if len(errs) > 0 {
+		return out, errs
+	}
 	return out, nil
+}
+
+// decodeItem decodes one object of a list, with kubectl's errors for one it cannot map
+// (mapper.infoForObject: the unstructured typer's, then the RESTMapper's).
+func decodeItem(obj *value) (Manifest, error) {
+	const typeInfo = `unable to get type info from the object "*unstructured.Unstructured": `
+	apiVersion, kind := obj.stringAt("apiVersion"), obj.stringAt("kind")
+	switch _, served := KindFor(apiVersion, kind); {
+	case kind == "":
+		return Manifest{}, &ItemError{Line: obj.line, Message: typeInfo + "Object 'Kind' is missing in 'object has no kind field '"}
+	case apiVersion == "":
+		return Manifest{}, &ItemError{Line: obj.line, Message: typeInfo + "Object 'apiVersion' is missing in 'object has no apiVersion field'"}
+	case !served:
+		return Manifest{}, &ItemError{Line: obj.line, Message: "unable to recognize " + noKindMatch(obj, apiVersion, kind).Error()}
+	}
+	return decodeDocument(obj)
+}
+
+// listKindServed says whether kubectl's RESTMapper maps a list's kind (client-go restmapper
+// NewDiscoveryRESTMapper): List in every served version, and each served kind and its list
+// kind in its own.
+func listKindServed(apiVersion, kind string) bool {
+	for _, k := range Kinds {
+		if k.APIVersion() == apiVersion && (kind == "List" || kind == k.Kind || kind == k.Kind+"List") {
+			return true
+		}
+	}
+	return false
+}
+
+// noKindMatch is the error for a document of a kind not served, with its name and namespace.
+func noKindMatch(doc *value, apiVersion, kind string) *NoKindMatchError {
+	e := &NoKindMatchError{Kind: kind, APIVersion: apiVersion, Line: doc.line}
+	if md := doc.get("metadata"); md != nil && md.kind == kindMap {
+		e.Name, e.Namespace = md.stringAt("name"), md.stringAt("namespace")
+	}
+	return e
 }
 
 // DecodeStrict decodes one YAML document into v by v's json tags, with the same guards and the
@@ -251,13 +421,7 @@ func decodeDocument(doc *value) (Manifest, error) {
 	if doc.kind != kindMap {
 		return Manifest{}, &SyntaxError{Line: doc.line, Msg: fmt.Sprintf("cannot unmarshal %s into Go value of type map[string]interface {}", doc.jsonKind())}
 	}
-	str := func(key string) string {
-		if v := doc.get(key); v != nil && v.kind == kindString {
-			return v.str
-		}
-		return ""
-	}
-	apiVersion, kind := str("apiVersion"), str("kind")
+	apiVersion, kind := doc.stringAt("apiVersion"), doc.stringAt("kind")
 	if kind == "" {
 		return Manifest{}, &MissingKindError{Field: "Kind", JSON: doc.json(), Line: doc.line}
 	}
@@ -266,18 +430,7 @@ func decodeDocument(doc *value) (Manifest, error) {
 	}
 	k, ok := KindFor(apiVersion, kind)
 	if !ok {
-		e := &NoKindMatchError{Kind: kind, APIVersion: apiVersion, Line: doc.line}
-		if md := doc.get("metadata"); md != nil && md.kind == kindMap {
-			for _, f := range []struct {
-				key string
-				dst *string
-			}{{"name", &e.Name}, {"namespace", &e.Namespace}} {
-				if v := md.get(f.key); v != nil && v.kind == kindString {
-					*f.dst = v.str
-				}
-			}
-		}
-		return Manifest{}, e
+		return Manifest{}, noKindMatch(doc, apiVersion, kind)
 	}
 	obj := k.New()
 	d := decoder{}

@@ -72,7 +72,13 @@ func problemLine(err error) int {
 	var nk *NoKindMatchError
 	var mk *MissingKindError
 	var ce *ConversionError
+	var ie *ItemError
+	var ue *UndecodableError
 	switch {
+	case errors.As(err, &ie):
+		return ie.Line
+	case errors.As(err, &ue):
+		return ue.Line
 	case errors.As(err, &ce):
 		return ce.Line
 	case errors.As(err, &de):
@@ -332,4 +338,103 @@ func TestDaemonLabsOwnFilesHaveTheirOwnBound(t *testing.T) {
 	assert.ErrorContains(t, err, "the manifest is")
 	huge := []byte(strings.Repeat("#", MaxFileBytes+1))
 	assert.EqualError(t, DecodeStrict(huge, &v, "lesson file"), "yaml: the lesson file is 16777217 bytes; DaemonLab reads at most 16777216 (16 MiB)")
+}
+
+// TestDecodeFlattensLists pins how kubectl's resource builder reads lists
+// (k8s.io/cli-runtime pkg/resource/visitor.go FlattenListVisitor.Visit, k8s.io/apimachinery
+// unstructured/helpers.go decodeToList, client-go restmapper/discovery.go
+// NewDiscoveryRESTMapper): the objects in breadth-first order, the items of a typed list
+// without apiVersion and kind taking the list's, and what maps as a list's kind.
+func TestDecodeFlattensLists(t *testing.T) {
+	pod := func(name string) string {
+		return "  - {apiVersion: v1, kind: Pod, metadata: {name: " + name + "}}\n"
+	}
+	cases := []struct {
+		name, in string
+		want     []string // kind/name of each object, in order
+	}{
+		{"a List", "apiVersion: v1\nkind: List\nitems:\n" + pod("a") + pod("b"), []string{"Pod/a", "Pod/b"}},
+		{"documents around a List keep their places", pod("a")[4:] + "---\napiVersion: v1\nkind: List\nitems:\n" + pod("b") + "---\n" + pod("c")[4:],
+			[]string{"Pod/a", "Pod/b", "Pod/c"}},
+		{"a typed list gives its kind to items without one", "apiVersion: apps/v1\nkind: DaemonSetList\nitems:\n- metadata: {name: x}\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n",
+			[]string{"DaemonSet/x", "Pod/p"}},
+		{"a List in another served version", "apiVersion: policy/v1\nkind: List\nitems:\n" + pod("a"), []string{"Pod/a"}},
+		{"nested lists come after the list's own items", "apiVersion: v1\nkind: List\nitems:\n" + pod("a") +
+			"  - apiVersion: v1\n    kind: List\n    items:\n    - {apiVersion: v1, kind: Pod, metadata: {name: b}}\n    - apiVersion: v1\n      kind: List\n      items:\n      - {apiVersion: v1, kind: Pod, metadata: {name: c}}\n    - {apiVersion: v1, kind: Pod, metadata: {name: d}}\n" + pod("e"),
+			[]string{"Pod/a", "Pod/e", "Pod/b", "Pod/d", "Pod/c"}},
+		{"empty and null items", "apiVersion: v1\nkind: List\nitems: []\n---\napiVersion: v1\nkind: PodList\nitems: null\n", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := Decode([]byte(tc.in))
+			require.NoError(t, err)
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Kind.Kind+"/"+m.Object.GetObjectMeta().Name)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// TestDecodeListItemKindIsApplied: the kind and apiVersion a typed list gives an item are part of
+// the object kubectl sends, so of its last-applied configuration too (decodeToList sets them on
+// the item).
+func TestDecodeListItemKindIsApplied(t *testing.T) {
+	ms, err := Decode([]byte("apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p}\n  spec: {containers: [{name: c, image: nginx}]}\n"))
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.Equal(t, `{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"p","namespace":"default"},"spec":{"containers":[{"image":"nginx","name":"c"}]}}`+"\n",
+		ms[0].LastAppliedConfiguration("default"))
+	assert.Equal(t, 5, ms[0].LineOf("spec.containers"))
+}
+
+// TestDecodeListErrors pins kubectl's errors for lists: a list's own kind is mapped as a
+// document's; an item kubectl cannot map is reported (mapper.infoForObject) while the list's
+// other objects are still read; items that are not objects stop the document; what was read
+// before an error is returned with it.
+func TestDecodeListErrors(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+		line           int
+		read           []string // names of the objects returned with the error
+	}{
+		{"unknown list kind", "apiVersion: v1\nkind: DaemonSetList\nmetadata: {name: l}\nitems: []\n", `no matches for kind "DaemonSetList" in version "v1"`, 1, nil},
+		{"list without a kind", "apiVersion: v1\nitems: []\n", `Object 'Kind' is missing in '{"apiVersion":"v1","items":[]}'`, 1, nil},
+		{"item of a List without a kind", "apiVersion: v1\nkind: List\nitems:\n- metadata: {name: x}\n- {apiVersion: v1, kind: Pod, metadata: {name: ok}}\n",
+			`unable to get type info from the object "*unstructured.Unstructured": Object 'Kind' is missing in 'object has no kind field '`, 4, []string{"ok"}},
+		{"item without an apiVersion", "apiVersion: v1\nkind: List\nitems:\n- {kind: Pod, metadata: {name: x}}\n",
+			`unable to get type info from the object "*unstructured.Unstructured": Object 'apiVersion' is missing in 'object has no apiVersion field'`, 4, nil},
+		{"item of an unknown kind", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- {apiVersion: apps/v1, kind: DaemonSett, metadata: {name: x}}\n- {apiVersion: v1, kind: Pod, metadata: {name: b}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: after}\n",
+			`unable to recognize no matches for kind "DaemonSett" in version "apps/v1"`, 5, []string{"a", "b"}},
+		{"two bad items", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Podd}\n- {apiVersion: v1}\n",
+			"unable to recognize no matches for kind \"Podd\" in version \"v1\"\nunable to get type info from the object \"*unstructured.Unstructured\": Object 'Kind' is missing in 'object has no kind field '", 4, nil},
+		{"items not a list", "apiVersion: v1\nkind: List\nitems: pods\n", "json: cannot unmarshal string into Go struct field decodeList.items of type []json.RawMessage", 3, nil},
+		{"item not an object", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- pod\n", "json: cannot unmarshal string into Go value of type map[string]interface {}", 5, nil},
+		{"nested item not an object", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- apiVersion: v1\n  kind: List\n  items: [7]\n",
+			"items member is not an object: map[string]interface {}", 7, nil},
+		{"documents before a bad one are read", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Podd\nmetadata: {name: b}\n", `no matches for kind "Podd" in version "v1"`, 5, []string{"a"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := Decode([]byte(tc.in))
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.Equal(t, tc.line, problemLine(err))
+			var read []string
+			for _, m := range ms {
+				read = append(read, m.Object.GetObjectMeta().Name)
+			}
+			assert.Equal(t, tc.read, read)
+		})
+	}
+}
+
+// TestDecodeObjectDoesNotFlatten: the API server reads one object; a List is no kind it serves.
+func TestDecodeObjectDoesNotFlatten(t *testing.T) {
+	_, err := DecodeObject([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: a}}]\n"))
+	assert.EqualError(t, err, `no matches for kind "List" in version "v1"`)
+	m, err := DecodeObject([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "a", m.Object.GetObjectMeta().Name)
 }

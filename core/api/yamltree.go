@@ -59,6 +59,17 @@ func (v *value) get(key string) *value {
 	return nil
 }
 
+// stringAt is the string at key of a map value, or "" when there is none or it is not a string.
+func (v *value) stringAt(key string) string {
+	if v.kind != kindMap {
+		return ""
+	}
+	if s := v.get(key); s != nil && s.kind == kindString {
+		return s.str
+	}
+	return ""
+}
+
 func (v *value) set(key string, line int, val *value) {
 	for i, k := range v.keys {
 		if k == key {

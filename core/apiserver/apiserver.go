@@ -248,7 +248,11 @@ const MaxJSONPatchOperations = 10000
 //     patch's error as its cause). A JSON patch may hold at most MaxJSONPatchOperations
 //     operations (413 RequestEntityTooLarge); its copies are bounded by patch.MaxCopyBytes.
 //  3. The result is decoded strictly (BadRequest); it may not change the kind or the name.
-//  4. It is then written as Update writes an object.
+//  4. A result with a resourceVersion other than the stored one is a Conflict: the optimistic
+//     lock of the registry's Update (generic/registry/store.go); kubectl apply of a saved
+//     `kubectl get -o yaml` meets it once the object has changed. Without one, the update is
+//     unconditional.
+//  5. It is then written as Update writes an object.
 func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p any, o Options) (api.Object, error) {
 	old := c.Get(kind.Kind, key)
 	if old == nil {
@@ -285,19 +289,23 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	if err != nil {
 		return nil, BadRequest(err.Error())
 	}
-	manifests, err := api.Decode(data)
+	manifest, err := api.DecodeObject(data)
 	var de *api.DecodeError
 	switch {
 	case errors.As(err, &de):
 		return nil, BadRequest(de.Error())
 	case err != nil:
 		return nil, BadRequest(err.Error())
-	case len(manifests) != 1 || manifests[0].Kind.Kind != kind.Kind:
+	case manifest.Kind.Kind != kind.Kind:
 		return nil, BadRequest(fmt.Sprintf("the patch changes the object's kind; %s %q stays a %s", kind.GroupResource(), key.Name, kind.Kind))
 	}
-	obj := manifests[0].Object
-	if m := obj.GetObjectMeta(); m.Name != key.Name || m.Namespace != key.Namespace {
+	obj := manifest.Object
+	m := obj.GetObjectMeta()
+	if m.Name != key.Name || m.Namespace != key.Namespace {
 		return nil, BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.Name, key.Name))
+	}
+	if m.ResourceVersion != "" && m.ResourceVersion != old.GetObjectMeta().ResourceVersion {
+		return nil, conflict(kind, key.Name)
 	}
 	return Update(c, obj, o)
 }

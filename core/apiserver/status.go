@@ -14,6 +14,7 @@ type Reason string
 const (
 	ReasonNotFound        Reason = "NotFound"        // 404
 	ReasonAlreadyExists   Reason = "AlreadyExists"   // 409
+	ReasonConflict        Reason = "Conflict"        // 409
 	ReasonForbidden       Reason = "Forbidden"       // 403
 	ReasonInvalid         Reason = "Invalid"         // 422
 	ReasonBadRequest      Reason = "BadRequest"      // 400
@@ -23,7 +24,7 @@ const (
 )
 
 var codes = map[Reason]int{
-	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonForbidden: 403, ReasonInvalid: 422,
+	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonConflict: 409, ReasonForbidden: 403, ReasonInvalid: 422,
 	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413,
 }
 
@@ -52,6 +53,12 @@ func (e *StatusError) Error() string { return e.Message }
 
 func newStatus(reason Reason, details Details, format string, a ...any) *StatusError {
 	return &StatusError{Reason: reason, Code: codes[reason], Message: fmt.Sprintf(format, a...), Details: details}
+}
+
+// conflict is errors.NewConflict with the registry's OptimisticLockErrorMsg: `Operation cannot
+// be fulfilled on daemonsets.apps "x": the object has been modified; …`.
+func conflict(kind api.Kind, name string) *StatusError {
+	return newStatus(ReasonConflict, Details{Group: kind.Group, Kind: kind.Resource, Name: name}, "Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", kind.GroupResource(), name)
 }
 
 // NotFound is errors.NewNotFound: `pods "web" not found`.

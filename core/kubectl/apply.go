@@ -6,6 +6,7 @@
 package kubectl
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,10 +54,17 @@ func (r Result) Pieces() []Piece {
 	return ps
 }
 
-// interleaved is a command's standard output and error, kept apart and in the order written.
+// interleaved is a command's standard output and error, kept apart and in the order written:
+// each stretch is kept as where it starts and ends in its stream, so that writing n lines costs
+// O(n), not a copy of the stretch so far for each line.
 type interleaved struct {
 	out, err strings.Builder
-	stream   []Piece
+	pieces   []span
+}
+
+type span struct {
+	isErr      bool
+	start, end int
 }
 
 // to is standard output, or standard error if isErr, as a writer.
@@ -69,27 +77,38 @@ type stream struct {
 
 func (s stream) Write(b []byte) (int, error) {
 	w := s.w
+	to := &w.out
 	if s.isErr {
-		w.err.Write(b)
-	} else {
-		w.out.Write(b)
+		to = &w.err
 	}
-	if n := len(w.stream); n > 0 && w.stream[n-1].Err == s.isErr {
-		w.stream[n-1].Text += string(b)
+	start := to.Len()
+	to.Write(b)
+	if n := len(w.pieces); n > 0 && w.pieces[n-1].isErr == s.isErr {
+		w.pieces[n-1].end = to.Len()
 	} else {
-		w.stream = append(w.stream, Piece{string(b), s.isErr})
+		w.pieces = append(w.pieces, span{s.isErr, start, to.Len()})
 	}
 	return len(b), nil
 }
 
 // result is what was written, as a Result with the exit code.
 func (w *interleaved) result(code int) Result {
-	return Result{Out: w.out.String(), Err: strings.TrimSuffix(w.err.String(), "\n"), Code: code, Stream: w.stream}
+	out, err := w.out.String(), w.err.String()
+	var pieces []Piece
+	for _, p := range w.pieces {
+		text := out
+		if p.isErr {
+			text = err
+		}
+		pieces = append(pieces, Piece{text[p.start:p.end], p.isErr})
+	}
+	return Result{Out: out, Err: strings.TrimSuffix(err, "\n"), Code: code, Stream: pieces}
 }
 
-// Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: documents that
-// fail to parse stop everything; otherwise every object is created or updated on its own, and
-// the ones that fail are reported after the others.
+// Apply runs `kubectl apply -f <source>` with the given manifests, as kubectl does: a stream that
+// does not parse stops everything; the objects read before a document that fails to decode, and
+// every object of a List but its bad items, are each created or updated on their own, and what
+// failed is reported after the others.
 func Apply(s *sim.Sim, data []byte, source, namespace string) Result {
 	return apply(s, data, source, namespace, applyMode{})
 }
@@ -111,12 +130,24 @@ type applyMode struct {
 	atomic, create bool
 }
 
+// apply sends the objects of data one by one, as kubectl apply's Run and create's RunCreate
+// do:
+//
+//  1. An error reading the objects is reported first; the objects read before it are still
+//     sent (the builder's Infos with ContinueOnError), unless the batch is atomic.
+//  2. Each object is applied (applyOne); a warning is written when it is found, a failure
+//     after all the others.
 func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Result {
 	manifests, err := api.Decode(data)
+	var errs []string
+	var problems []Problem
 	if err != nil {
 		r := clientError(err, source)
-		r.Code = 1
-		return r
+		if mode.atomic || len(manifests) == 0 {
+			r.Code = 1
+			return r
+		}
+		errs, problems = append(errs, r.Err), r.Problems
 	}
 	if len(manifests) == 0 {
 		verb := "apply"
@@ -128,26 +159,27 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 	// kubectl sends the objects one by one, so a namespace created early in the file exists for
 	// the objects after it; all or nothing undoes the batch when any object fails.
 	before := s.C.Snapshot()
-	var out strings.Builder
-	var errs []string
-	var problems []Problem
+	var w interleaved
 	for _, m := range manifests {
-		verb, msg, probs := applyOne(s.C, m, source, namespace, mode.create)
+		verb, msg, probs := applyOne(s.C, m, source, namespace, mode.create, w.to(true))
 		if msg != "" {
 			errs = append(errs, msg)
 			problems = append(problems, probs...)
 			continue
 		}
-		fmt.Fprintf(&out, "%s/%s %s\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name, verb)
+		fmt.Fprintf(w.to(false), "%s/%s %s\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name, verb)
 	}
 	if mode.atomic && len(errs) > 0 {
 		s.C.Restore(before)
 		return Result{Err: strings.Join(errs, "\n"), Code: 1, Problems: problems}
 	}
-	r := Result{Out: out.String(), Err: strings.Join(errs, "\n"), Problems: problems}
+	code := 0
 	if len(errs) > 0 {
-		r.Code = 1
+		fmt.Fprintln(w.to(true), strings.Join(errs, "\n"))
+		code = 1
 	}
+	r := w.result(code)
+	r.Problems = problems
 	return r
 }
 
@@ -179,6 +211,26 @@ func clientError(err error, source string) Result {
 		return Result{Err: fmt.Sprintf("error: resource mapping not found for name: %q namespace: %q from %q: %s\nensure CRDs are installed first", nk.Name, nk.Namespace, source, nk.Error()),
 			Problems: []Problem{{Line: nk.Line, Path: "kind", Message: nk.Error()}}}
 	}
+	var items api.ItemErrors
+	if errors.As(err, &items) {
+		var r Result
+		msgs := make([]string, len(items))
+		for i, e := range items {
+			one := clientError(e, source)
+			msgs[i] = one.Err
+			r.Problems = append(r.Problems, one.Problems...)
+		}
+		r.Err = strings.Join(msgs, "\n")
+		return r
+	}
+	var ie *api.ItemError
+	var ue *api.UndecodableError
+	switch {
+	case errors.As(err, &ie):
+		return Result{Err: "error: " + ie.Message, Problems: []Problem{{Line: ie.Line, Message: ie.Message}}}
+	case errors.As(err, &ue):
+		return Result{Err: fmt.Sprintf("error: unable to decode %q: %s", source, ue.Message), Problems: []Problem{{Line: ue.Line, Message: ue.Message}}}
+	}
 	var de *api.DecodeError
 	if errors.As(err, &de) {
 		return Result{Err: fmt.Sprintf("Error from server (BadRequest): error when creating %q: %s", source, de.Error()), Problems: de.Problems}
@@ -193,8 +245,9 @@ func clientError(err error, source string) Result {
 //  2. An object that does not exist (or any, for create) is created; apply keeps the manifest
 //     in the last-applied annotation.
 //  3. One that exists is patched with apply's three-way strategic merge patch: "configured",
-//     or "unchanged" when the patch changed nothing.
-func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool) (verb, msg string, problems []Problem) {
+//     or "unchanged" when the patch changed nothing. If it has no last-applied annotation,
+//     kubectl's warning goes to warn first (apply.go warningNoLastAppliedConfigAnnotation).
+func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, create bool, warn io.Writer) (verb, msg string, problems []Problem) {
 	obj := m.Object
 	meta := obj.GetObjectMeta()
 	if m.Kind.Namespaced && meta.Namespace == "" {
@@ -213,13 +266,17 @@ func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, crea
 		}
 		return "created", "", nil
 	}
+	if _, ok := existing.GetObjectMeta().Annotations[api.LastAppliedAnnotation]; !ok {
+		fmt.Fprintf(warn, "Warning: resource %s/%s is missing the %s annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n", m.Kind.Resource, meta.Name, api.LastAppliedAnnotation)
+	}
 	p, err := threeWayPatch(m, existing, namespace)
 	if err != nil {
 		return "", "error: " + err.Error(), nil
 	}
 	stored, err := apiserver.Patch(c, m.Kind, cluster.KeyOf(obj), apiserver.StrategicMergePatch, p, apiserver.Options{})
 	if err != nil {
-		return "", applyError(err, "applying patch to", source), problemsOf(m, err)
+		// the patcher words the refusal, then apply (cmd/apply/patcher.go Patch, apply.go)
+		return "", applyError(withSource(err, "patching", source), patchDoing(p, m.Kind, meta), source), problemsOf(m, err)
 	}
 	if stored.GetObjectMeta().ResourceVersion == existing.GetObjectMeta().ResourceVersion {
 		return "unchanged", "", nil
@@ -254,12 +311,33 @@ func threeWayPatch(m api.Manifest, existing api.Object, namespace string) (map[s
 	return p, nil
 }
 
+// patchDoing is what kubectl apply says it was doing when a patch is refused (apply.go
+// applyOneObject): the patch and the object's resource.Info (Info.String).
+func patchDoing(p map[string]any, k api.Kind, meta *api.ObjectMeta) string {
+	patchJSON, _ := json.Marshal(p) // a patch of JSON values always encodes
+	gv := k.Group + "/" + k.Version
+	return fmt.Sprintf("applying patch:\n%s\nto:\nResource: %q, GroupVersionKind: %q\nName: %q, Namespace: %q\nfor:",
+		patchJSON, gv+", Resource="+k.Resource, gv+", Kind="+k.Kind, meta.Name, meta.Namespace)
+}
+
+// withSource is cmdutil.AddSourceToErr for a status error: its message prefixed with what was
+// being done to the source. Other errors are left as they are.
+func withSource(err error, doing, source string) error {
+	var se *apiserver.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	wrapped := *se
+	wrapped.Message = fmt.Sprintf("error when %s %q: %s", doing, source, se.Message)
+	return &wrapped
+}
+
 // applyError words a refusal of apply or create as kubectl does: Invalid as checkErr words it,
 // anything else as "Error from server (Reason): error when <doing> "<source>": <message>".
 func applyError(err error, doing, source string) string {
 	var se *apiserver.StatusError
 	if errors.As(err, &se) && se.Reason != apiserver.ReasonInvalid {
-		return fmt.Sprintf("Error from server (%s): error when %s %q: %s", se.Reason, doing, source, se.Message)
+		return fmt.Sprintf("Error from server (%s): %s", se.Reason, withSource(err, doing, source).Error())
 	}
 	return ServerError(err)
 }

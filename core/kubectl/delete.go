@@ -110,7 +110,7 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 		return *bad
 	}
 	targets, bad := deleteTargets(s, f, o, stdin)
-	if bad != nil {
+	if bad != nil && len(targets) == 0 {
 		return *bad
 	}
 	var out strings.Builder
@@ -139,10 +139,14 @@ func deleteCommand(s *sim.Sim, args []string, stdin string) Result {
 		verb += dry.suffix()
 		fmt.Fprintf(&out, "%s %q %s\n", resourceName(t.kind), t.name, verb)
 	}
+	if bad != nil { // the objects read before an error are deleted, and the error follows
+		errs, code = append(errs, bad.Err), 1
+	}
 	return Result{Out: out.String(), Err: strings.Join(errs, "\n"), Code: code}
 }
 
-// deleteTargets resolves what a delete names.
+// deleteTargets resolves what a delete names. With -f, a manifest that does not read is an
+// error returned with the objects read before it (kubectl deletes those as it visits them).
 func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target, *Result) {
 	get := func(k api.Kind, ns, name string) target {
 		key := cluster.Key{Name: name}
@@ -159,15 +163,18 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 		var out []target
 		for _, src := range srcs {
 			manifests, err := api.Decode(src.data)
-			if err != nil {
-				r := clientError(err, src.name)
-				r.Code = 1
-				return nil, &r
-			}
-			for _, m := range manifests {
+			for _, m := range manifests { // a List's good items go, as the builder sends them
 				meta := m.Object.GetObjectMeta()
 				out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
 			}
+			if err != nil {
+				r := clientError(err, src.name)
+				r.Code = 1
+				return out, &r
+			}
+		}
+		if len(out) == 0 { // an empty List, or no document at all (delete.go DeleteResult)
+			return nil, &Result{Out: "No resources found\n"}
 		}
 		return out, nil
 	}
