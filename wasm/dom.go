@@ -24,7 +24,7 @@ type page struct {
 	clock, nodes, pending, output, problems        element
 	banner, notice, noticeText, terminal, steps    element
 	details, detailsTitle, detailsWhy, detailsSecs element
-	events, tableToggle, tutor                     element
+	events, tableToggle, tutor, promptSign         element
 	play, undo, redo, reset, addNode               element
 	timeButtons                                    []element
 	editor                                         *dom.HTMLTextAreaElement
@@ -59,7 +59,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
-		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
+		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -104,6 +104,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	})
 	p.onClick(p.byID("apply"), func() playground.Msg { return playground.ApplyMsg{Text: p.editor.Value()} })
 	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
+	p.listen(p.prompt.Underlying(), "paste", p.promptPaste)
 	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
 	for i, s := range playground.Speeds {
 		o := p.el("option", "", s.Label)
@@ -343,11 +344,30 @@ func (p *page) onClick(e element, msg func() playground.Msg) {
 // promptKey is the terminal's keyboard (playground.TerminalKey).
 func (p *page) promptKey(e js.Value) {
 	k := keyboard(e)
+	in := p.prompt.Underlying()
+	if k.Key() == "c" && k.CtrlKey() && in.Get("selectionStart").Int() != in.Get("selectionEnd").Int() {
+		return // Ctrl+C copies what is selected
+	}
 	if msg, ok := playground.TerminalKey(k.Key(), k.CtrlKey(), k.ShiftKey(), p.prompt.Value()); ok {
 		k.PreventDefault()
 		p.dispatch(msg)
 		p.prompt.SetValue(p.view.Input)
 	}
+}
+
+// promptPaste types a pasted block of lines at the prompt a line at a time
+// (playground.PasteMsg); text on one line is pasted as the browser pastes it.
+func (p *page) promptPaste(e js.Value) {
+	text := e.Get("clipboardData").Call("getData", "text/plain").String()
+	if !strings.ContainsAny(text, "\r\n") {
+		return
+	}
+	e.Call("preventDefault")
+	in := p.prompt.Underlying()
+	value := p.prompt.Value()
+	line := value[:in.Get("selectionStart").Int()] // what the paste replaces is dropped
+	p.dispatch(playground.PasteMsg{Line: line, Text: text + value[in.Get("selectionEnd").Int():]})
+	p.prompt.SetValue(p.view.Input)
 }
 
 func (p *page) showPanic(r any) {
@@ -576,6 +596,7 @@ func (p *page) render() {
 	}
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
+	p.promptSign.SetTextContent(v.Prompt)
 	if focused != "" {
 		// The element focused before may have been redrawn: focus the one drawn in its place.
 		selector := `[data-key="` + js.Global().Get("CSS").Call("escape", focused).String() + `"]`

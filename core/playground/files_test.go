@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,4 +36,51 @@ func TestTheSandboxKeepsItsFilesThroughUndoAndShareLinks(t *testing.T) {
 	assert.Equal(t, start, ls(m), "undone")
 	m = Update(m, RedoMsg{})
 	assert.Contains(t, ls(m), "ds.yaml\n", "redone")
+}
+
+// TestTheTerminalReadsHereDocuments: a line with a here-document makes the prompt read its
+// lines (">") up to the marker, as bash does, and the command then runs with them as its
+// standard input; the command is one step, replayed with its input from a share link. A
+// pasted block is typed a line at a time; Ctrl+C drops the document under way.
+func TestTheTerminalReadsHereDocuments(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	manifest := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx\n"
+
+	typed := Update(m, RunMsg{Line: "cat > web.yaml <<EOF"})
+	require.NotNil(t, typed.Terminal.Here)
+	assert.Equal(t, ">", Render(typed).Prompt)
+	for _, l := range strings.Split(strings.TrimSuffix(manifest, "\n"), "\n") {
+		typed = Update(typed, RunMsg{Line: l})
+	}
+	require.Equal(t, 0, typed.History.Pos, "nothing runs before the marker")
+	typed = Update(typed, RunMsg{Line: "EOF"})
+	assert.Nil(t, typed.Terminal.Here)
+	assert.Equal(t, "$", Render(typed).Prompt)
+	got, err := typed.Sim.C.ReadFile("web.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, manifest, got, "the lines keep their indentation")
+	assert.Equal(t, 1, typed.History.Pos, "the command is one step")
+	assert.Equal(t, "> EOF", typed.Terminal.Lines[len(typed.Terminal.Lines)-1].Text)
+
+	shared, err := LoadShared(lib, ShareFragment(typed))
+	require.NoError(t, err)
+	again, err := shared.Sim.C.ReadFile("web.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, manifest, again, "replayed with its standard input")
+
+	pasted := Update(m, PasteMsg{Line: "kubectl apply -f - ", Text: "<<EOF\r\n" + manifest + "EOF\nkubectl get po"})
+	assert.Nil(t, pasted.Terminal.Here)
+	assert.Equal(t, "kubectl get po", pasted.Terminal.Input, "what follows the last newline stays at the prompt")
+	assert.Contains(t, pasted.Terminal.Lines[len(pasted.Terminal.Lines)-1].Text, "pod/web created")
+
+	cut := Update(Update(m, RunMsg{Line: "cat > x.yaml <<EOF"}), RunMsg{Line: "a: b"})
+	cut = Update(cut, InterruptMsg{Line: "c: d"})
+	assert.Nil(t, cut.Terminal.Here)
+	assert.Equal(t, "> c: d^C", cut.Terminal.Lines[len(cut.Terminal.Lines)-1].Text)
+	_, err = cut.Sim.C.ReadFile("x.yaml")
+	assert.Error(t, err, "an interrupted here-document runs nothing")
+	msg, ok := TerminalKey("c", true, false, "kubectl get po")
+	require.True(t, ok)
+	assert.Equal(t, InterruptMsg{Line: "kubectl get po"}, msg)
 }

@@ -13,6 +13,7 @@ import (
 // cluster.
 type Step struct {
 	Run   string `json:"run,omitempty"`   // a command line
+	Stdin string `json:"stdin,omitempty"` // its standard input (a here-document typed after it)
 	Apply string `json:"apply,omitempty"` // or the editor's manifests, applied all or nothing
 	Times int    `json:"times,omitempty"` // ran this many times in a row (play's ticks); 0 is once
 }
@@ -25,7 +26,7 @@ func (st Step) do(s *sim.Sim) kubectl.Result {
 	if st.Run == "" {
 		return shell.ApplyAll(s, st.Apply)
 	}
-	return shell.Run(s, st.Run, "")
+	return shell.Run(s, st.Run, st.Stdin)
 }
 
 // History is the session's steps and the cluster's state after them: undo, redo and the

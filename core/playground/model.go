@@ -121,6 +121,23 @@ type Terminal struct {
 	History []string
 	Pos     int // len(History) when not browsing it
 	Input   string
+	// Here is a here-document being typed: the lines after `cat > ds.yaml <<EOF` up to its
+	// marker, which the prompt reads ("> ") before the command runs; nil when none is.
+	Here *HereDoc `json:",omitempty"`
+}
+
+// prompt is the prompt's sign: ">" while a here-document is typed, else "$".
+func (t Terminal) prompt() string {
+	if t.Here != nil {
+		return ">"
+	}
+	return "$"
+}
+
+// HereDoc is a here-document being typed (see shell.HereDocument): the command that will read
+// it, the marker that ends it and the lines so far.
+type HereDoc struct {
+	Command, Marker, Body string
 }
 
 // TermLine is one block of the terminal: a command echoed, or what it printed (Err for standard
@@ -221,7 +238,8 @@ type HistoryMsg struct{ Step int }
 type ClearMsg struct{}
 
 // TerminalKey is the message of a key pressed at the terminal's prompt, whose line is line:
-// Enter runs the line, ↑/↓ walk the history, Tab completes, Ctrl+L clears. ok is false for any
+// Enter runs the line, ↑/↓ walk the history, Tab completes, Ctrl+L clears, Ctrl+C drops the
+// line. ok is false for any
 // other key, which the prompt takes as typing.
 func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
 	switch {
@@ -235,6 +253,8 @@ func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
 		return CompleteMsg{Line: line}, true
 	case key == "l" && ctrl:
 		return ClearMsg{}, true
+	case key == "c" && ctrl:
+		return InterruptMsg{Line: line}, true
 	}
 	return nil, false
 }
@@ -333,17 +353,32 @@ func (msg EditMsg) update(m Model) Model {
 func (RunMsg) during() during { return finishTick }
 func (msg RunMsg) update(m Model) Model {
 	t := &m.Terminal
-	line := strings.TrimSpace(msg.Line)
 	t.Input = ""
+	if h := t.Here; h != nil {
+		t.print(TermLine{Text: "> " + msg.Line, Command: true})
+		if msg.Line != h.Marker {
+			h.Body += msg.Line + "\n"
+			return m
+		}
+		t.Here = nil
+		m.typed(h.Command)
+		t.show(m.do(Step{Run: h.Command, Stdin: h.Body}))
+		return m
+	}
+	line := strings.TrimSpace(msg.Line)
 	if line == "" {
 		return m
 	}
-	m.typed(line)
 	if n := len(t.History); n == 0 || t.History[n-1] != line {
 		t.History = append(t.History, line)
 	}
 	t.Pos = len(t.History)
 	t.print(TermLine{Text: "$ " + line, Command: true})
+	if command, marker, ok := shell.HereDocument(line); ok {
+		t.Here = &HereDoc{Command: command, Marker: marker}
+		return m
+	}
+	m.typed(line)
 	if line == "clear" {
 		t.Lines = nil
 		return m
@@ -353,6 +388,36 @@ func (msg RunMsg) update(m Model) Model {
 		return m
 	}
 	t.show(m.do(Step{Run: line}))
+	return m
+}
+
+// PasteMsg is text pasted at the prompt, whose line is line: each of its lines is typed and
+// Entered in turn, as a terminal takes a pasted block (a tutorial's here-document), and what
+// follows its last newline stays at the prompt. Text without a newline is the browser's to
+// paste.
+type PasteMsg struct{ Line, Text string }
+
+func (PasteMsg) during() during { return finishTick }
+func (msg PasteMsg) update(m Model) Model {
+	text := strings.ReplaceAll(strings.ReplaceAll(msg.Text, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(text, "\n")
+	lines[0] = msg.Line + lines[0]
+	for _, l := range lines[:len(lines)-1] {
+		m = RunMsg{Line: l}.update(m)
+	}
+	m.Terminal.Input = lines[len(lines)-1]
+	return m
+}
+
+// InterruptMsg is Ctrl+C at the prompt: as in bash, the line typed, or the here-document under
+// way, is dropped with ^C.
+type InterruptMsg struct{ Line string }
+
+func (InterruptMsg) during() during { return keepTick }
+func (msg InterruptMsg) update(m Model) Model {
+	t := &m.Terminal
+	t.print(TermLine{Text: t.prompt() + " " + msg.Line + "^C", Command: true})
+	t.Here, t.Input = nil, ""
 	return m
 }
 

@@ -29,6 +29,7 @@ type View struct {
 	Diagnostics   string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
 	Terminal      []TermLine
 	Input         string
+	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
 	Time          []Action // the timeline's buttons
 	AddNode       Action
 	Playing       bool
@@ -184,7 +185,7 @@ type PodView struct {
 func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.Editor, Output: m.Result.Out,
-		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Time: TimeActions(l), AddNode: addNode(l, c),
+		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
 	switch {
 	case m.Notice != "" && m.NoticeArg != "":

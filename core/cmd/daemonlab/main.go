@@ -79,9 +79,9 @@ func runFile(name string) error {
 	return sc.Run()
 }
 
-// interactive reads command lines from in until end of input or `exit`. A line with "<<EOF"
-// (or <<'EOF', <<"EOF") reads the following lines up to "EOF" as the command's standard input,
-// as a shell's here-document does; the rest of the line stays the command's (cat <<EOF > ds.yaml). As in bash, `history` lists the lines run so far, `!!` runs the last
+// interactive reads command lines from in until end of input or `exit`. A line with a
+// here-document (shell.HereDocument: <<EOF, <<'EOF') reads the following lines up to its marker
+// as the command's standard input; the rest of the line stays the command's. As in bash, `history` lists the lines run so far, `!!` runs the last
 // one again and `!N` the N-th (each echoed first).
 func interactive(in io.Reader, w io.Writer) int {
 	s, err := sim.New(1, sim.Default)
@@ -122,10 +122,9 @@ func interactive(in io.Reader, w io.Writer) int {
 			line, stdin = history[n-1].line, history[n-1].stdin
 			fmt.Fprintln(w, line)
 		default:
-			if cmd, rest, ok := strings.Cut(line, "<<"); ok {
-				marker, after, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(rest, "-")), " ")
-				line = strings.TrimSpace(strings.TrimSpace(cmd) + " " + strings.TrimSpace(after))
-				stdin = hereDocument(lines, strings.Trim(marker, `'"`))
+			if cmd, marker, ok := shell.HereDocument(line); ok {
+				line = cmd
+				stdin = hereDocument(lines, marker)
 				if lines.long > 0 {
 					fmt.Fprintf(w, "daemonlab: the here-document has a line of %d bytes; DaemonLab reads lines of at most %d\n", lines.long, maxLine)
 					continue
