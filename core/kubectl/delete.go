@@ -13,6 +13,7 @@ import (
 
 var deleteFlags = []FlagSpec{
 	{Name: "filename", Shorthand: 'f'},
+	{Name: "recursive", Shorthand: 'R', Boolean: true},
 	{Name: "namespace", Shorthand: 'n'},
 	{Name: "selector", Shorthand: 'l'},
 	{Name: "field-selector"},

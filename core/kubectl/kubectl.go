@@ -108,6 +108,7 @@ func levenshtein(a, b string) int {
 
 var applyFlags = []FlagSpec{
 	{Name: "filename", Shorthand: 'f'},
+	{Name: "recursive", Shorthand: 'R', Boolean: true},
 	{Name: "namespace", Shorthand: 'n'},
 }
 
@@ -167,6 +168,24 @@ func fromFiles(name string, run func(*sim.Sim, []byte, string, string) Result, s
 	return out
 }
 
+// dirSources adds a directory's manifest files (.json, .yaml, .yml) to out in the order
+// filepath.Walk visits them (ExpandPathsToFileVisitors): its entries in name order, a
+// directory's files where the directory comes, when recursive.
+func dirSources(s *sim.Sim, dir string, recursive bool, out []source) []source {
+	names, _ := s.C.ReadDir(dir)
+	for _, n := range names {
+		child := path.Join(dir, n)
+		c, _ := s.C.Stat(child)
+		switch {
+		case c.Dir && recursive:
+			out = dirSources(s, child, true, out)
+		case !c.Dir && slices.Contains([]string{".json", ".yaml", ".yml"}, path.Ext(n)):
+			out = append(out, source{child, []byte(c.Data)})
+		}
+	}
+	return out
+}
+
 // source is one source of manifests: its name in kubectl's messages and its bytes.
 type source struct {
 	name string
@@ -179,7 +198,8 @@ type source struct {
 //  1. "-" is standard input, named STDIN.
 //  2. An http:// or https:// URL cannot be fetched: DaemonLab has no network.
 //  3. A file in the workspace (cluster.CleanPath) is read whatever its name; a directory gives
-//     its .json, .yaml and .yml files, in name order, not those of the directories in it.
+//     its .json, .yaml and .yml files, in name order, not those of the directories in it
+//     unless -R (--recursive) asks for them (see dirSources).
 //  4. A path that does not exist is "the path … does not exist"; a directory with no such file
 //     "recognized file extensions are …". Several such errors are listed together.
 func sources(s *sim.Sim, f Flags, stdin string) ([]source, *Result) {
@@ -202,15 +222,9 @@ func sources(s *sim.Sim, f Flags, stdin string) ([]source, *Result) {
 			out = append(out, source{p, []byte(file.Data)})
 			continue
 		}
-		names, _ := s.C.ReadDir(p)
-		found := false
-		for _, n := range names {
-			child := path.Join(p, n)
-			if c, _ := s.C.Stat(child); !c.Dir && slices.Contains([]string{".json", ".yaml", ".yml"}, path.Ext(n)) {
-				out, found = append(out, source{child, []byte(c.Data)}), true
-			}
-		}
-		if !found {
+		before := len(out)
+		out = dirSources(s, p, f.IsTrue("recursive"), out)
+		if len(out) == before {
 			errs = append(errs, fmt.Sprintf("error reading [%s]: recognized file extensions are [.json .yaml .yml]", p))
 		}
 	}

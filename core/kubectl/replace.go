@@ -3,9 +3,11 @@ package kubectl
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
+	"daemonlab/core/cluster"
 	"daemonlab/core/sim"
 )
 
@@ -17,12 +19,20 @@ import (
 //     manifest leaves out is gone, the status stays. An object that does not exist is the
 //     server's NotFound, "error when replacing"; the others are still replaced.
 //  3. Each object replaced prints "KIND/NAME replaced".
+//
+// With --force it deletes and re-creates instead (see forceReplace).
 func replaceCommand(s *sim.Sim, args []string, stdin string) Result {
-	f, err := ParseFlags("replace", args, applyFlags)
+	f, err := ParseFlags("replace", args, replaceFlags)
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	if !f.Has("filename") {
+	force := f.IsTrue("force")
+	switch {
+	case f.Has("grace-period") && f.Int("grace-period") >= 0 && !force:
+		return Result{Err: "error: --grace-period must have --force specified", Code: 1}
+	case f.Duration("timeout") != 0 && !force:
+		return Result{Err: "error: --timeout must have --force specified", Code: 1}
+	case !f.Has("filename"):
 		return Result{Err: "error: must specify --filename to replace", Code: 1}
 	}
 	srcs, bad := sources(s, f, stdin)
@@ -44,6 +54,18 @@ func replaceCommand(s *sim.Sim, args []string, stdin string) Result {
 		}
 		all = append(all, decoded{src.name, manifests})
 	}
+	if force {
+		var manifests []api.Manifest
+		for _, d := range all {
+			for _, m := range d.manifests {
+				if meta := m.Object.GetObjectMeta(); m.Kind.Namespaced && meta.Namespace == "" {
+					meta.Namespace = namespace
+				}
+				manifests = append(manifests, m)
+			}
+		}
+		return forceReplace(s, f, manifests)
+	}
 	var out strings.Builder
 	var errs []string
 	for _, d := range all {
@@ -64,4 +86,66 @@ func replaceCommand(s *sim.Sim, args []string, stdin string) Result {
 		r.Code = 1
 	}
 	return r
+}
+
+var replaceFlags = append([]FlagSpec{
+	{Name: "force", Boolean: true},
+	{Name: "grace-period", Check: IsInt},
+	{Name: "timeout", Check: IsDuration},
+}, applyFlags...)
+
+// forceReplace is `kubectl replace --force` (ReplaceOptions.Complete and forceReplace):
+//
+//  1. Each object is deleted, with --grace-period if given (0 becomes 1, to prevent accidental
+//     data loss) else its own; one that does not exist is no error. Each deleted prints
+//     `KIND "NAME" deleted` as kubectl delete words it.
+//  2. kubectl then polls every second until each is gone (a pod is gone once its kubelet has
+//     stopped it), for --timeout or else 5 minutes: the simulated clock moves meanwhile. Past
+//     the timeout it fails, and nothing is created.
+//  3. Each object is then created, printing "KIND/NAME replaced"; the first refusal stops it.
+func forceReplace(s *sim.Sim, f Flags, manifests []api.Manifest) Result {
+	var grace *int64
+	if f.Has("grace-period") && f.Int("grace-period") >= 0 {
+		g := max(f.Int("grace-period"), 1)
+		grace = &g
+	}
+	timeout := 5 * time.Minute
+	if d := f.Duration("timeout"); d > 0 {
+		timeout = d
+	}
+	var out strings.Builder
+	var gone []api.Manifest
+	for _, m := range manifests {
+		key := cluster.KeyOf(m.Object)
+		if s.C.Get(m.Kind.Kind, key) == nil {
+			continue
+		}
+		if _, err := apiserver.Delete(s.C, m.Kind, key, apiserver.DeleteOptions{GracePeriodSeconds: grace}); err != nil {
+			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
+		}
+		verb := "deleted"
+		if m.Kind.Namespaced {
+			verb += " from " + key.Namespace + " namespace"
+		}
+		fmt.Fprintf(&out, "%s %q %s\n", resourceName(m.Kind), key.Name, verb)
+		gone = append(gone, m)
+	}
+	for _, m := range gone {
+		deadline := s.C.Now().Add(timeout)
+		for s.C.Get(m.Kind.Kind, cluster.KeyOf(m.Object)) != nil {
+			if !s.C.Now().Before(deadline) {
+				return Result{Out: out.String(), Err: "error: context deadline exceeded", Code: 1}
+			}
+			if s.Advance(time.Second); s.Spent() {
+				return Result{Out: out.String(), Err: "error: " + sim.Stopped("kubectl replace --force", timeout-deadline.Sub(s.C.Now()), timeout), Code: 1}
+			}
+		}
+	}
+	for _, m := range manifests {
+		if _, err := apiserver.Create(s.C, m.Object, apiserver.Options{}); err != nil {
+			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
+		}
+		fmt.Fprintf(&out, "%s/%s replaced\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name)
+	}
+	return Result{Out: out.String()}
 }

@@ -127,6 +127,9 @@ func TestRedirectionPastTheBoundsIsAWriteError(t *testing.T) {
 // -f DIR, and patch its --patch-file (kubectl/pkg/cmd/patch, PatchOptions.RunPatch) (its .json, .yaml and .yml files in name order), with kubectl's words for a path that
 // does not exist and a directory without manifests (k8s.io/cli-runtime/pkg/resource,
 // Builder.Path and ExpandPathsToFileVisitors).
+//
+// -R walks directories as cli-runtime's ExpandPathsToFileVisitors does; replace --force is
+// kubectl's ReplaceOptions.forceReplace (delete, poll until gone, create).
 func TestKubectlReadsTheWorkspace(t *testing.T) {
 	for _, tc := range []struct {
 		name, line, out, err string
@@ -148,6 +151,13 @@ func TestKubectlReadsTheWorkspace(t *testing.T) {
 		{"replace drops what the file leaves out", "kubectl apply -f daemonset.yaml > /dev/null; kubectl label ds fluentd-elasticsearch -n kube-system team=a > /dev/null; kubectl replace -f daemonset.yaml > /dev/null; kubectl get ds fluentd-elasticsearch -n kube-system -o jsonpath={.metadata.labels}", `{"k8s-app":"fluentd-logging"}`, ""},
 		{"replace what does not exist", "kubectl replace -f daemonset.yaml", "", `Error from server (NotFound): error when replacing "daemonset.yaml": daemonsets.apps "fluentd-elasticsearch" not found`},
 		{"replace without -f", "kubectl replace", "", "error: must specify --filename to replace"},
+		{"a directory's directories with -R, in walk order", "mkdir -p m/a; cp pod-burstable.yaml m/a/x.yaml; cp pod-besteffort.yaml m/b.yaml; kubectl apply -R -f m", "pod/my-burstable created\npod/my-besteffort created\n", ""},
+		{"not without -R", "mkdir -p m/sub; cp pod-burstable.yaml m/sub/a.yaml; kubectl apply -f m", "", "error: error reading [m]: recognized file extensions are [.json .yaml .yml]"},
+		{"replace --force deletes, waits until the pod is gone, creates", "sim add-node n1; kubectl apply -f pod-besteffort.yaml > /dev/null; sim advance 30s; kubectl replace --force -f pod-besteffort.yaml", "pod \"my-besteffort\" deleted from default namespace\npod/my-besteffort replaced\n", ""},
+		{"replace --force of what does not exist creates it", "kubectl replace --force -f pod-besteffort.yaml", "pod/my-besteffort replaced\n", ""},
+		{"replace --force --timeout past which the pod is not gone", "sim add-node n1; kubectl apply -f pod-besteffort.yaml > /dev/null; sim advance 30s; sim fail n1 kubelet-down; kubectl replace --force --timeout=5s -f pod-besteffort.yaml", "pod \"my-besteffort\" deleted from default namespace\n", "error: context deadline exceeded"},
+		{"--grace-period needs --force", "kubectl replace --grace-period=0 -f pod-besteffort.yaml", "", "error: --grace-period must have --force specified"},
+		{"--timeout needs --force", "kubectl replace --timeout=1m -f pod-besteffort.yaml", "", "error: --timeout must have --force specified"},
 		{"get -o yaml into a file and apply it back", "kubectl apply -f pod-besteffort.yaml > /dev/null; kubectl get pod my-besteffort -o yaml > p.yaml; kubectl apply -f p.yaml", "pod/my-besteffort configured\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,24 +7,81 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+
+	"daemonlab/core/cluster"
 )
 
-// filter runs one filter of a pipeline on the text piped into it. The filters are the ones
-// tutorials pipe kubectl into: grep (-i, -v, -E, -F, -w, -c, -n, -e, -A/-B/-C N), head and
-// tail (-n N or -N) and wc -l, behaving as GNU coreutils and grep do, exit codes included.
-func filter(words []string, in string) Result {
+// filter runs one filter of a pipeline on the text piped into it, or on the files it names.
+// The filters are the ones tutorials pipe kubectl into: grep (-i, -v, -E, -F, -w, -c, -n, -e,
+// -A/-B/-C N), head and tail (-n N or -N) and wc -l, behaving as GNU coreutils and grep do,
+// exit codes included.
+func filter(c *cluster.Cluster, words []string, in string) Result {
 	switch words[0] {
 	case "grep", "egrep", "fgrep":
-		return grep(words, in)
+		return grep(c, words, in)
 	case "head", "tail":
-		return headTail(words, in)
+		return headTail(c, words, in)
 	case "wc":
-		if len(words) == 2 && words[1] == "-l" {
-			return Result{Out: fmt.Sprintf("%d\n", strings.Count(in, "\n"))}
-		}
-		return Result{Err: "wc: DaemonLab's wc counts lines only: wc -l", Code: 1}
+		return wc(c, words, in)
 	}
 	return Result{Err: fmt.Sprintf("%s: command not found (DaemonLab runs kubectl, sim, help, the file commands %s, and grep, head, tail and wc -l)", words[0], strings.Join(FileCommands(), ", ")), Code: 127}
+}
+
+// input is one text a filter reads: a file, or standard input ("-", named "(standard input)").
+type input struct{ name, text string }
+
+// inputs reads a filter's file operands in order (none, or "-", is standard input); a file it
+// cannot read is an error in the tool's words (unreadable), and the others are still read.
+func inputs(c *cluster.Cluster, files []string, stdin string, unreadable func(file string, err error) string) (ins []input, errs []string) {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	for _, f := range files {
+		if f == "-" {
+			ins = append(ins, input{"(standard input)", stdin})
+			continue
+		}
+		text, err := c.ReadFile(f)
+		if err != nil {
+			errs = append(errs, unreadable(f, err))
+			continue
+		}
+		ins = append(ins, input{f, text})
+	}
+	return ins, errs
+}
+
+// plainly words a file a tool cannot read as grep and wc do: "grep: x: No such file or
+// directory".
+func plainly(tool string) func(string, error) string {
+	return func(f string, err error) string { return fmt.Sprintf("%s: %s: %s", tool, f, err) }
+}
+
+// wc counts lines (-l), of standard input or of each file named, with a total for several.
+func wc(c *cluster.Cluster, words []string, in string) Result {
+	set, files, bad := options(words, "l")
+	switch {
+	case bad != nil:
+		return *bad
+	case set == "":
+		return Result{Err: "wc: DaemonLab's wc counts lines only: wc -l", Code: 1}
+	}
+	ins, errs := inputs(c, files, in, plainly("wc"))
+	var b strings.Builder
+	total := 0
+	for _, i := range ins {
+		n := strings.Count(i.text, "\n")
+		total += n
+		if len(files) == 0 {
+			fmt.Fprintf(&b, "%d\n", n)
+		} else {
+			fmt.Fprintf(&b, "%d %s\n", n, strings.Replace(i.name, "(standard input)", "-", 1))
+		}
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(&b, "%d total\n", total)
+	}
+	return failures(Result{Out: b.String()}, errs)
 }
 
 // lines splits text into its lines, without the last newline.
@@ -39,7 +96,7 @@ func lines(in string) []string {
 type grepOptions struct {
 	ignoreCase, invert, extended, fixed, word, count, number bool
 	after, before                                            int
-	patterns                                                 []string
+	patterns, files                                          []string
 }
 
 func parseGrep(words []string) (grepOptions, error) {
@@ -108,9 +165,7 @@ func parseGrep(words []string) (grepOptions, error) {
 		}
 		o.patterns, positional = positional[:1], positional[1:]
 	}
-	if len(positional) > 0 {
-		return o, fmt.Errorf("%s: DaemonLab's grep reads what is piped into it, not files", positional[0])
-	}
+	o.files = positional
 	return o, nil
 }
 
@@ -139,8 +194,10 @@ func basicToExtended(re string) string {
 }
 
 // grep prints the lines that match (or, with -v, do not), with context lines and "--" between
-// groups that are not adjacent, as GNU grep does; it fails with 1 when nothing matched.
-func grep(words []string, in string) Result {
+// groups that are not adjacent, as GNU grep does: of several inputs, each line after its
+// file's name ("name:" for a match, "name-" for context). It fails with 1 when nothing
+// matched, and 2 when a file could not be read.
+func grep(c *cluster.Cluster, words []string, in string) Result {
 	o, err := parseGrep(words)
 	if err != nil {
 		return Result{Err: "grep: " + err.Error(), Code: 2}
@@ -166,7 +223,27 @@ func grep(words []string, in string) Result {
 	if err != nil {
 		return Result{Err: "grep: " + grepSyntaxError(err), Code: 2}
 	}
-	ls := lines(in)
+	ins, errs := inputs(c, o.files, in, plainly("grep"))
+	var b strings.Builder
+	n := 0
+	for _, i := range ins {
+		prefix := ""
+		if len(o.files) > 1 {
+			prefix = i.name
+		}
+		n += grepInput(&b, re, o, i.text, prefix)
+	}
+	r := Result{Out: b.String(), Code: exitCode(n)}
+	if len(errs) > 0 {
+		r.Err, r.Code = strings.Join(errs, "\n"), 2
+	}
+	return r
+}
+
+// grepInput writes what grep prints of one input, each line after prefix when there is one,
+// and returns how many lines matched.
+func grepInput(b *strings.Builder, re *regexp.Regexp, o grepOptions, text, prefix string) int {
+	ls := lines(text)
 	matched := make([]bool, len(ls))
 	n := 0
 	for i, l := range ls {
@@ -176,9 +253,12 @@ func grep(words []string, in string) Result {
 		}
 	}
 	if o.count {
-		return Result{Out: fmt.Sprintf("%d\n", n), Code: exitCode(n)}
+		if prefix != "" {
+			b.WriteString(prefix + ":")
+		}
+		fmt.Fprintf(b, "%d\n", n)
+		return n
 	}
-	var b strings.Builder
 	last := -1
 	for i := range ls {
 		show := false
@@ -191,17 +271,20 @@ func grep(words []string, in string) Result {
 		if last >= 0 && i > last+1 && (o.after > 0 || o.before > 0) {
 			b.WriteString("--\n")
 		}
+		sep := "-"
+		if matched[i] {
+			sep = ":"
+		}
+		if prefix != "" {
+			b.WriteString(prefix + sep)
+		}
 		if o.number {
-			sep := "-"
-			if matched[i] {
-				sep = ":"
-			}
-			fmt.Fprintf(&b, "%d%s", i+1, sep)
+			fmt.Fprintf(b, "%d%s", i+1, sep)
 		}
 		b.WriteString(ls[i] + "\n")
 		last = i
 	}
-	return Result{Out: b.String(), Code: exitCode(n)}
+	return n
 }
 
 // grepSyntaxError words a pattern error as GNU grep does.
@@ -233,10 +316,13 @@ func exitCode(matches int) int {
 	return 0
 }
 
-// headTail prints the first (head) or last (tail) lines, 10 unless -n N or -N says otherwise.
-func headTail(words []string, in string) Result {
+// headTail prints the first (head) or last (tail) lines, 10 unless -n N or -N says otherwise,
+// of standard input or of each file named; of several, each after a "==> NAME <==" header,
+// a blank line between them, as coreutils does.
+func headTail(c *cluster.Cluster, words []string, in string) Result {
 	n := 10
 	args := words[1:]
+	var files []string
 	for i := 0; i < len(args); i++ {
 		value := ""
 		switch a := args[i]; {
@@ -245,10 +331,11 @@ func headTail(words []string, in string) Result {
 			value = args[i]
 		case strings.HasPrefix(a, "-n"):
 			value = a[2:]
-		case strings.HasPrefix(a, "-"):
+		case strings.HasPrefix(a, "-") && a != "-":
 			value = a[1:]
 		default:
-			return Result{Err: fmt.Sprintf("%s: DaemonLab's %s reads what is piped into it, not files", words[0], words[0]), Code: 1}
+			files = append(files, a)
+			continue
 		}
 		v, err := strconv.Atoi(value)
 		if err != nil || v < 0 {
@@ -256,14 +343,26 @@ func headTail(words []string, in string) Result {
 		}
 		n = v
 	}
-	ls := lines(in)
-	if words[0] == "head" {
-		ls = ls[:min(n, len(ls))]
-	} else {
-		ls = ls[max(0, len(ls)-n):]
+	ins, errs := inputs(c, files, in, func(f string, err error) string {
+		return fmt.Sprintf("%s: cannot open '%s' for reading: %s", words[0], f, err)
+	})
+	var b strings.Builder
+	for k, i := range ins {
+		if len(files) > 1 {
+			if k > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "==> %s <==\n", i.name)
+		}
+		ls := lines(i.text)
+		if words[0] == "head" {
+			ls = ls[:min(n, len(ls))]
+		} else {
+			ls = ls[max(0, len(ls)-n):]
+		}
+		if len(ls) > 0 {
+			b.WriteString(strings.Join(ls, "\n") + "\n")
+		}
 	}
-	if len(ls) == 0 {
-		return Result{}
-	}
-	return Result{Out: strings.Join(ls, "\n") + "\n"}
+	return failures(Result{Out: b.String()}, errs)
 }

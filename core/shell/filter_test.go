@@ -14,7 +14,8 @@ const text = "NAME   STATUS\nhd1    Ready\nhd2    NotReady\nhd3    Ready\nweb-1 
 // TestFiltersBehaveAsGNUTools pins the filters a pipeline may end in, on the output of a
 // kubectl command: GNU grep's matching (basic and extended expressions, -i, -v, -w, -c, -n,
 // context with "--" between groups) and exit codes (1 for no match, 2 for a bad pattern or
-// usage), head, tail and wc -l.
+// usage), head, tail and wc -l; of files, each line or count after its file's name, head and
+// tail's "==> NAME <==" headers, wc's total, and an unreadable file's error (exit 2 for grep).
 func TestFiltersBehaveAsGNUTools(t *testing.T) {
 	for _, tt := range []struct {
 		cmd  string
@@ -38,6 +39,15 @@ func TestFiltersBehaveAsGNUTools(t *testing.T) {
 		{"grep", "", 2},
 		{"grep -Z x", "", 2},
 		{"grep x file.txt", "", 2},
+		{"grep Ready notes.txt", "hd1    Ready\n", 0},
+		{"grep -c Ready notes.txt - notes.txt", "notes.txt:1\n(standard input):3\nnotes.txt:1\n", 0},
+		{"grep -n -A1 hd1 notes.txt nodes.txt", "notes.txt:1:hd1    Ready\nnotes.txt-2-web-1  Running\nnodes.txt:2:hd1    Ready\nnodes.txt-3-hd2    NotReady\n", 0},
+		{"grep Ready notes.txt nope.txt", "notes.txt:hd1    Ready\n", 2},
+		{"head -1 notes.txt nodes.txt", "==> notes.txt <==\nhd1    Ready\n\n==> nodes.txt <==\nNAME   STATUS\n", 0},
+		{"tail -n1 notes.txt", "web-1  Running\n", 0},
+		{"head nope.txt", "", 1},
+		{"wc -l notes.txt nodes.txt", "2 notes.txt\n6 nodes.txt\n8 total\n", 0},
+		{"wc -l nope.txt", "", 1},
 		{"head -2", "NAME   STATUS\nhd1    Ready\n", 0},
 		{"head -n 1", "NAME   STATUS\n", 0},
 		{"tail -n2", "web-1  Running\nweb-2  Pending\n", 0},
@@ -48,7 +58,11 @@ func TestFiltersBehaveAsGNUTools(t *testing.T) {
 		t.Run(tt.cmd, func(t *testing.T) {
 			words, err := Split(tt.cmd)
 			require.NoError(t, err)
-			r := filter(words, text)
+			s, err := sim.New(1, sim.Empty)
+			require.NoError(t, err)
+			require.NoError(t, s.C.WriteFile("notes.txt", "hd1    Ready\nweb-1  Running\n", false))
+			require.NoError(t, s.C.WriteFile("nodes.txt", text, false))
+			r := filter(s.C, words, text)
 			assert.Equal(t, tt.out, r.Out)
 			assert.Equal(t, tt.code, r.Code, r.Err)
 			if tt.code > 1 {

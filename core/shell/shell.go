@@ -78,7 +78,7 @@ func run(s *sim.Sim, words []string, stdin string) Result {
 	if slices.Contains(editors, words[0]) {
 		return editor(words)
 	}
-	return filter(words, stdin)
+	return filter(s.C, words, stdin)
 }
 
 // ApplyAll applies manifests as the page's editor does, all or nothing (kubectl.ApplyAll, as
