@@ -138,7 +138,10 @@ func fromFiles(name string, run func(*sim.Sim, []byte, string, string) Result, s
 	if err != nil {
 		return Result{Err: err.Error(), Code: 1}
 	}
-	if !f.Has("filename") {
+	switch {
+	case len(f.Args) > 0: // ApplyFlags.ToOptions, CreateOptions.Complete
+		return Result{Err: fmt.Sprintf("error: Unexpected args: %v\nSee 'kubectl %s -h' for help and examples", f.Args, name), Code: 1}
+	case !f.Has("filename"):
 		return Result{Err: "error: must specify one of -f and -k", Code: 1}
 	}
 	srcs, bad := sources(s, f, stdin)

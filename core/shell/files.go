@@ -76,7 +76,7 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 			return Result{Err: fmt.Sprintf("bash: %s: %s", r.target, err), Code: 1}
 		}
 	}
-	res := run(s, c.words, stdin)
+	res := run(s, expand(s.C, c), stdin)
 	if errToOut && errOut == "" && out == "" { // into the pipe, or the terminal
 		res = Result{Out: pieceText(res), Code: res.Code}
 	}
@@ -106,6 +106,64 @@ func redirected(s *sim.Sim, c command, stdin string) Result {
 		res.Stream = slices.DeleteFunc(res.Stream, func(p kubectl.Piece) bool { return p.Err == w.isErr })
 	}
 	return res
+}
+
+// expand is a command's words with each pattern of file names replaced by the names it
+// matches in the workspace, as bash's pathname expansion does:
+//
+//  1. * matches any string, ? one character, [...] one of a set (path.Match), within one
+//     component of a path: "m/*.yaml" matches in m.
+//  2. A name starting with "." matches only a pattern component that starts with ".".
+//  3. The names matched are sorted; a pattern that matches nothing stays as typed.
+func expand(c *cluster.Cluster, cmd command) []string {
+	if len(cmd.globs) == 0 {
+		return cmd.words
+	}
+	var words []string
+	for i, w := range cmd.words {
+		pattern, ok := cmd.globs[i]
+		if !ok {
+			words = append(words, w)
+			continue
+		}
+		matches := []string{""}
+		if strings.HasPrefix(pattern, "/") {
+			matches = []string{"/"}
+		}
+		for _, part := range strings.Split(strings.Trim(pattern, "/"), "/") {
+			var next []string
+			for _, dir := range matches {
+				names, err := c.ReadDir(orDot(dir))
+				if err != nil {
+					continue
+				}
+				for _, n := range names {
+					if ok, _ := path.Match(part, n); ok && (!strings.HasPrefix(n, ".") || strings.HasPrefix(part, ".")) {
+						next = append(next, dir+n+"/")
+					}
+				}
+			}
+			matches = next
+		}
+		if len(matches) == 0 {
+			words = append(words, w)
+			continue
+		}
+		for j := range matches {
+			matches[j] = strings.TrimSuffix(matches[j], "/")
+		}
+		slices.Sort(matches)
+		words = append(words, matches...)
+	}
+	return words
+}
+
+// orDot is a directory's path, "." for the workspace itself.
+func orDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
 }
 
 // pieceText is all a command printed, standard output and error, in order, with a newline

@@ -87,6 +87,13 @@ var fileCases = []struct {
 	{name: "mkdir a directory that exists", line: "mkdir dir", err: "mkdir: cannot create directory 'dir': File exists", code: 1},
 	{name: "mkdir -p makes the way", line: "mkdir -p a/b/c", after: "ls a/b", afterOut: "c\n"},
 	{name: "pwd is the home directory", line: "pwd", out: "/root\n"},
+	{name: "a pattern names the files it matches, sorted", line: "ls pod-*.yaml", out: "pod-besteffort.yaml\npod-burstable.yaml\npod-guaranteed.yaml\n"},
+	{name: "a pattern in a directory", line: "echo dir/*", out: "dir/a.yaml\n"},
+	{name: "? and [...] match one character", line: "echo pod-b?st*.yaml [dn]*.txt", out: "pod-besteffort.yaml notes.txt\n"},
+	{name: "a pattern that matches nothing stays as typed", line: "cat *.json", err: "cat: *.json: No such file or directory", code: 1},
+	{name: "a quoted or escaped pattern is itself", line: `echo '*.yaml' "d*" \*`, out: "*.yaml d* *\n"},
+	{name: "rm of a pattern", line: "rm pod-*.yaml", after: "ls", afterOut: "daemonset.yaml\ndir\nfluentd-elasticsearch.yaml\nnotes.txt\n"},
+	{name: "kubectl -f of a pattern takes one file a flag", line: "kubectl apply -f pod-b*.yaml", err: "error: Unexpected args: [pod-burstable.yaml]\nSee 'kubectl apply -h' for help and examples", code: 1},
 	{name: "an editor says how to write a file", line: "vim ds.yaml", err: "vim: DaemonLab's terminal has no text editor; write the file with a here-document:\n  cat > ds.yaml <<EOF", code: 127},
 }
 

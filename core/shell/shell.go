@@ -108,6 +108,7 @@ func help() Result {
 type command struct {
 	words  []string
 	redirs []redirect
+	globs  map[int]string // the words with an unquoted * ? or [, by index: their patterns (see expand)
 }
 
 // redirect is one redirection: op is "<", ">", ">>", "2>" or "2>>", target the word after it.
@@ -136,12 +137,24 @@ func Pipeline(line string) ([][]string, error) {
 //  5. An unquoted <, > or >> (2> or 2>> for standard error) is a redirection of the word after
 //     it; a redirection without one is bash's syntax error.
 //  6. An unterminated quote is an error.
+//  7. A word with an unquoted *, ? or [ is a pattern of file names (see expand); quoted or
+//     escaped, they are themselves.
 func parse(line string) ([]command, error) {
 	var cmds []command
 	var cur command
-	var word strings.Builder
-	inWord := false
+	var word, pattern strings.Builder // pattern: the word with its quoted * ? [ \ escaped
+	inWord, globbed := false, false
 	var pending string // a redirection waiting for its word
+	quoted := func(text string) {
+		word.WriteString(text)
+		for i := 0; i < len(text); i++ {
+			if strings.IndexByte(`*?[\`, text[i]) >= 0 {
+				pattern.WriteByte('\\')
+			}
+			pattern.WriteByte(text[i])
+		}
+		inWord = true
+	}
 	endWord := func() {
 		if !inWord {
 			return
@@ -150,10 +163,17 @@ func parse(line string) ([]command, error) {
 			cur.redirs = append(cur.redirs, redirect{pending, word.String()})
 			pending = ""
 		} else {
+			if globbed {
+				if cur.globs == nil {
+					cur.globs = map[int]string{}
+				}
+				cur.globs[len(cur.words)] = pattern.String()
+			}
 			cur.words = append(cur.words, word.String())
 		}
 		word.Reset()
-		inWord = false
+		pattern.Reset()
+		inWord, globbed = false, false
 	}
 	unexpected := func(token string) error { return fmt.Errorf("syntax error near unexpected token `%s'", token) }
 	for i := 0; i < len(line); i++ {
@@ -188,28 +208,29 @@ func parse(line string) ([]command, error) {
 			if end < 0 {
 				return nil, errors.New("unterminated quoted string")
 			}
-			word.WriteString(line[i+1 : i+1+end])
+			quoted(line[i+1 : i+1+end])
 			i += end + 1
-			inWord = true
 		case c == '"':
+			var text strings.Builder
 			j := i + 1
 			for ; j < len(line) && line[j] != '"'; j++ {
 				if line[j] == '\\' && j+1 < len(line) && strings.IndexByte("\"\\$`", line[j+1]) >= 0 {
 					j++
 				}
-				word.WriteByte(line[j])
+				text.WriteByte(line[j])
 			}
 			if j == len(line) {
 				return nil, errors.New("unterminated quoted string")
 			}
+			quoted(text.String())
 			i = j
-			inWord = true
 		case c == '\\' && i+1 < len(line):
 			i++
-			word.WriteByte(line[i])
-			inWord = true
+			quoted(line[i : i+1])
 		default:
 			word.WriteByte(c)
+			pattern.WriteByte(c)
+			globbed = globbed || strings.IndexByte("*?[", c) >= 0
 			inWord = true
 		}
 	}
