@@ -480,3 +480,27 @@ func editor(words []string) Result {
 	}
 	return Result{Err: fmt.Sprintf("%s: DaemonLab's terminal has no text editor; write the file with a here-document:\n  cat > %s <<EOF\n  …\n  EOF\nor paste it into the YAML editor and apply it there", words[0], file), Code: 127}
 }
+
+// cd answers a change of directory: the terminal stays in the workspace's home (cluster.Home),
+// so cd to it is nothing, and to any other directory says how to name files there instead; a
+// path that is not a directory is bash's error.
+func cd(c *cluster.Cluster, words []string) Result {
+	if len(words) > 2 {
+		return Result{Err: "bash: cd: too many arguments", Code: 1}
+	}
+	if len(words) == 1 || words[1] == "~" {
+		return Result{}
+	}
+	dir := words[1]
+	f, err := c.Stat(dir)
+	switch {
+	case err != nil:
+		return Result{Err: fmt.Sprintf("bash: cd: %s: %s", dir, err), Code: 1}
+	case !f.Dir:
+		return Result{Err: fmt.Sprintf("bash: cd: %s: Not a directory", dir), Code: 1}
+	}
+	if name, _ := cluster.CleanPath(dir); name == "" {
+		return Result{}
+	}
+	return Result{Err: fmt.Sprintf("cd: DaemonLab's terminal stays in %s; name the files by their path instead: ls %s, kubectl apply -f %s", cluster.Home, dir, path.Join(dir, "FILE")), Code: 1}
+}

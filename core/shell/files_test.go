@@ -94,6 +94,12 @@ var fileCases = []struct {
 	{name: "a quoted or escaped pattern is itself", line: `echo '*.yaml' "d*" \*`, out: "*.yaml d* *\n"},
 	{name: "rm of a pattern", line: "rm pod-*.yaml", after: "ls", afterOut: "daemonset.yaml\ndir\nfluentd-elasticsearch.yaml\nnotes.txt\n"},
 	{name: "kubectl -f of a pattern takes one file a flag", line: "kubectl apply -f pod-b*.yaml", err: "error: Unexpected args: [pod-burstable.yaml]\nSee 'kubectl apply -h' for help and examples", code: 1},
+	{name: "cd home is nothing", line: "cd", out: ""},
+	{name: "cd to the home directory by its path", line: "cd /root/dir/..", out: ""},
+	{name: "cd elsewhere says how to name files", line: "cd dir", err: "cd: DaemonLab's terminal stays in /root; name the files by their path instead: ls dir, kubectl apply -f dir/FILE", code: 1},
+	{name: "cd to a missing directory", line: "cd nope", err: "bash: cd: nope: No such file or directory", code: 1},
+	{name: "cd to a file", line: "cd notes.txt", err: "bash: cd: notes.txt: Not a directory", code: 1},
+	{name: "cd outside the workspace", line: "cd /etc", err: "bash: cd: /etc: Permission denied", code: 1},
 	{name: "an editor says how to write a file", line: "vim ds.yaml", err: "vim: DaemonLab's terminal has no text editor; write the file with a here-document:\n  cat > ds.yaml <<EOF", code: 127},
 }
 

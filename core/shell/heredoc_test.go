@@ -52,3 +52,36 @@ func FuzzHereDocument(f *testing.F) {
 		assert.LessOrEqual(t, len(command), len(line))
 	})
 }
+
+// TestListsRunAsBashRunsThem pins ;, && and || (bash's execute_cmd.c, execute_connection):
+// && runs the next pipeline when the last succeeded, || when it failed, ; always; the exit
+// code is the last pipeline's that ran; a misplaced operator is a syntax error.
+func TestListsRunAsBashRunsThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, out, err string
+		code                 int
+	}{
+		{name: "; runs both", line: "echo a; echo b", out: "a\nb\n"},
+		{name: "&& after success", line: "echo a && echo b", out: "a\nb\n"},
+		{name: "&& after failure", line: "cat nope && echo b", err: "cat: nope: No such file or directory", code: 1},
+		{name: "|| after failure", line: "cat nope || echo b", out: "b\n", err: "cat: nope: No such file or directory"},
+		{name: "|| after success", line: "echo a || echo b", out: "a\n"},
+		{name: "the status passes over what is skipped", line: "cat nope && echo b; echo c", out: "c\n", err: "cat: nope: No such file or directory"},
+		{name: "a trailing ;", line: "echo a;", out: "a\n"},
+		{name: "pipelines in a list", line: "echo a b | grep a && echo ok", out: "a b\nok\n"},
+		{name: "2>&1 is a redirection", line: "cat nope 2>&1 | grep -c nope", out: "1\n"},
+		{name: "a quoted ; is a word", line: "echo 'a;b' \"c&&d\"", out: "a;b c&&d\n"},
+		{name: "an operator first", line: "; echo a", err: "bash: syntax error near unexpected token `;'", code: 2},
+		{name: "two operators", line: "echo a && && echo b", err: "bash: syntax error near unexpected token `&&'", code: 2},
+		{name: "an operator last", line: "echo a &&", err: "bash: syntax error: unexpected end of file", code: 2},
+		{name: "a command in the background", line: "kubectl get pods &", err: "error: DaemonLab runs one command at a time: & (run in the background) is not supported", code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := workspace(t)
+			r := Run(s, tc.line, "")
+			assert.Equal(t, tc.out, r.Out)
+			assert.Equal(t, tc.err, r.Err)
+			assert.Equal(t, tc.code, r.Code)
+		})
+	}
+}

@@ -17,7 +17,9 @@ import (
 // Result is what a command printed and its exit code.
 type Result = kubectl.Result
 
-// Run runs one command line with stdin as its standard input. A pipeline runs its first
+// Run runs one command line with stdin as its standard input. The line is a list of
+// pipelines, each after ; (run), && (run if the last succeeded) or || (run if it failed), as
+// bash runs them; each pipeline that runs reads stdin. A pipeline runs its first
 // command, then passes what it printed to the standard input of the next (a filter, see filter;
 // another kubectl command, `… --dry-run=client -o yaml | kubectl apply -f -`; cat); the exit
 // code is the last command's, and every command's errors are shown. Redirections read and
@@ -25,18 +27,46 @@ type Result = kubectl.Result
 // (sim.Sim.Command): it may do at most sim.Budget units of work.
 func Run(s *sim.Sim, line, stdin string) Result {
 	defer s.Command()()
-	cmds, err := parse(line)
+	list, err := parse(line)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "syntax error") {
 			return Result{Err: "bash: " + err.Error(), Code: 2}
 		}
 		return Result{Err: "error: " + err.Error(), Code: 1}
 	}
-	for _, c := range cmds {
-		if len(c.words) == 0 && len(c.redirs) == 0 && len(cmds) > 1 {
-			return Result{Err: "bash: syntax error near unexpected token `|'", Code: 2}
+	for _, p := range list {
+		for _, c := range p.cmds {
+			if len(c.words) == 0 && len(c.redirs) == 0 && len(p.cmds) > 1 {
+				return Result{Err: "bash: syntax error near unexpected token `|'", Code: 2}
+			}
 		}
 	}
+	var all []Result
+	code := 0
+	for _, p := range list {
+		if p.op == "&&" && code != 0 || p.op == "||" && code == 0 {
+			continue // the status stays the last command's
+		}
+		r := pipe(s, p.cmds, stdin)
+		all, code = append(all, r), r.Code
+	}
+	if len(all) == 1 {
+		return all[0]
+	}
+	var res Result
+	for _, r := range all {
+		res.Out += r.Out
+		res.Err = strings.TrimPrefix(res.Err+"\n"+r.Err, "\n")
+		res.Stream = append(res.Stream, r.Pieces()...)
+		res.Problems = append(res.Problems, r.Problems...)
+	}
+	res.Err = strings.TrimSuffix(res.Err, "\n")
+	res.Code = code
+	return res
+}
+
+// pipe runs a pipeline: each command's standard input is what the one before printed.
+func pipe(s *sim.Sim, cmds []command, stdin string) Result {
 	var res Result
 	for i, c := range cmds {
 		in := stdin
@@ -71,6 +101,8 @@ func run(s *sim.Sim, words []string, stdin string) Result {
 		return runSim(s, words[1:])
 	case "help":
 		return help()
+	case "cd":
+		return cd(s.C, words)
 	}
 	if cmd, ok := fileCommands[words[0]]; ok {
 		return cmd(s.C, words, stdin)
@@ -96,7 +128,8 @@ func help() Result {
 	b.WriteString("kubectl commands: " + strings.Join(kubectl.Commands(), ", ") + "\n")
 	b.WriteString("  input comes from a file or a here-document: kubectl apply -f ds.yaml, kubectl apply -f - <<EOF … EOF\n\n")
 	b.WriteString("files (in " + cluster.Home + "): " + strings.Join(FileCommands(), ", ") + "; > FILE and >> FILE after any command\n")
-	b.WriteString("  write one with a here-document: cat > ds.yaml <<EOF … EOF\n\n")
+	b.WriteString("  write one with a here-document: cat > ds.yaml <<EOF … EOF\n")
+	b.WriteString("  lines as in bash: pipes into grep, head, tail, wc -l; ; && ||; patterns *.yaml; the terminal stays in " + cluster.Home + "\n\n")
 	b.WriteString("sim commands (time moves only with sim advance and sim step):\n")
 	for _, c := range simCommands {
 		b.WriteString("  " + c.usage + "\n")
@@ -114,13 +147,21 @@ type command struct {
 // redirect is one redirection: op is "<", ">", ">>", "2>" or "2>>", target the word after it.
 type redirect struct{ op, target string }
 
-// Pipeline splits a command line into the words of each command of a pipeline, leaving out
-// redirections (see parse).
+// pipeline is one pipeline of a command line's list, and the operator before it: "" for the
+// first, ";", "&&" or "||".
+type pipeline struct {
+	op   string
+	cmds []command
+}
+
+// Pipeline splits a command line into the words of each command of its last pipeline, leaving
+// out redirections (see parse).
 func Pipeline(line string) ([][]string, error) {
-	cmds, err := parse(line)
+	list, err := parse(line)
 	if err != nil {
 		return nil, err
 	}
+	cmds := list[len(list)-1].cmds
 	words := make([][]string, len(cmds))
 	for i, c := range cmds {
 		words[i] = c.words
@@ -139,7 +180,12 @@ func Pipeline(line string) ([][]string, error) {
 //  6. An unterminated quote is an error.
 //  7. A word with an unquoted *, ? or [ is a pattern of file names (see expand); quoted or
 //     escaped, they are themselves.
-func parse(line string) ([]command, error) {
+//  8. An unquoted ;, && or || ends a pipeline of the list; a list may end with ; but not with
+//     && or || (bash would read on), and an operator with no command before it is a syntax
+//     error. A single & (run in the background) is refused: commands run one at a time.
+func parse(line string) ([]pipeline, error) {
+	var list []pipeline
+	op := ""
 	var cmds []command
 	var cur command
 	var word, pattern strings.Builder // pattern: the word with its quoted * ? [ \ escaped
@@ -176,11 +222,36 @@ func parse(line string) ([]command, error) {
 		inWord, globbed = false, false
 	}
 	unexpected := func(token string) error { return fmt.Errorf("syntax error near unexpected token `%s'", token) }
+	empty := func() bool { return len(cmds) == 0 && len(cur.words) == 0 && len(cur.redirs) == 0 }
+	endPipeline := func(next string) error {
+		endWord()
+		if pending != "" || empty() {
+			return unexpected(next)
+		}
+		list = append(list, pipeline{op, append(cmds, cur)})
+		op, cmds, cur = next, nil, command{}
+		return nil
+	}
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
 			endWord()
+		case c == '&' && pending != "" && !inWord: // 2>&1
+			word.WriteByte(c)
+			pattern.WriteByte(c)
+			inWord = true
+		case c == ';' || c == '&' && strings.HasPrefix(line[i:], "&&") || c == '|' && strings.HasPrefix(line[i:], "||"):
+			next := string(c)
+			if c != ';' {
+				next += next
+				i++
+			}
+			if err := endPipeline(next); err != nil {
+				return nil, err
+			}
+		case c == '&':
+			return nil, errors.New("DaemonLab runs one command at a time: & (run in the background) is not supported")
 		case c == '|':
 			endWord()
 			if pending != "" {
@@ -235,10 +306,15 @@ func parse(line string) ([]command, error) {
 		}
 	}
 	endWord()
-	if pending != "" {
+	switch {
+	case pending != "":
 		return nil, unexpected("newline")
+	case empty() && (op == "&&" || op == "||"):
+		return nil, errors.New("syntax error: unexpected end of file")
+	case empty() && op == ";":
+		return list, nil
 	}
-	return append(cmds, cur), nil
+	return append(list, pipeline{op, append(cmds, cur)}), nil
 }
 
 // Split splits one command (the last of a pipeline) into words; see Pipeline.
