@@ -89,17 +89,24 @@ func simImport(s *sim.Sim, args []string, stdin string) Result {
 // importReport is what an import did: counts by kind (by resource name, plural and lower case),
 // and what it left out.
 type importReport struct {
-	imported   map[string]int    // objects from the file, by kind
-	created    tally             // objects it needed and the file lacks
-	unmodelled tally             // objects of kinds DaemonLab does not model
-	unimported tally             // objects of kinds DaemonLab serves but does not import
-	reasons    map[string]string // why, by their name in unimported
-	finished   int               // pods that had finished (Succeeded or Failed)
-	fields     map[string]tally
-	fieldOrder []string
-	ownerless  tally    // dependents whose owner is not imported, by the owner's kind
-	static     []string // mirror pods imported as plain pods
-	refused    []string
+	imported     map[string]int      // objects from the file, by kind
+	created      tally               // objects it needed and the file lacks
+	createdNames map[string][]string // their names, by their name in created
+	unmodelled   tally               // objects of kinds DaemonLab does not model
+	unimported   tally               // objects of kinds DaemonLab serves but does not import
+	reasons      map[string]string   // why, by their name in unimported
+	finished     int                 // pods that had finished (Succeeded or Failed)
+	fields       map[string]tally
+	fieldOrder   []string
+	ownerless    tally    // dependents whose owner is not imported, by the owner's kind
+	static       []string // mirror pods imported as plain pods
+	refused      []string
+}
+
+// createdOne records an object created for the others.
+func (r *importReport) createdOne(kind, name string) {
+	r.created.add(kind)
+	r.createdNames[kind] = append(r.createdNames[kind], name)
 }
 
 // tally counts by a name, keeping the order names came in.
@@ -192,7 +199,11 @@ func (r importReport) String() string {
 	}
 	fmt.Fprintf(&b, "Imported %s.\n", strings.Join(in, ", "))
 	if len(r.created.names) > 0 {
-		fmt.Fprintf(&b, "Created what they need and the file lacks: %s.\n", strings.Join(r.created.phrases(), ", "))
+		var cs []string
+		for i, p := range r.created.phrases() {
+			cs = append(cs, fmt.Sprintf("%s (%s)", p, strings.Join(capped(r.createdNames[r.created.names[i]]), ", ")))
+		}
+		fmt.Fprintf(&b, "Created what they need and the file lacks: %s.\n", strings.Join(cs, ", "))
 	}
 	var out []string
 	if len(r.unmodelled.names) > 0 {
@@ -251,10 +262,12 @@ func (r importReport) String() string {
 //     before applying the rest.
 //  6. A field DaemonLab does not model is left out, counted by field path and kind; nothing
 //     under status is counted (status is set anew).
-//  7. An object the API server refuses (admission, validation, a bound such as
+//  7. An object a new cluster has already (the system namespaces, their default service
+//     accounts) is the new cluster's, counted as imported.
+//  8. An object the API server refuses (admission, validation, a bound such as
 //     apiserver.MaxNodes) is left out with the server's message, as kubectl words it.
 func importCluster(c *cluster.Cluster, found []api.Found) importReport {
-	rep := importReport{imported: map[string]int{}, fields: map[string]tally{}, reasons: map[string]string{}}
+	rep := importReport{imported: map[string]int{}, createdNames: map[string][]string{}, fields: map[string]tally{}, reasons: map[string]string{}}
 	byKind := map[string][]api.Found{}
 	for _, f := range found {
 		name := kindName(f.APIVersion, f.Kind)
@@ -287,7 +300,11 @@ func importCluster(c *cluster.Cluster, found []api.Found) importReport {
 			countFields(&rep, f)
 			clearServerFields(obj)
 			adopt(obj, uids, &rep)
-			stored, err := createImported(c, obj)
+			stored := c.Get(kind, cluster.KeyOf(obj))
+			var err error
+			if stored == nil {
+				stored, err = createImported(c, obj)
+			}
 			if err != nil {
 				rep.refused = append(rep.refused, kubectl.ServerError(err))
 				continue
@@ -434,7 +451,7 @@ func createNamespaces(c *cluster.Cluster, byKind map[string][]api.Found, rep *im
 			ns := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 			ns.Name = name
 			if _, err := apiserver.Create(c, ns, apiserver.Options{}); err == nil {
-				rep.created.add("namespace|namespaces")
+				rep.createdOne("namespace|namespaces", name)
 			}
 		}
 	}
@@ -458,7 +475,7 @@ func createServiceAccounts(c *cluster.Cluster, byKind map[string][]api.Found, re
 			sa := apiserver.DefaultServiceAccount(ns)
 			sa.Name = name
 			if _, err := apiserver.Create(c, sa, apiserver.Options{}); err == nil {
-				rep.created.add("serviceaccount|serviceaccounts")
+				rep.createdOne("serviceaccount|serviceaccounts", ns+"/"+name)
 			}
 		}
 	}
