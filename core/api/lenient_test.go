@@ -52,9 +52,9 @@ items:
 
 	for in, want := range map[string]string{
 		"apiVersion: v1\nitems:\n- {metadata: {name: x}}\n": "Object 'Kind' is missing",
-		"- 1\n- 2\n":                                        "cannot unmarshal array",
-		"apiVersion: v1\nkind: List\nitems: 3\n":             "items is not a list of objects",
-		"apiVersion: v1\nkind: List\nitems: [3]\n":           "cannot unmarshal number",
+		"- 1\n- 2\n":                               "cannot unmarshal array",
+		"apiVersion: v1\nkind: List\nitems: 3\n":   "items is not a list of objects",
+		"apiVersion: v1\nkind: List\nitems: [3]\n": "cannot unmarshal number",
 	} {
 		_, err := DecodeLenient([]byte(in))
 		assert.ErrorContains(t, err, want, in)
