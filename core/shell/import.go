@@ -100,6 +100,7 @@ type importReport struct {
 	fieldOrder   []string
 	ownerless    tally    // dependents whose owner is not imported, by the owner's kind
 	static       []string // mirror pods imported as plain pods
+	notReady     []string // nodes whose Ready condition in the file was not True
 	refused      []string
 }
 
@@ -237,6 +238,9 @@ func (r importReport) String() string {
 	if len(r.static) > 0 {
 		fmt.Fprintf(&b, "Static pods imported as plain pods bound to their nodes (DaemonLab's kubelets run no static pods): %s.\n", strings.Join(capped(r.static), ", "))
 	}
+	if len(r.notReady) > 0 {
+		fmt.Fprintf(&b, "Not Ready in the file, Ready here (their kubelets run): %s; sim fail NODE not-ready (or kubelet-down) makes a node so again.\n", strings.Join(capped(r.notReady), ", "))
+	}
 	b.WriteString("The kubelets start the pods now: sim advance 5s, then kubectl get pods -A -o wide.\n")
 	return b.String()
 }
@@ -252,7 +256,8 @@ func (r importReport) String() string {
 //  2. What the server sets is dropped, and the new cluster sets it anew (clearServerFields).
 //  3. A node joins as its kubelet registers it (kubelet.Join): the file's labels, annotations,
 //     taints, spec, capacity, allocatable, addresses and system info, and the conditions of a
-//     healthy kubelet (its own, not the file's).
+//     healthy kubelet (its own, not the file's: a node not Ready there is named, and `sim fail`
+//     makes it so again).
 //  4. Owner references point to the new owners (by the old owner's uid); a reference to an
 //     owner not imported is dropped, and the dependent kept without it (a StatefulSet's pods
 //     stay). A mirror pod (kubernetes.io/config.mirror) is a plain pod bound to its node, its
@@ -297,6 +302,9 @@ func importCluster(c *cluster.Cluster, found []api.Found) importReport {
 			obj := f.Manifest.Object
 			m := obj.GetObjectMeta()
 			oldUID := m.UID
+			if n, ok := obj.(*api.Node); ok && notReadyInFile(n) {
+				rep.notReady = append(rep.notReady, n.Name)
+			}
 			countFields(&rep, f)
 			clearServerFields(obj)
 			adopt(obj, uids, &rep)
@@ -328,6 +336,14 @@ func kindAPIVersion(kind string) string {
 		}
 	}
 	return ""
+}
+
+// notReadyInFile reports whether a node's Ready condition, as the file has it, is there and
+// not True (False, or Unknown when its kubelet had stopped).
+func notReadyInFile(n *api.Node) bool {
+	return slices.ContainsFunc(n.Status.Conditions, func(c api.NodeCondition) bool {
+		return c.Type == api.NodeReady && c.Status != api.ConditionTrue
+	})
 }
 
 // finished reports whether a pod had run to its end: a kubelet runs it no more.

@@ -133,6 +133,7 @@ func TestImportedNodeIsTheMachineWithAHealthyKubelet(t *testing.T) {
 	assert.Contains(t, n.Status.Conditions, api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady", Message: "kubelet is posting ready status",
 		LastHeartbeatTime: api.NewTime(s.C.Now()), LastTransitionTime: api.NewTime(s.C.Now())})
 	assert.Equal(t, []string{"n1"}, s.C.MachineNames(), "hd1, hd2 and hd3 are gone")
+	assert.Contains(t, r.Out, "Not Ready in the file, Ready here (their kubelets run): n1; sim fail NODE not-ready (or kubelet-down) makes a node so again.")
 }
 
 // TestImportReportsWhatItLeavesOut: every rule of what is left out, in the report's words.
@@ -158,6 +159,8 @@ func TestImportReportsWhatItLeavesOut(t *testing.T) {
 			[]string{"Static pods imported as plain pods bound to their nodes (DaemonLab's kubelets run no static pods): kube-system/etcd-n1."}, ""},
 		{"what a new cluster has already is its own", []string{importNode, "- {apiVersion: v1, kind: Namespace, metadata: {name: kube-system, uid: 55555555-5555-4555-8555-555555555555}}\n- {apiVersion: v1, kind: ServiceAccount, metadata: {name: default, namespace: kube-system}}\n- {apiVersion: v1, kind: Namespace, metadata: {name: team, labels: {owner: ann}}}\n"},
 			[]string{"Imported 1 node, 2 namespaces, 1 serviceaccount."}, ""},
+		{"a node without status is no node that was not Ready", []string{"- {apiVersion: v1, kind: Node, metadata: {name: bare}}\n"},
+			[]string{"Imported 1 node.\nThe kubelets start"}, ""},
 		{"finished pods", []string{importNode, "- {apiVersion: v1, kind: Pod, metadata: {name: job-x, namespace: default}, spec: {nodeName: n1, containers: [{name: c, image: busybox}]}, status: {phase: Succeeded}}\n"},
 			[]string{"Left out: 1 pod that had finished."}, ""},
 		{"refused by admission, with the server's message", []string{importNode, "- {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: default}, spec: {priorityClassName: gold, nodeName: n1, containers: [{name: c, image: busybox}]}}\n"},
