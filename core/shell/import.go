@@ -35,7 +35,7 @@ const listed = 5
 // simImport replaces the cluster with a real one's, read from -f (a file of the workspace, or
 // "-" for standard input): `sim import -f cluster.yaml`, the output of `kubectl get
 // nodes,daemonsets,deployments,replicasets,pods -A -o yaml`. A file that does not parse, holds
-// no object or no node changes nothing; otherwise the cluster is a new one (importCluster) and
+// no object or no node, or none of whose nodes the API server takes, changes nothing; otherwise the cluster is a new one (importCluster) and
 // the learner is told what came in and what was left out.
 func simImport(s *sim.Sim, args []string, stdin string) Result {
 	f, err := kubectl.ParseFlags("import", args, importFlags)
@@ -77,11 +77,15 @@ func simImport(s *sim.Sim, args []string, stdin string) Result {
 	}
 	fresh.C.SetNow(s.C.Now()) // time never moves backwards
 	rep := importCluster(fresh.C, found)
+	refused := "Refused by the API server:\n" + strings.Join(capped(rep.refused), "\n")
+	if rep.imported["Node"] == 0 {
+		return Result{Err: refused + "\nerror: no node of " + from + " could be imported: the cluster here is unchanged", Code: 1}
+	}
 	fresh.Settle()
 	s.Replace(fresh)
 	r := Result{Out: rep.String()}
 	if len(rep.refused) > 0 {
-		r.Err, r.Code = "Refused by the API server:\n"+strings.Join(capped(rep.refused), "\n"), 1
+		r.Err, r.Code = refused, 1
 	}
 	return r
 }

@@ -200,6 +200,7 @@ func TestImportOfNothingChangesNothing(t *testing.T) {
 		"a URL":            {"sim import -f https://example.com/c.yaml", "", "DaemonLab has no network"},
 		"a bad flag":       {"sim import --frobnicate", "", "unknown flag: --frobnicate"},
 		"items not a list": {"sim import -f -", "apiVersion: v1\nkind: List\nitems: 3\n", "error"},
+		"no node taken":    {"sim import -f -", list("- {apiVersion: v1, kind: Node, metadata: {name: Bad_Node}}\n"), "Refused by the API server:\nThe Node \"Bad_Node\" is invalid: metadata.name: Invalid value: \"Bad_Node\""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
