@@ -102,7 +102,7 @@ type importReport struct {
 	finished     int                 // pods that had finished (Succeeded or Failed)
 	fields       map[string]tally
 	fieldOrder   []string
-	ownerless    tally    // dependents whose owner is not imported, by the owner's kind
+	ownerless    tally    // dependents whose owner is not imported, by their kind and the owner's
 	static       []string // mirror pods imported as plain pods
 	notReady     []string // nodes whose Ready condition in the file was not True
 	refused      []string
@@ -233,11 +233,7 @@ func (r importReport) String() string {
 		fmt.Fprintf(&b, "Fields DaemonLab does not model, left out: %s.\n", strings.Join(capped(fs), ", "))
 	}
 	if len(r.ownerless.names) > 0 {
-		var os []string
-		for _, n := range r.ownerless.names {
-			os = append(os, fmt.Sprintf("%s (%s)", countOf(r.ownerless.counts[n], "object|objects"), n))
-		}
-		fmt.Fprintf(&b, "Kept without their owner, which is not imported: %s.\n", strings.Join(capped(os), ", "))
+		fmt.Fprintf(&b, "Kept without their owner, which is not imported: %s.\n", strings.Join(capped(r.ownerless.phrases()), ", "))
 	}
 	if len(r.static) > 0 {
 		fmt.Fprintf(&b, "Static pods imported as plain pods bound to their nodes (DaemonLab's kubelets run no static pods): %s.\n", strings.Join(capped(r.static), ", "))
@@ -438,7 +434,8 @@ func adopt(obj api.Object, uids map[string]string, rep *importReport) {
 			ref.UID = uid
 			kept = append(kept, ref)
 		default:
-			rep.ownerless.add(ref.Kind)
+			singular, plural := resource(obj.GetTypeMeta().APIVersion, obj.GetTypeMeta().Kind)
+			rep.ownerless.add(fmt.Sprintf("%s (owner: %s)|%s (owner: %[2]s)", singular, ref.Kind, plural))
 		}
 	}
 	m.OwnerReferences = kept
