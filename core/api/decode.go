@@ -311,7 +311,30 @@ func decodeList(doc, items *value) ([]Manifest, error) {
 	case items.kind != kindList && items.kind != kindNull:
 		return nil, &UndecodableError{Line: items.line, Message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field decodeList.items of type []json.RawMessage", items.jsonKind())}
 	}
-	itemKind := strings.TrimSuffix(kind, "List")
+	objects, err := listObjects(items, apiVersion, strings.TrimSuffix(kind, "List"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Manifest
+	var errs ItemErrors
+	for _, obj := range objects {
+		m, err := decodeItem(obj)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, m)
+	}
+	if len(errs) > 0 {
+		return out, errs
+	}
+	return out, nil
+}
+
+// listObjects are the objects of a list's items (decodeList's rules 2 to 4): each item an
+// object, given the list's apiVersion and itemKind when it has neither, the items of nested
+// lists after them.
+func listObjects(items *value, apiVersion, itemKind string) ([]*value, error) {
 	var queue []*value
 	for _, item := range items.vals {
 		switch {
@@ -341,20 +364,7 @@ func decodeList(doc, items *value) ([]Manifest, error) {
 			queue = append(queue, item)
 		}
 	}
-	var out []Manifest
-	var errs ItemErrors
-	for _, obj := range objects {
-		m, err := decodeItem(obj)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, m)
-	}
-	if len(errs) > 0 {
-		return out, errs
-	}
-	return out, nil
+	return objects, nil
 }
 
 // decodeItem decodes one object of a list, with kubectl's errors for one it cannot map
@@ -432,13 +442,11 @@ func decodeDocument(doc *value) (Manifest, error) {
 	if !ok {
 		return Manifest{}, noKindMatch(doc, apiVersion, kind)
 	}
-	obj := k.New()
-	d := decoder{}
-	d.decode(doc, reflect.ValueOf(obj).Elem(), "", "", "")
-	name := obj.GetObjectMeta().Name
-	if d.typeErr != nil {
-		return Manifest{}, &DecodeError{Kind: k, Name: name, Message: d.typeErr.Message, Problems: []Problem{*d.typeErr}}
+	obj, d, err := decodeAs(doc, k)
+	if err != nil {
+		return Manifest{}, err
 	}
+	name := obj.GetObjectMeta().Name
 	if len(d.unknown) > 0 {
 		msgs := make([]string, len(d.unknown))
 		for i, p := range d.unknown {
@@ -447,6 +455,18 @@ func decodeDocument(doc *value) (Manifest, error) {
 		return Manifest{}, &DecodeError{Kind: k, Name: name, Message: "strict decoding error: " + strings.Join(msgs, ", "), Problems: d.unknown}
 	}
 	return Manifest{Kind: k, Object: obj, Line: doc.line, tree: doc}, nil
+}
+
+// decodeAs decodes a document into a new object of kind k; a value of the wrong type is a
+// DecodeError, unknown fields are left to the caller (the decoder's unknown).
+func decodeAs(doc *value, k Kind) (Object, decoder, error) {
+	obj := k.New()
+	d := decoder{}
+	d.decode(doc, reflect.ValueOf(obj).Elem(), "", "", "")
+	if d.typeErr != nil {
+		return nil, d, &DecodeError{Kind: k, Name: obj.GetObjectMeta().Name, Message: d.typeErr.Message, Problems: []Problem{*d.typeErr}}
+	}
+	return obj, d, nil
 }
 
 // decoder decodes values into Go values by their json tags, collecting the first type error and

@@ -82,9 +82,13 @@ const maxNameGenerationCreateAttempts = 8
 //  5. Validation: Invalid.
 //  6. DaemonLab's own bounds, checked where ResourceQuota's validating admission would be: a pod
 //     past MaxPods, or a node past MaxNodes, is Forbidden.
-//  7. The store: AlreadyExists when the name is taken; a generated name that is taken is
-//     generated again, up to maxNameGenerationCreateAttempts (8) tries
-//     (pkg/registry/generic/registry/store.go createWithGenerateNameRetry).
+//  7. The store: an object that sets metadata.resourceVersion is refused first, with a 500
+//     and no reason (etcd3/store.go Create: "resourceVersion should not be set on objects to
+//     be created"; a dry run's storage never gets there, dryrun.go); then AlreadyExists when
+//     the name is taken; a generated name that is taken is generated again, up to
+//     maxNameGenerationCreateAttempts (8) tries (pkg/registry/generic/registry/store.go
+//     createWithGenerateNameRetry). kubectl clears the resourceVersion of what it creates
+//     (cli-runtime resource.Helper.Create with modify), so this refuses only other clients.
 //  8. A refused create leaves no trace: the random source is put back where it stood, so the
 //     names it drew (a generated name, the token volume's suffix) are drawn again next time.
 //
@@ -123,6 +127,9 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (stored api.Object, e
 		}
 		if bound, ok := bounds[kind.Kind]; ok && c.Count(kind.Kind) >= bound {
 			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d %s", bound, kind.Resource))
+		}
+		if m.ResourceVersion != "" && !o.DryRun {
+			return nil, resourceVersionSet()
 		}
 		if c.Get(kind.Kind, cluster.KeyOf(obj)) == nil {
 			break

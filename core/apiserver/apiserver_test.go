@@ -284,3 +284,23 @@ func TestAJSONPatchHoldsAtMostTenThousandOperations(t *testing.T) {
 		assert.Same(t, before, c.Get("DaemonSet", key), "nothing is written")
 	}
 }
+
+// TestCreateRefusesAResourceVersion: the storage refuses a create that sets
+// metadata.resourceVersion, before it looks for the name (etcd3/store.go Create,
+// storage.ErrResourceVersionSetOnCreate), as a 500 without a reason (ErrorToAPIStatus); a dry
+// run's storage does not (registry/dryrun.go), and nothing is stored.
+func TestCreateRefusesAResourceVersion(t *testing.T) {
+	c := cluster.New(1)
+	namespace(c, t)
+	ds := daemonSet("agent")
+	ds.ResourceVersion = "42"
+	_, err := Create(c, api.DeepCopy(ds), Options{DryRun: true})
+	require.NoError(t, err)
+	_, err = Create(c, ds, Options{})
+	var se *StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "resourceVersion should not be set on objects to be created", se.Message)
+	assert.Equal(t, ReasonUnknown, se.Reason)
+	assert.Equal(t, 500, se.Code)
+	assert.Nil(t, c.Get("DaemonSet", cluster.Key{Namespace: "default", Name: "agent"}))
+}

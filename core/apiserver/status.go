@@ -21,11 +21,14 @@ const (
 	ReasonTooManyRequests Reason = "TooManyRequests" // 429
 
 	ReasonRequestEntityTooLarge Reason = "RequestEntityTooLarge" // 413
+	// ReasonUnknown is StatusReasonUnknown: an error the server did not turn into a status
+	// (responsewriters ErrorToAPIStatus answers it with 500 and no reason).
+	ReasonUnknown Reason = "" // 500
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonConflict: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413, ReasonUnknown: 500,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -114,4 +117,11 @@ func requestEntityTooLarge(msg string) *StatusError {
 // BadRequest is errors.NewBadRequest: the message as it is.
 func BadRequest(msg string) *StatusError {
 	return newStatus(ReasonBadRequest, Details{}, "%s", msg)
+}
+
+// resourceVersionSet is the storage's refusal of a create that sets metadata.resourceVersion
+// (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go Create,
+// storage.ErrResourceVersionSetOnCreate): no status of its own, so a 500 without a reason.
+func resourceVersionSet() *StatusError {
+	return newStatus(ReasonUnknown, Details{}, "resourceVersion should not be set on objects to be created")
 }

@@ -215,6 +215,25 @@ func (c *Cluster) Restore(s Snapshot) {
 	c.stamps.restored = c.stamps.now
 }
 
+// Replace makes the cluster another's, as a new cluster in its place (`sim import`): the
+// other's objects, machines, controllers' memory, clock, resourceVersion counter and random
+// source, as Restore of its snapshot brings them, but
+//
+//  1. the workspace stays the cluster's own (the learner's files are not the cluster's);
+//  2. the writes count on from the cluster's own, with the other's added and one more, so that
+//     a caller comparing Writes sees the change.
+//
+// Both must have the same seed.
+func (c *Cluster) Replace(other *Cluster) {
+	if other.seed != c.seed {
+		panic("cluster: Replace with a cluster of another seed")
+	}
+	files, writes := c.files, c.writes
+	c.Restore(other.Snapshot())
+	c.files = files
+	c.writes = writes + other.writes + 1
+}
+
 // sharing says which of the cluster's maps a snapshot holds too: the cluster writes only to
 // maps of its own, copying a shared one first (copy on write).
 type sharing struct {

@@ -3,9 +3,12 @@ package cluster
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
 )
 
 // TestCleanPathKeepsPathsInTheWorkspace: a path is resolved from /root as the kernel resolves
@@ -111,4 +114,29 @@ func TestSnapshotKeepsTheWorkspace(t *testing.T) {
 	names, err := c.ReadDir(".")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"dir"}, names)
+}
+
+// TestReplaceKeepsTheWorkspace: a cluster replaced by another (sim import) has the other's
+// objects and clock, keeps its own files, and counts the replacement as writes; a snapshot from
+// before brings the old cluster back.
+func TestReplaceKeepsTheWorkspace(t *testing.T) {
+	c, other := New(3), New(3)
+	require.NoError(t, c.WriteFile("dump.yaml", "kind: List\n", false))
+	ns := &api.Namespace{}
+	ns.Name = "team"
+	require.NoError(t, other.Create(ns))
+	other.SetNow(Epoch.Add(time.Minute))
+	before, writes := c.Snapshot(), c.Writes()
+
+	c.Replace(other)
+	assert.NotNil(t, c.Get("Namespace", Key{Name: "team"}))
+	assert.Equal(t, Epoch.Add(time.Minute), c.Now())
+	data, err := c.ReadFile("dump.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, "kind: List\n", data)
+	assert.Greater(t, c.Writes(), writes)
+
+	c.Restore(before)
+	assert.Nil(t, c.Get("Namespace", Key{Name: "team"}))
+	assert.Panics(t, func() { c.Replace(New(4)) }, "another seed")
 }

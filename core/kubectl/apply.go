@@ -142,7 +142,7 @@ func apply(s *sim.Sim, data []byte, source, namespace string, mode applyMode) Re
 	var errs []string
 	var problems []Problem
 	if err != nil {
-		r := clientError(err, source)
+		r := ClientError(err, source)
 		if mode.atomic || len(manifests) == 0 {
 			r.Code = 1
 			return r
@@ -191,8 +191,8 @@ func resourceName(k api.Kind) string {
 	return strings.ToLower(k.Kind) + "." + k.Group
 }
 
-// clientError words an error kubectl finds before it talks to the server.
-func clientError(err error, source string) Result {
+// ClientError words an error kubectl finds before it talks to the server.
+func ClientError(err error, source string) Result {
 	var se *api.SyntaxError
 	var ce *api.ConversionError
 	var mk *api.MissingKindError
@@ -216,7 +216,7 @@ func clientError(err error, source string) Result {
 		var r Result
 		msgs := make([]string, len(items))
 		for i, e := range items {
-			one := clientError(e, source)
+			one := ClientError(e, source)
 			msgs[i] = one.Err
 			r.Problems = append(r.Problems, one.Problems...)
 		}
@@ -243,7 +243,11 @@ func clientError(err error, source string) Result {
 //
 //  1. A namespaced object without a namespace goes to the command's.
 //  2. An object that does not exist (or any, for create) is created; apply keeps the manifest
-//     in the last-applied annotation.
+//     in the last-applied annotation (resourceVersion included, as given). The object sent has
+//     no resourceVersion: the resource helper clears it before a create (cli-runtime
+//     pkg/resource/helper.go CreateWithOptions with modify, as apply and create call it), so a
+//     saved `kubectl get -o yaml` creates what is missing, where the API server would refuse
+//     the resourceVersion (see apiserver.Create).
 //  3. One that exists is patched with apply's three-way strategic merge patch: "configured",
 //     or "unchanged" when the patch changed nothing. If it has no last-applied annotation,
 //     kubectl's warning goes to warn first (apply.go warningNoLastAppliedConfigAnnotation).
@@ -261,6 +265,7 @@ func applyOne(c *cluster.Cluster, m api.Manifest, source, namespace string, crea
 		meta.Annotations[api.LastAppliedAnnotation] = m.LastAppliedConfiguration(namespace)
 	}
 	if create || existing == nil {
+		meta.ResourceVersion = ""
 		if _, err := apiserver.Create(c, obj, apiserver.Options{}); err != nil {
 			return "", applyError(err, "creating", source), problemsOf(m, err)
 		}

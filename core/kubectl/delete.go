@@ -157,19 +157,19 @@ func deleteTargets(s *sim.Sim, f Flags, o deleteOptions, stdin string) ([]target
 		return target{kind: k, name: name, obj: s.C.Get(k.Kind, key)}
 	}
 	if f.Has("filename") {
-		srcs, bad := sources(s, f, stdin)
+		srcs, bad := Sources(s, f, stdin)
 		if bad != nil {
 			return nil, bad
 		}
 		var out []target
 		for _, src := range srcs {
-			manifests, err := api.Decode(src.data)
+			manifests, err := api.Decode(src.Data)
 			for _, m := range manifests { // a List's good items go, as the builder sends them
 				meta := m.Object.GetObjectMeta()
 				out = append(out, get(m.Kind, orDefault(meta.Namespace, o.namespace), meta.Name))
 			}
 			if err != nil {
-				r := clientError(err, src.name)
+				r := ClientError(err, src.Name)
 				r.Code = 1
 				return out, &r
 			}

@@ -121,16 +121,26 @@ func describeNodeResource(w describeWriter, pods []*api.Pod, node *api.Node, now
 		rq, lm := a.Requests[r], a.Limits[r]
 		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", r, rq.String(), a.Share(r, rq), lm.String(), a.Share(r, lm))
 	}
+	// Then the huge pages, with their shares, and the extended resources, without
+	// (describe.go describeNodeResource: IsHugePageResourceName, the "hugepages-" prefix).
 	alloc, totalReq, totalLim := a.Allocatable, a.Requests, a.Limits
-	var ext []string
+	var huge, ext []string
 	for name := range alloc {
-		switch name {
-		case api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage, api.ResourcePods:
+		switch {
+		case name == api.ResourceCPU, name == api.ResourceMemory, name == api.ResourceEphemeralStorage, name == api.ResourcePods:
+		case strings.HasPrefix(string(name), "hugepages-"):
+			huge = append(huge, string(name))
 		default:
 			ext = append(ext, string(name))
 		}
 	}
+	sort.Strings(huge)
 	sort.Strings(ext)
+	for _, name := range huge {
+		r := api.ResourceName(name)
+		rq, lm := totalReq[r], totalLim[r]
+		w.write(1, "%s\t%s (%d%%)\t%s (%d%%)\n", name, rq.String(), a.Share(r, rq), lm.String(), a.Share(r, lm))
+	}
 	for _, name := range ext {
 		rq, lm := totalReq[api.ResourceName(name)], totalLim[api.ResourceName(name)]
 		w.write(1, "%s\t%s\t%s\n", name, rq.String(), lm.String())

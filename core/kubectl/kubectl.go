@@ -144,24 +144,24 @@ func fromFiles(name string, run func(*sim.Sim, []byte, string, string) Result, s
 	case !f.Has("filename"):
 		return Result{Err: "error: must specify one of -f and -k", Code: 1}
 	}
-	srcs, bad := sources(s, f, stdin)
+	srcs, bad := Sources(s, f, stdin)
 	if bad != nil {
 		return *bad
 	}
 	namespace := orDefault(f.Get("namespace"), "default")
 	if len(srcs) == 1 {
-		return run(s, srcs[0].data, srcs[0].name, namespace)
+		return run(s, srcs[0].Data, srcs[0].Name, namespace)
 	}
 	for _, src := range srcs {
-		if _, err := api.Decode(src.data); err != nil {
-			r := clientError(err, src.name)
+		if _, err := api.Decode(src.Data); err != nil {
+			r := ClientError(err, src.Name)
 			r.Code = 1
 			return r
 		}
 	}
 	var out Result
 	for _, src := range srcs {
-		r := run(s, src.data, src.name, namespace)
+		r := run(s, src.Data, src.Name, namespace)
 		out.Out += r.Out
 		out.Err = strings.TrimPrefix(out.Err+"\n"+r.Err, "\n")
 		out.Problems = append(out.Problems, r.Problems...)
@@ -174,7 +174,7 @@ func fromFiles(name string, run func(*sim.Sim, []byte, string, string) Result, s
 // dirSources adds a directory's manifest files (.json, .yaml, .yml) to out in the order
 // filepath.Walk visits them (ExpandPathsToFileVisitors): its entries in name order, a
 // directory's files where the directory comes, when recursive.
-func dirSources(s *sim.Sim, dir string, recursive bool, out []source) []source {
+func dirSources(s *sim.Sim, dir string, recursive bool, out []Source) []Source {
 	names, _ := s.C.ReadDir(dir)
 	for _, n := range names {
 		child := path.Join(dir, n)
@@ -183,19 +183,19 @@ func dirSources(s *sim.Sim, dir string, recursive bool, out []source) []source {
 		case c.Dir && recursive:
 			out = dirSources(s, child, true, out)
 		case !c.Dir && slices.Contains([]string{".json", ".yaml", ".yml"}, path.Ext(n)):
-			out = append(out, source{child, []byte(c.Data)})
+			out = append(out, Source{child, []byte(c.Data)})
 		}
 	}
 	return out
 }
 
-// source is one source of manifests: its name in kubectl's messages and its bytes.
-type source struct {
-	name string
-	data []byte
+// Source is one source of manifests: its name in kubectl's messages and its bytes.
+type Source struct {
+	Name string
+	Data []byte
 }
 
-// sources reads what the -f flags name, in order, as kubectl's resource builder does
+// Sources reads what the -f flags name, in order, as kubectl's resource builder does
 // (k8s.io/cli-runtime/pkg/resource, Builder.FilenameParam and Path, ExpandPathsToFileVisitors):
 //
 //  1. "-" is standard input, named STDIN.
@@ -205,13 +205,13 @@ type source struct {
 //     unless -R (--recursive) asks for them (see dirSources).
 //  4. A path that does not exist is "the path … does not exist"; a directory with no such file
 //     "recognized file extensions are …". Several such errors are listed together.
-func sources(s *sim.Sim, f Flags, stdin string) ([]source, *Result) {
-	var out []source
+func Sources(s *sim.Sim, f Flags, stdin string) ([]Source, *Result) {
+	var out []Source
 	var errs []string
 	for _, p := range f.All("filename") {
 		switch {
 		case p == "-":
-			out = append(out, source{"STDIN", []byte(stdin)})
+			out = append(out, Source{"STDIN", []byte(stdin)})
 			continue
 		case strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://"):
 			return nil, &Result{Err: fmt.Sprintf("error: DaemonLab has no network and cannot fetch %s; bring the manifest in with a here-document (cat > file.yaml <<EOF … EOF) and apply the file", p), Code: 1}
@@ -222,7 +222,7 @@ func sources(s *sim.Sim, f Flags, stdin string) ([]source, *Result) {
 			continue
 		}
 		if !file.Dir {
-			out = append(out, source{p, []byte(file.Data)})
+			out = append(out, Source{p, []byte(file.Data)})
 			continue
 		}
 		before := len(out)

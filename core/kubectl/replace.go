@@ -35,7 +35,7 @@ func replaceCommand(s *sim.Sim, args []string, stdin string) Result {
 	case !f.Has("filename"):
 		return Result{Err: "error: must specify --filename to replace", Code: 1}
 	}
-	srcs, bad := sources(s, f, stdin)
+	srcs, bad := Sources(s, f, stdin)
 	if bad != nil {
 		return *bad
 	}
@@ -46,13 +46,13 @@ func replaceCommand(s *sim.Sim, args []string, stdin string) Result {
 	}
 	var all []decoded
 	for _, src := range srcs {
-		manifests, err := api.Decode(src.data)
+		manifests, err := api.Decode(src.Data)
 		if err != nil {
-			r := clientError(err, src.name)
+			r := ClientError(err, src.Name)
 			r.Code = 1
 			return r
 		}
-		all = append(all, decoded{src.name, manifests})
+		all = append(all, decoded{src.Name, manifests})
 	}
 	if force {
 		var manifests []api.Manifest

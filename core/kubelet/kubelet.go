@@ -27,6 +27,13 @@ type NodeOptions struct {
 	CPU    string // default "4"
 	Memory string // default "8Gi"
 	Pods   string // default "110"
+	// What the machine itself reports, when it is not DaemonLab's usual one (an imported
+	// node): Capacity and Allocatable replace CPU, Memory and Pods (Allocatable defaults to
+	// Capacity); Addresses replace the index-th InternalIP and the hostname; NodeInfo, if set,
+	// is the machine's system info, its kubelet version still Version.
+	Capacity, Allocatable api.ResourceList
+	Addresses             []api.NodeAddress
+	NodeInfo              *api.NodeSystemInfo
 }
 
 // NewNode returns the Node a kubelet registers when its machine has the index-th address
@@ -38,6 +45,8 @@ type NodeOptions struct {
 //  3. Capacity and allocatable 4 CPU, 8Gi memory, 110 pods unless opts say otherwise.
 //  4. Conditions MemoryPressure, DiskPressure and PIDPressure False and Ready True, with the
 //     kubelet's reasons and messages, heartbeats at now.
+//  5. opts.Capacity, Allocatable, Addresses and NodeInfo, when set, are the machine's own (an
+//     imported node's): its kubelet still reports Version and no kube-proxy version.
 func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node {
 	labels := map[string]string{
 		api.LabelArchBeta:   "amd64",
@@ -58,7 +67,20 @@ func NewNode(name string, index int, opts NodeOptions, now time.Time) *api.Node 
 	n.Name = name
 	n.Labels = labels
 	n.Spec = api.NodeSpec{Taints: opts.Taints}
+	if opts.Capacity != nil {
+		capacity = opts.Capacity
+	}
 	n.Status = NodeStatus(name, index, capacity, now)
+	if opts.Allocatable != nil {
+		n.Status.Allocatable = opts.Allocatable
+	}
+	if opts.Addresses != nil {
+		n.Status.Addresses = opts.Addresses
+	}
+	if info := opts.NodeInfo; info != nil {
+		n.Status.NodeInfo = *info
+		n.Status.NodeInfo.KubeletVersion, n.Status.NodeInfo.KubeProxyVersion = Version, ""
+	}
 	return n
 }
 

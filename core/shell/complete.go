@@ -32,7 +32,7 @@ func Complete(s *sim.Sim, line string) []string {
 		candidates = kubectl.WithPrefix([]string{"cat", "grep", "head", "k", "kubectl", "tail", "wc"}, partial)
 	case len(words) == 1:
 		candidates = kubectl.WithPrefix(append(FileCommands(), "help", "k", "kubectl", "sim"), partial)
-	case fileCommands[words[0]] != nil || (words[0] == "kubectl" || words[0] == "k") && slices.Contains([]string{"-f", "--filename", "--patch-file"}, words[len(words)-2]):
+	case fileCommands[words[0]] != nil || (words[0] == "kubectl" || words[0] == "k" || words[0] == "sim") && slices.Contains([]string{"-f", "--filename", "--patch-file"}, words[len(words)-2]):
 		candidates = completeFile(s, partial)
 	case words[0] == "kubectl" || words[0] == "k":
 		candidates = kubectl.Complete(s, words[1:])

@@ -25,6 +25,7 @@ func TestCompleteReturnsWholeLines(t *testing.T) {
 		{"sim f", []string{"sim fail"}},
 		{"sim fail hd2 ku", []string{"sim fail hd2 kubelet-down"}},
 		{"sim image busybox:1 c", []string{"sim image busybox:1 crash"}},
+		{"sim im", []string{"sim image", "sim import"}},
 		{"kubectl get pods -o 'json", nil},
 		{"ls ", nil},
 		{"kubectl get pods | gr", []string{"kubectl get pods | grep"}},
@@ -36,6 +37,8 @@ func TestCompleteReturnsWholeLines(t *testing.T) {
 			assert.Equal(t, tt.want, Complete(s, tt.line))
 		})
 	}
+	require.Equal(t, 0, Run(s, "touch cluster.yaml", "").Code)
+	assert.Equal(t, []string{"sim import -f cluster.yaml"}, Complete(s, "sim import -f clu"), "sim import's -f names a file")
 }
 
 // TestCompleteNamesFiles: a file command's arguments, and kubectl's -f, complete to the

@@ -98,7 +98,7 @@ func run(s *sim.Sim, words []string, stdin string) Result {
 		}
 		return r
 	case "sim":
-		return runSim(s, words[1:])
+		return runSim(s, words[1:], stdin)
 	case "help":
 		return help()
 	case "cd":

@@ -17,7 +17,7 @@ import (
 // simCommands are the sim subcommands, in the order `sim help` lists them.
 var simCommands = []struct {
 	name, usage string
-	run         func(s *sim.Sim, args []string) Result
+	run         func(s *sim.Sim, args []string, stdin string) Result
 }{
 	{"advance", "sim advance DURATION          move the clock forward (10s, 5m, 1h30m), firing due timers in order", simAdvance},
 	{"step", "sim step                      move to the next due timer and fire it", simStep},
@@ -27,12 +27,13 @@ var simCommands = []struct {
 	{"usage", "sim usage POD --memory Q [-n NAMESPACE]   the memory a pod's containers use", simUsage},
 	{"image", "sim image IMAGE BEHAVIOUR [--start DURATION]   BEHAVIOUR: ok, crash (CrashLoopBackOff), unready", simImage},
 	{"oom", "sim oom [NODE]                the oom_score_adj the kubelet gives each running container", simOOM},
+	{"import", "sim import -f FILE            replace the cluster with a real one's: the output of kubectl get nodes,daemonsets,deployments,replicasets,pods -A -o yaml (-f - reads standard input)", simImport},
 }
 
 // simOOM shows what a learner would read in /proc/<pid>/oom_score_adj on each node: the
 // kubelet's OOM score adjustment of every container of the pods bound there that have not
 // finished (regular containers and sidecars), by the pod's QoS class.
-func simOOM(s *sim.Sim, args []string) Result {
+func simOOM(s *sim.Sim, args []string, _ string) Result {
 	if len(args) > 1 {
 		return Result{Err: "error: sim oom takes at most one node: sim oom [NODE]", Code: 1}
 	}
@@ -78,7 +79,7 @@ func simOOM(s *sim.Sim, args []string) Result {
 var imageFlags = []kubectl.FlagSpec{{Name: "start"}}
 
 // simImage sets how containers of an image behave from now on: `sim image web:2 crash`.
-func simImage(s *sim.Sim, args []string) Result {
+func simImage(s *sim.Sim, args []string, _ string) Result {
 	f, err := kubectl.ParseFlags("image", args, imageFlags)
 	if err != nil {
 		return Result{Err: strings.Replace(err.Error(), "kubectl image", "sim image", 1), Code: 1}
@@ -121,7 +122,7 @@ var usageFlags = []kubectl.FlagSpec{{Name: "memory"}, {Name: "namespace", Shorth
 
 // simUsage sets the memory a pod uses, which ranks it for memory-pressure eviction:
 // `sim usage web --memory 300Mi`.
-func simUsage(s *sim.Sim, args []string) Result {
+func simUsage(s *sim.Sim, args []string, _ string) Result {
 	f, err := kubectl.ParseFlags("usage", args, usageFlags)
 	if err != nil {
 		return Result{Err: strings.Replace(err.Error(), "kubectl usage", "sim usage", 1), Code: 1}
@@ -147,7 +148,7 @@ func simUsage(s *sim.Sim, args []string) Result {
 }
 
 // simFail injects a fault: `sim fail hd2 kubelet-down`.
-func simFail(s *sim.Sim, args []string) Result {
+func simFail(s *sim.Sim, args []string, _ string) Result {
 	if len(args) != 2 {
 		return Result{Err: "error: sim fail takes a node and a fault: sim fail NODE KIND", Code: 1}
 	}
@@ -173,7 +174,7 @@ func simFail(s *sim.Sim, args []string) Result {
 }
 
 // simRecover clears one fault, or all: `sim recover hd2 kubelet-down`, `sim recover hd2`.
-func simRecover(s *sim.Sim, args []string) Result {
+func simRecover(s *sim.Sim, args []string, _ string) Result {
 	if len(args) < 1 || len(args) > 2 {
 		return Result{Err: "error: sim recover takes a node and, optionally, a fault: sim recover NODE [KIND]", Code: 1}
 	}
@@ -210,11 +211,11 @@ func simRecover(s *sim.Sim, args []string) Result {
 	return Result{Out: fmt.Sprintf("node/%s recovered: %s\n", name, strings.Join(cleared, ", "))}
 }
 
-func runSim(s *sim.Sim, args []string) Result {
+func runSim(s *sim.Sim, args []string, stdin string) Result {
 	if len(args) > 0 {
 		for _, c := range simCommands {
 			if c.name == args[0] {
-				return c.run(s, args[1:])
+				return c.run(s, args[1:], stdin)
 			}
 		}
 	}
@@ -233,7 +234,7 @@ func runSim(s *sim.Sim, args []string) Result {
 }
 
 // simAdvance moves the clock: `sim advance 30s`.
-func simAdvance(s *sim.Sim, args []string) Result {
+func simAdvance(s *sim.Sim, args []string, _ string) Result {
 	if len(args) != 1 {
 		return Result{Err: "error: sim advance takes one duration, such as 10s, 5m or 1h30m", Code: 1}
 	}
@@ -258,7 +259,7 @@ func Advanced(r *sim.Run) Result {
 }
 
 // simStep moves to the next due timer: `sim step`.
-func simStep(s *sim.Sim, args []string) Result {
+func simStep(s *sim.Sim, args []string, _ string) Result {
 	if len(args) != 0 {
 		return Result{Err: "error: sim step takes no arguments", Code: 1}
 	}
@@ -271,7 +272,7 @@ func simStep(s *sim.Sim, args []string) Result {
 var addNodeFlags = []kubectl.FlagSpec{{Name: "label"}, {Name: "taint"}, {Name: "cpu"}, {Name: "memory"}}
 
 // simAddNode adds a Ready node, as its kubelet joining would: `sim add-node hd4 --label disk=ssd`.
-func simAddNode(s *sim.Sim, args []string) Result {
+func simAddNode(s *sim.Sim, args []string, _ string) Result {
 	f, err := kubectl.ParseFlags("add-node", args, addNodeFlags)
 	if err != nil {
 		return Result{Err: strings.Replace(err.Error(), "kubectl add-node", "sim add-node", 1), Code: 1}

@@ -91,6 +91,16 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 	return s, nil
 }
 
+// Replace makes fresh's cluster this simulation's, in place (cluster.Replace: the workspace
+// stays): the work fresh did counts as this one's, and every controller's next pass is a whole
+// one, as after a restore. Both must have the same seed.
+func (s *Sim) Replace(fresh *Sim) {
+	s.C.Replace(fresh.C)
+	s.work += fresh.work
+	clear(s.quiet)
+	clear(s.began)
+}
+
 // maxRounds bounds one settling; the controllers converge in a handful of rounds, so reaching it
 // means a controller fights another, which is a bug worth a clear panic in tests.
 const maxRounds = 1000
