@@ -19,13 +19,14 @@ const (
 	ReasonInvalid         Reason = "Invalid"         // 422
 	ReasonBadRequest      Reason = "BadRequest"      // 400
 	ReasonTooManyRequests Reason = "TooManyRequests" // 429
+	ReasonInternalError   Reason = "InternalError"   // 500
 
 	ReasonRequestEntityTooLarge Reason = "RequestEntityTooLarge" // 413
 )
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonConflict: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413, ReasonInternalError: 500,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -114,4 +115,9 @@ func requestEntityTooLarge(msg string) *StatusError {
 // BadRequest is errors.NewBadRequest: the message as it is.
 func BadRequest(msg string) *StatusError {
 	return newStatus(ReasonBadRequest, Details{}, "%s", msg)
+}
+
+// internalError is errors.NewInternalError: "Internal error occurred: …".
+func internalError(msg string) *StatusError {
+	return newStatus(ReasonInternalError, Details{}, "Internal error occurred: %s", msg)
 }
