@@ -181,7 +181,9 @@ func TestNodeStatusAndRolesArePrintNodes(t *testing.T) {
 // selector.
 func TestServiceColumnsArePrintServices(t *testing.T) {
 	one, two := []string{"80.11.12.10"}, []string{"80.11.12.10", "80.11.12.11"}
-	port := func(p, np int32) []api.ServicePort { return []api.ServicePort{{Protocol: "tcp", Port: p, NodePort: np}} }
+	port := func(p, np int32) []api.ServicePort {
+		return []api.ServicePort{{Protocol: "tcp", Port: p, NodePort: np}}
+	}
 	ingress := func(ips ...string) api.ServiceStatus {
 		var s api.ServiceStatus
 		for _, ip := range ips {
