@@ -57,6 +57,7 @@ var Kinds = []Kind{
 	{"", "v1", "Node", "nodes", false, func() Object { return &Node{} }},
 	{"", "v1", "Pod", "pods", true, func() Object { return &Pod{} }},
 	{"", "v1", "ServiceAccount", "serviceaccounts", true, func() Object { return &ServiceAccount{} }},
+	{"", "v1", "Service", "services", true, func() Object { return &Service{} }},
 	{"apps", "v1", "ControllerRevision", "controllerrevisions", true, func() Object { return &ControllerRevision{} }},
 	{"apps", "v1", "DaemonSet", "daemonsets", true, func() Object { return &DaemonSet{} }},
 	{"apps", "v1", "Deployment", "deployments", true, func() Object { return &Deployment{} }},

@@ -28,6 +28,8 @@ func Default(obj Object) {
 		if o.Status.Phase == "" {
 			o.Status.Phase = "Active"
 		}
+	case *Service:
+		defaultService(o)
 	case *Node:
 		if o.Status.Allocatable == nil && o.Status.Capacity != nil {
 			o.Status.Allocatable = ResourceList{}

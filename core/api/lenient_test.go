@@ -17,8 +17,8 @@ func TestDecodeLenientKeepsWhatItModelsAndSaysWhatItSkips(t *testing.T) {
 kind: List
 items:
 - apiVersion: v1
-  kind: Service
-  metadata: {name: kubernetes}
+  kind: ConfigMap
+  metadata: {name: kube-root-ca.crt}
 - apiVersion: v1
   kind: Pod
   metadata: {name: p}
@@ -40,7 +40,7 @@ items:
 `))
 	require.NoError(t, err)
 	require.Len(t, found, 4)
-	assert.Equal(t, "Service", found[0].Kind)
+	assert.Equal(t, "ConfigMap", found[0].Kind)
 	assert.Nil(t, found[0].Manifest.Object, "not served")
 	assert.Equal(t, "p", found[1].Manifest.Object.GetObjectMeta().Name)
 	assert.Equal(t, []string{"spec.containers[].resizePolicy", "spec.containers[].futureField"}, found[1].Skipped)

@@ -116,3 +116,39 @@ func IsLabelValue(value string) []string {
 	}
 	return errs
 }
+
+// IsValidPortNum returns why port is not a port number (validation.IsValidPortNum).
+func IsValidPortNum(port int) []string {
+	if 1 <= port && port <= 65535 {
+		return nil
+	}
+	return []string{"must be between 1 and 65535, inclusive"}
+}
+
+var (
+	portNameCharsetRegexp   = regexp.MustCompile("^[-a-z0-9]+$")
+	portNameOneLetterRegexp = regexp.MustCompile("[a-z]")
+)
+
+// IsValidPortName returns why port is not an IANA_SVC_NAME (validation.IsValidPortName): at
+// most 15 characters, lower-case letters, digits and hyphens, at least one letter, no "--",
+// no hyphen at either end.
+func IsValidPortName(port string) []string {
+	var errs []string
+	if len(port) > 15 {
+		errs = append(errs, maxLenError(15))
+	}
+	if !portNameCharsetRegexp.MatchString(port) {
+		errs = append(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+	}
+	if !portNameOneLetterRegexp.MatchString(port) {
+		errs = append(errs, "must contain at least one letter (a-z)")
+	}
+	if strings.Contains(port, "--") {
+		errs = append(errs, "must not contain consecutive hyphens")
+	}
+	if len(port) > 0 && (port[0] == '-' || port[len(port)-1] == '-') {
+		errs = append(errs, "must not begin or end with a hyphen")
+	}
+	return errs
+}

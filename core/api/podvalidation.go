@@ -178,7 +178,6 @@ func validateContainer(c *Container, volumes map[string]bool, p *Path) ErrorList
 func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
 	var errs ErrorList
 	names := map[string]bool{}
-	const portRange = "must be between 1 and 65535, inclusive"
 	for i, port := range ports {
 		ip := p.Index(i)
 		if port.Name != "" {
@@ -189,11 +188,15 @@ func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
 		}
 		if port.ContainerPort == 0 {
 			errs = append(errs, Required(ip.Child("containerPort"), ""))
-		} else if port.ContainerPort < 1 || port.ContainerPort > 65535 {
-			errs = append(errs, Invalid(ip.Child("containerPort"), port.ContainerPort, portRange))
+		} else {
+			for _, msg := range IsValidPortNum(int(port.ContainerPort)) {
+				errs = append(errs, Invalid(ip.Child("containerPort"), port.ContainerPort, msg))
+			}
 		}
-		if port.HostPort != 0 && (port.HostPort < 1 || port.HostPort > 65535) {
-			errs = append(errs, Invalid(ip.Child("hostPort"), port.HostPort, portRange))
+		if port.HostPort != 0 {
+			for _, msg := range IsValidPortNum(int(port.HostPort)) {
+				errs = append(errs, Invalid(ip.Child("hostPort"), port.HostPort, msg))
+			}
 		}
 		errs = append(errs, validateEnum(port.Protocol, ip.Child("protocol"), supportedPortProtocols)...)
 	}

@@ -36,6 +36,8 @@ func Validate(obj Object) ErrorList {
 		errs = validatePodDisruptionBudget(o)
 	case *ServiceAccount:
 		errs = validateServiceAccount(o)
+	case *Service:
+		errs = validateService(o)
 	case *ControllerRevision, *Event:
 		errs = validateObjectMeta(obj.GetObjectMeta(), true, IsDNS1123Subdomain)
 	}

@@ -76,8 +76,10 @@ const maxNameGenerationCreateAttempts = 8
 //
 //  1. NamespaceLifecycle: a namespaced object's namespace must exist (NotFound).
 //  2. Defaulting, then the mutating admission chain (see admission): Forbidden.
-//  3. What a client may not set goes (WipeObjectMetaSystemFields: a deletion under way), and
-//     the strategy's PrepareForCreate runs: status reset, generation 1 for workloads and pods.
+//  3. What a client may not set goes (WipeObjectMetaSystemFields: a deletion under way); the
+//     registry's BeginCreate allocates what the cluster hands out (a service's cluster IP and
+//     node ports, see allocateService); and the strategy's PrepareForCreate runs: status
+//     reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
 //  5. Validation: Invalid.
 //  6. DaemonLab's own bounds, checked where ResourceQuota's validating admission would be: a pod
@@ -111,6 +113,11 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (stored api.Object, e
 	}
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	st := strategies[kind.Kind]
+	if st.allocate != nil {
+		if err := st.allocate(c, obj, nil, o); err != nil {
+			return nil, err
+		}
+	}
 	if st.generation {
 		m.Generation = 1
 	}
@@ -161,7 +168,8 @@ func generatedName(base, suffix string) string {
 //
 //  1. The object must exist (NotFound); uid and creationTimestamp stay the stored ones, and so
 //     does a deletion under way (its deletionTimestamp and grace period).
-//  2. Defaulting, then the strategy's PrepareForUpdate: the stored status stays, and the
+//  2. Defaulting, the registry's BeginUpdate (a service keeps what was allocated to it, see
+//     allocateService), then the strategy's PrepareForUpdate: the stored status stays, and the
 //     generation counts one more only when the spec changed.
 //  3. Validation and the update rules (immutable fields): Invalid.
 //  4. An update that changes nothing is not written: the stored object comes back, its
@@ -198,6 +206,11 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 	}
 	api.Default(obj)
 	st := strategies[kind.Kind]
+	if st.allocate != nil && !status {
+		if err := st.allocate(c, obj, old, o); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case status && st.status:
 		st.prepareForStatusUpdate(obj, old)

@@ -19,6 +19,7 @@ const (
 	ReasonInvalid         Reason = "Invalid"         // 422
 	ReasonBadRequest      Reason = "BadRequest"      // 400
 	ReasonTooManyRequests Reason = "TooManyRequests" // 429
+	ReasonInternalError   Reason = "InternalError"   // 500
 
 	ReasonRequestEntityTooLarge Reason = "RequestEntityTooLarge" // 413
 	// ReasonUnknown is StatusReasonUnknown: an error the server did not turn into a status
@@ -28,7 +29,7 @@ const (
 
 var codes = map[Reason]int{
 	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonConflict: 409, ReasonForbidden: 403, ReasonInvalid: 422,
-	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413, ReasonUnknown: 500,
+	ReasonBadRequest: 400, ReasonTooManyRequests: 429, ReasonRequestEntityTooLarge: 413, ReasonUnknown: 500, ReasonInternalError: 500,
 }
 
 // StatusError is the API server's refusal of a request: the metav1.Status it would send. Its
@@ -124,4 +125,9 @@ func BadRequest(msg string) *StatusError {
 // storage.ErrResourceVersionSetOnCreate): no status of its own, so a 500 without a reason.
 func resourceVersionSet() *StatusError {
 	return newStatus(ReasonUnknown, Details{}, "resourceVersion should not be set on objects to be created")
+}
+
+// internalError is errors.NewInternalError: "Internal error occurred: …".
+func internalError(msg string) *StatusError {
+	return newStatus(ReasonInternalError, Details{}, "Internal error occurred: %s", msg)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"daemonlab/core/api"
+	"daemonlab/core/cluster"
 )
 
 // strategy is what a kind's registry does to a write, as its rest strategy does upstream
@@ -26,6 +27,9 @@ type strategy struct {
 	update func(obj, old api.Object)
 	// validateUpdate, if set, adds the update-only rules (ValidateUpdate): immutable fields.
 	validateUpdate func(obj, old api.Object) api.ErrorList
+	// allocate, if set, is the registry's BeginCreate and BeginUpdate (old nil on a create): it
+	// runs before the strategy and validation, and may take what the cluster hands out.
+	allocate func(c *cluster.Cluster, obj, old api.Object, o Options) *StatusError
 	// statusKeepsLabels: a write of the status keeps the stored labels too (the Deployment's
 	// status strategy; the others take the writer's metadata as it comes).
 	statusKeepsLabels bool
@@ -45,6 +49,8 @@ var strategies = map[string]strategy{
 	"Event":               {},
 	// ServiceAccount: pkg/registry/core/serviceaccount/strategy.go (nothing to prepare).
 	"ServiceAccount": {},
+	// Service: pkg/registry/core/service/strategy.go and storage/storage.go.
+	"Service": {status: true, create: clearStatus, update: servicePrepareForUpdate, validateUpdate: serviceClusterIPsImmutable, allocate: allocateService},
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a

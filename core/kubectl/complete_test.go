@@ -26,7 +26,7 @@ func TestCompleteOffersWhatTheLineCanTakeNext(t *testing.T) {
 		{"rollout status ds/", nil},
 		{"rollout status -n kube-system ds/", []string{"ds/agent"}},
 		{"rollout status -n kube-system ", []string{"daemonsets/agent", "ds/agent"}},
-		{"get ", []string{"controllerrevisions", "daemonsets", "deployments", "events", "namespaces", "nodes", "poddisruptionbudgets", "pods", "replicasets", "serviceaccounts"}},
+		{"get ", []string{"controllerrevisions", "daemonsets", "deployments", "events", "namespaces", "nodes", "poddisruptionbudgets", "pods", "replicasets", "serviceaccounts", "services"}},
 		{"get d", []string{"daemonsets", "deployments"}},
 		{"get nodes ", []string{"hd1", "hd2", "hd3"}},
 		{"get no hd", []string{"hd1", "hd2", "hd3"}},

@@ -45,6 +45,7 @@ var describers = map[string]describer{
 	"Namespace":           describeNamespace,
 	"PodDisruptionBudget": describePodDisruptionBudget,
 	"ServiceAccount":      describeServiceAccount,
+	"Service":             describeService,
 }
 
 func describeCommand(s *sim.Sim, args []string) Result {

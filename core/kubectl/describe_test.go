@@ -7,6 +7,7 @@ package kubectl_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -26,6 +28,7 @@ import (
 	"k8s.io/kubectl/pkg/describe"
 
 	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
 	"daemonlab/core/sim"
@@ -144,6 +147,11 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		objs = append(objs, typed(t, sh, obj, &corev1.Namespace{}))
 	case "PodDisruptionBudget":
 		objs = append(objs, typed(t, sh, obj, &policyv1.PodDisruptionBudget{}))
+	case "Service":
+		objs = append(objs, typed(t, sh, obj, &corev1.Service{}))
+		for _, slice := range endpointSlices(s, obj.(*api.Service)) {
+			objs = append(objs, slice)
+		}
 	}
 	client := fake.NewClientset(objs...)
 	honourFieldSelectors(client, queue)
@@ -160,10 +168,70 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		describer = &describe.NamespaceDescriber{Interface: client}
 	case "PodDisruptionBudget":
 		describer = &describe.PodDisruptionBudgetDescriber{Interface: client}
+	case "Service":
+		describer = &describe.ServiceDescriber{Interface: client}
 	}
 	out, err := describer.Describe(meta.Namespace, meta.Name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
 	require.NoError(t, err)
 	return sh.unshift(out)
+}
+
+// endpointSlices are the EndpointSlices the API server's endpoint reconciler (for the
+// kubernetes service) and the EndpointSlice controller would keep for a service, built here
+// one per pod: the API servers' addresses on https 6443; for a service with a selector (not
+// ExternalName), a placeholder without ports, and a slice for every selected pod with an IP
+// that has not finished, holding the ports its target ports resolve to, ready when the pod is
+// Ready and not being deleted.
+func endpointSlices(s *sim.Sim, svc *api.Service) []runtime.Object {
+	ready := func(b bool) discoveryv1.EndpointConditions { return discoveryv1.EndpointConditions{Ready: &b} }
+	slice := func(i int, ports []discoveryv1.EndpointPort, eps ...discoveryv1.Endpoint) *discoveryv1.EndpointSlice {
+		return &discoveryv1.EndpointSlice{
+			ObjectMeta:  metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", svc.Name, i), Namespace: svc.Namespace, Labels: map[string]string{discoveryv1.LabelServiceName: svc.Name}},
+			AddressType: discoveryv1.AddressTypeIPv4, Ports: ports, Endpoints: eps,
+		}
+	}
+	if svc.Namespace == "default" && svc.Name == "kubernetes" {
+		name, port := "https", int32(apiserver.APIServerSecurePort)
+		var eps []discoveryv1.Endpoint
+		for _, addr := range apiserver.APIServerAddresses(s.C) {
+			eps = append(eps, discoveryv1.Endpoint{Addresses: []string{addr}, Conditions: ready(true)})
+		}
+		if len(eps) == 0 {
+			return nil
+		}
+		return []runtime.Object{slice(0, []discoveryv1.EndpointPort{{Name: &name, Port: &port}}, eps...)}
+	}
+	if len(svc.Spec.Selector) == 0 || svc.Spec.Type == api.ServiceTypeExternalName {
+		return nil
+	}
+	out := []runtime.Object{slice(0, nil)}
+	sel := labels.SelectorFromSet(svc.Spec.Selector)
+	for i, p := range s.C.Pods() {
+		if p.Namespace != svc.Namespace || !sel.Matches(labels.Set(p.Labels)) || p.Status.PodIP == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+			continue
+		}
+		var ports []discoveryv1.EndpointPort
+		for _, sp := range svc.Spec.Ports {
+			number := sp.TargetPort.IntVal
+			if sp.TargetPort.IsString {
+				number = 0
+				for _, c := range p.Spec.Containers {
+					for _, cp := range c.Ports {
+						if cp.Name == sp.TargetPort.StrVal && cp.Protocol == sp.Protocol {
+							number = cp.ContainerPort
+						}
+					}
+				}
+				if number == 0 {
+					continue
+				}
+			}
+			name := sp.Name
+			ports = append(ports, discoveryv1.EndpointPort{Name: &name, Port: &number})
+		}
+		out = append(out, slice(i+1, ports, discoveryv1.Endpoint{Addresses: []string{p.Status.PodIP}, Conditions: ready(api.IsPodReady(p) && p.DeletionTimestamp == nil)}))
+	}
+	return out
 }
 
 // honourFieldSelectors makes the fake API server filter pods by the field selectors describe
@@ -204,11 +272,11 @@ func honourFieldSelectors(client *fake.Clientset, eventQueue []*corev1.EventList
 }
 
 // TestDescribeIsKubectlsDescribe plays every scenario and describes every pod, node,
-// DaemonSet, ReplicaSet, namespace and PodDisruptionBudget both with DaemonLab and with kubectl's own describers
+// DaemonSet, ReplicaSet, namespace, PodDisruptionBudget and Service both with DaemonLab and with kubectl's own describers
 // (k8s.io/kubectl/pkg/describe, against a fake API server holding the same objects): the
 // outputs must be identical, character for character.
 func TestDescribeIsKubectlsDescribe(t *testing.T) {
-	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces", "PodDisruptionBudget": "poddisruptionbudgets"}
+	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces", "PodDisruptionBudget": "poddisruptionbudgets", "Service": "services"}
 	forEachScenario(t, func(t *testing.T, s *sim.Sim) {
 		for kind, resource := range kinds {
 			for _, obj := range s.C.ListKind(kind) {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"daemonlab/core/api"
+	"daemonlab/core/cluster"
 	"daemonlab/core/sim"
 )
 
@@ -137,10 +138,16 @@ func versionCommand(_ *sim.Sim, args []string, _ string) Result {
 	return Result{Out: out}
 }
 
-// clusterInfoCommand is kubectl cluster-info: where the control plane's API server listens
-// (kubeadm's, on the first control-plane node's address, port 6443). A real cluster also lists
-// the kube-system services labelled kubernetes.io/cluster-service (CoreDNS); DaemonLab has no
-// services.
+// clusterInfoCommand is kubectl cluster-info (pkg/cmd/clusterinfo ClusterInfoOptions.Run):
+//
+//  1. Where the control plane's API server listens: kubeadm's, on the first control-plane
+//     node's address, port 6443.
+//  2. Then each service of kube-system labelled kubernetes.io/cluster-service=true, in name
+//     order, by its kubernetes.io/name label (else its name): at its load balancer's first
+//     ingress (http://IP:PORT per port), or else at the API server's proxy path for its first
+//     port, "https:NAME:PORT-NAME" when that port is named https or is 443, else
+//     "NAME:PORT-NAME" (JoinSchemeNamePort) — kube-dns is "CoreDNS is running at
+//     https://…:6443/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy".
 func clusterInfoCommand(s *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("cluster-info", args, nil)
 	if err != nil {
@@ -159,5 +166,32 @@ func clusterInfoCommand(s *sim.Sim, args []string, _ string) Result {
 			break
 		}
 	}
-	return Result{Out: fmt.Sprintf("Kubernetes control plane is running at https://%s:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n", host)}
+	server := fmt.Sprintf("https://%s:6443", host)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Kubernetes control plane is running at %s\n", server)
+	for _, svc := range cluster.List[*api.Service](s.C) {
+		if svc.Namespace != "kube-system" || svc.Labels["kubernetes.io/cluster-service"] != "true" {
+			continue
+		}
+		var link string
+		if ing := svc.Status.LoadBalancer.Ingress; len(ing) > 0 {
+			for _, p := range svc.Spec.Ports {
+				link += "http://" + firstNonEmpty(ing[0].IP, ing[0].Hostname) + ":" + strconv.Itoa(int(p.Port)) + " "
+			}
+		} else {
+			name := svc.Name
+			if len(svc.Spec.Ports) > 0 {
+				switch p := svc.Spec.Ports[0]; {
+				case p.Name == "https" || p.Port == 443:
+					name = "https:" + svc.Name + ":" + p.Name
+				case p.Name != "":
+					name = svc.Name + ":" + p.Name
+				}
+			}
+			link = server + "/api/v1/namespaces/" + svc.Namespace + "/services/" + name + "/proxy"
+		}
+		fmt.Fprintf(&b, "%s is running at %s\n", firstNonEmpty(svc.Labels["kubernetes.io/name"], svc.Name), link)
+	}
+	b.WriteString("\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n")
+	return Result{Out: b.String()}
 }

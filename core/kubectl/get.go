@@ -30,6 +30,7 @@ var resources = []resource{
 	{kindOf("Pod"), []string{"po", "pod", "pods"}, tableOf(podColumns), "po", allVerbs, "all"},
 	{kindOf("Node"), []string{"no", "node", "nodes"}, tableOf(nodeColumns), "no", allVerbs, ""},
 	{kindOf("ServiceAccount"), []string{"sa", "serviceaccount", "serviceaccounts"}, tableOf(serviceAccountColumns), "sa", allVerbs, ""},
+	{kindOf("Service"), []string{"svc", "service", "services"}, tableOf(serviceColumns), "svc", allVerbs, "all"},
 	{kindOf("Namespace"), []string{"ns", "namespace", "namespaces"}, tableOf(namespaceColumns), "ns", "create,delete,get,list,patch,update,watch", ""},
 	{kindOf("DaemonSet"), []string{"ds", "daemonset", "daemonsets"}, tableOf(daemonSetColumns), "ds", allVerbs, "all"},
 	{kindOf("Deployment"), []string{"deploy", "deployment", "deployments"}, tableOf(deploymentColumns), "deploy", allVerbs, "all"},

@@ -173,3 +173,57 @@ func TestNodeStatusAndRolesArePrintNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestServiceColumnsArePrintServices pins printService's cells with the cases of upstream's
+// TestPrintService (pkg/printers/internalversion/printers_test.go), test1 to test7: the first
+// cluster IP or <none>, the external IP by type (<none>, <pending>, the ingress then the
+// external IPs, the external name), PORT/PROTOCOL or PORT:NODEPORT/PROTOCOL, and -o wide's
+// selector.
+func TestServiceColumnsArePrintServices(t *testing.T) {
+	one, two := []string{"80.11.12.10"}, []string{"80.11.12.10", "80.11.12.11"}
+	port := func(p, np int32) []api.ServicePort {
+		return []api.ServicePort{{Protocol: "tcp", Port: p, NodePort: np}}
+	}
+	ingress := func(ips ...string) api.ServiceStatus {
+		var s api.ServiceStatus
+		for _, ip := range ips {
+			s.LoadBalancer.Ingress = append(s.LoadBalancer.Ingress, api.LoadBalancerIngress{IP: ip})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		svc  api.Service
+		wide bool
+		want []string
+	}{
+		{"test1 name, cluster ip, port with protocol", api.Service{Spec: api.ServiceSpec{Type: "ClusterIP", Ports: port(2233, 0), ClusterIPs: []string{"10.9.8.7"}, Selector: map[string]string{"foo": "bar"}}}, false,
+			[]string{"test1 name, cluster ip, port with protocol", "ClusterIP", "10.9.8.7", "<none>", "2233/tcp"}},
+		{"test1 wide adds the selector", api.Service{Spec: api.ServiceSpec{Type: "ClusterIP", Ports: port(2233, 0), ClusterIPs: []string{"10.9.8.7"}, Selector: map[string]string{"foo": "bar"}}}, true,
+			[]string{"test1 wide adds the selector", "ClusterIP", "10.9.8.7", "<none>", "2233/tcp", "foo=bar"}},
+		{"test2 NodePort", api.Service{Spec: api.ServiceSpec{Type: "NodePort", Ports: port(8888, 9999), ClusterIPs: []string{"10.9.8.7"}}}, false,
+			[]string{"test2 NodePort", "NodePort", "10.9.8.7", "<none>", "8888:9999/tcp"}},
+		{"test3 LoadBalancer", api.Service{Spec: api.ServiceSpec{Type: "LoadBalancer", Ports: port(8888, 0), ClusterIPs: []string{"10.9.8.7"}}}, false,
+			[]string{"test3 LoadBalancer", "LoadBalancer", "10.9.8.7", "<pending>", "8888/tcp"}},
+		{"test4 an external IP, no status", api.Service{Spec: api.ServiceSpec{Type: "LoadBalancer", Ports: port(8888, 0), ClusterIPs: []string{"10.9.8.7"}, ExternalIPs: one}}, false,
+			[]string{"test4 an external IP, no status", "LoadBalancer", "10.9.8.7", "80.11.12.10", "8888/tcp"}},
+		{"test5 an ingress and an external IP", api.Service{Spec: api.ServiceSpec{Type: "LoadBalancer", Ports: port(8888, 0), ClusterIPs: []string{"10.9.8.7"}, ExternalIPs: one}, Status: ingress("3.4.5.6")}, false,
+			[]string{"test5 an ingress and an external IP", "LoadBalancer", "10.9.8.7", "3.4.5.6,80.11.12.10", "8888/tcp"}},
+		{"test6 ingresses and external IPs", api.Service{Spec: api.ServiceSpec{Type: "LoadBalancer", Ports: port(8888, 0), ClusterIPs: []string{"10.9.8.7"}, ExternalIPs: two}, Status: ingress("2.3.4.5", "3.4.5.6")}, false,
+			[]string{"test6 ingresses and external IPs", "LoadBalancer", "10.9.8.7", "2.3.4.5,3.4.5.6,80.11.12.10,80.11.12.11", "8888/tcp"}},
+		{"test7 ExternalName", api.Service{Spec: api.ServiceSpec{Type: "ExternalName", ExternalName: "my.database.example.com"}}, false,
+			[]string{"test7 ExternalName", "ExternalName", "<none>", "my.database.example.com", "<none>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.svc.Name = tc.name
+			var got []string
+			for _, col := range serviceColumns {
+				if col.header == "AGE" || col.wide && !tc.wide {
+					continue
+				}
+				got = append(got, col.cell(&tc.svc, statusNow))
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}

@@ -18,7 +18,7 @@ var importFlags = []kubectl.FlagSpec{{Name: "filename", Shorthand: 'f'}}
 
 // importOrder are the kinds `sim import` brings in, in the order it creates them: what an
 // object needs (its namespace, its node, its service account, its owner) comes before it.
-var importOrder = []string{"Namespace", "Node", "ServiceAccount", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "PodDisruptionBudget"}
+var importOrder = []string{"Namespace", "Node", "ServiceAccount", "Service", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "PodDisruptionBudget"}
 
 // notImported are the kinds DaemonLab serves but does not import, and why.
 var notImported = map[string]string{
@@ -248,7 +248,7 @@ func (r importReport) String() string {
 // importCluster creates the objects found in a new cluster as a fresh API server would store
 // them, in importOrder, and reports what it did:
 //
-//  1. Of the kinds served, Namespaces, Nodes, ServiceAccounts, DaemonSets, Deployments,
+//  1. Of the kinds served, Namespaces, Nodes, ServiceAccounts, Services, DaemonSets, Deployments,
 //     ReplicaSets, Pods and PodDisruptionBudgets are imported; Events and ControllerRevisions
 //     are left out (notImported), and so is every kind DaemonLab does not model, counted by
 //     kind; so are pods that had finished (status.phase Succeeded or Failed), which a kubelet

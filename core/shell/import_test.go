@@ -145,8 +145,8 @@ func TestImportReportsWhatItLeavesOut(t *testing.T) {
 		err   string
 	}{
 		{"kinds DaemonLab does not model, counted by resource", []string{importNode,
-			"- {apiVersion: v1, kind: Service, metadata: {name: a}}\n- {apiVersion: v1, kind: Service, metadata: {name: b}}\n- {apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {name: c}}\n- {apiVersion: cert-manager.io/v1, kind: Certificate, metadata: {name: d}}\n"},
-			[]string{"Left out: 2 services, 1 ingress.networking.k8s.io, 1 certificate.cert-manager.io (DaemonLab does not model them)."}, ""},
+			"- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n- {apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {name: c}}\n- {apiVersion: cert-manager.io/v1, kind: Certificate, metadata: {name: d}}\n"},
+			[]string{"Left out: 2 configmaps, 1 ingress.networking.k8s.io, 1 certificate.cert-manager.io (DaemonLab does not model them)."}, ""},
 		{"kinds served but not imported", []string{importNode, "- {apiVersion: v1, kind: Event, metadata: {name: e, namespace: default}}\n"},
 			[]string{"Left out: 1 event (events are history, not state)."}, ""},
 		{"fields, by path and kind, nothing under status", []string{importNode, importSet},

@@ -56,9 +56,11 @@ type Topology string
 
 const (
 	// Default is the built-in cluster: control plane hd1 (tainted
-	// node-role.kubernetes.io/control-plane:NoSchedule) and workers hd2 and hd3.
+	// node-role.kubernetes.io/control-plane:NoSchedule) and workers hd2 and hd3, and the
+	// kube-dns service of kubeadm's DNS addon (CreateKubeDNS).
 	Default Topology = "default"
-	// Empty has the namespaces kubeadm creates and nothing else.
+	// Empty has the namespaces kubeadm creates, the API server's kubernetes service (which
+	// every topology has) and nothing else.
 	Empty Topology = "empty"
 )
 
@@ -68,6 +70,7 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 	if err := apiserver.CreateSystemNamespaces(s.C); err != nil {
 		return nil, err
 	}
+	apiserver.SyncKubernetesService(s.C) // the API server's own, as it starts
 	switch topology {
 	case Empty:
 	case Default:
@@ -83,6 +86,9 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 			if err := kubelet.Join(s.C, kubelet.NewNode(name, i, opts, s.C.Now())); err != nil {
 				return nil, err
 			}
+		}
+		if err := CreateKubeDNS(s.C); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("unknown cluster %q: use default or empty", topology)
@@ -260,6 +266,7 @@ func changes(sync func(*cluster.Cluster, cluster.Since) bool) func(*cluster.Clus
 var controllers = []controller{
 	{"kubelet-registration", changes(kubelet.Register), []string{"Node", "Machine"}},
 	{"serviceaccount-controller", whole(serviceaccount.Sync), []string{"Namespace", "ServiceAccount"}},
+	{"kubernetes-service-controller", whole(apiserver.SyncKubernetesService), []string{"Namespace", "Service"}},
 	{"node-ipam-controller", changes(nodeipam.Sync), []string{"Node"}},
 	{"node-lifecycle-controller", changes(nodelifecycle.Sync), []string{"Node", "Pod", "Lease", "Machine", "Memo"}},
 	{"taint-eviction-controller", changes(tainteviction.Sync), []string{"Node", "Pod", "Memo"}},
