@@ -42,7 +42,7 @@ func TestParseRefusesMalformedLessons(t *testing.T) {
 	}{
 		{"unknown field", validLesson + "colour: red\n", validText, `lesson.yaml: line 13: unknown field "colour"`},
 		{"too few steps", "steps:\n  - id: a\n    ran: x\n    solution: [{run: k}]\n", validText, "lesson.yaml: a lesson has 3 to 6 steps, not 1"},
-		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default or empty`},
+		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default, empty or kubeadm`},
 		{"unknown manifest", "apply: [nginx]\n" + validLesson, validText, `lesson.yaml: apply "nginx": there is no such built-in manifest`},
 		{"duplicate id", strings.Replace(validLesson, "id: c", "id: a", 1), validText, `lesson.yaml: step "a": the id is used twice`},
 		{"no goal", strings.Replace(validLesson, "    ran: get pods\n", "", 1), validText, `lesson.yaml: step "b": a step needs a goal: checks, ran, or both`},

@@ -109,7 +109,7 @@ func TestDefaultCluster(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, empty.C.Nodes())
 	_, err = New(1, "large")
-	assert.EqualError(t, err, `unknown cluster "large": use default or empty`)
+	assert.EqualError(t, err, `unknown cluster "large": use default, empty or kubeadm`)
 }
 
 // TestPodsStartThreeSecondsAfterBinding pins DESIGN.md's timing: a pod on a healthy node is
