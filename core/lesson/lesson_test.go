@@ -102,3 +102,30 @@ func TestReaderReadsALessonAtATime(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, all, 2)
 }
+
+// TestALessonStartsFromItsCluster: cluster: in lesson.yaml names a sim.Topology (none is the
+// default one), and Start builds it — kubeadm's with the kube-proxy DaemonSet in kube-system.
+func TestALessonStartsFromItsCluster(t *testing.T) {
+	texts := map[string][]byte{"en": []byte(validText), "zh-CN": []byte(validText)}
+	for _, tc := range []struct {
+		name, cluster string
+		daemonSets    int
+	}{
+		{name: "no cluster is the default one", daemonSets: 0},
+		{name: "default", cluster: "default", daemonSets: 0},
+		{name: "kubeadm runs kube-proxy", cluster: "kubeadm", daemonSets: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := validLesson
+			if tc.cluster != "" {
+				file = "cluster: " + tc.cluster + "\n" + file
+			}
+			l, err := Parse("01-x", []byte(file), texts, nil)
+			require.NoError(t, err)
+			s, err := l.Start()
+			require.NoError(t, err)
+			assert.Equal(t, tc.daemonSets, s.C.Count("DaemonSet"))
+			assert.Len(t, s.C.Nodes(), 3)
+		})
+	}
+}
