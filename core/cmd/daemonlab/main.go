@@ -85,7 +85,7 @@ func runFile(name string) error {
 // one again and `!N` the N-th (each echoed first).
 // --cluster NAME starts from another cluster than the default one (sim.Topologies).
 func interactive(in io.Reader, w io.Writer, args []string) int {
-	topology, err := sim.Topology(""), error(nil)
+	topology, err := sim.Default, error(nil)
 	switch {
 	case len(args) == 0:
 	case len(args) == 2 && args[0] == "--cluster":
