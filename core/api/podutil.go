@@ -31,6 +31,13 @@ func IsPodActive(p *Pod) bool {
 	return p.Status.Phase != PodSucceeded && p.Status.Phase != PodFailed && p.DeletionTimestamp == nil
 }
 
+// IsMirrorPod reports whether a pod is the API server's copy of a kubelet's static pod: it has
+// the kubernetes.io/config.mirror annotation (kubetypes.IsMirrorPod).
+func IsMirrorPod(p *Pod) bool {
+	_, ok := p.Annotations[AnnotationConfigMirror]
+	return ok
+}
+
 // ControllerOf returns the pod's controller reference, if any.
 func ControllerOf(m *ObjectMeta) (OwnerReference, bool) {
 	for _, ref := range m.OwnerReferences {

@@ -74,3 +74,17 @@ const (
 	AnnotationDesiredReplicas = "deployment.kubernetes.io/desired-replicas"
 	AnnotationMaxReplicas     = "deployment.kubernetes.io/max-replicas"
 )
+
+// The annotations a kubelet puts on the pods it reads from its manifest directory, and on their
+// mirror pods (pkg/kubelet/types/pod_update.go; MirrorPodAnnotationKey in
+// pkg/apis/core/annotation_key_constants.go).
+const (
+	// AnnotationConfigMirror marks a mirror pod; its value is its static pod's hash.
+	AnnotationConfigMirror = "kubernetes.io/config.mirror"
+	// AnnotationConfigHash is the static pod's hash, which is also its UID on the node.
+	AnnotationConfigHash = "kubernetes.io/config.hash"
+	// AnnotationConfigSeen is when the kubelet first saw the pod.
+	AnnotationConfigSeen = "kubernetes.io/config.seen"
+	// AnnotationConfigSource is where the kubelet read the pod from: "file" for a manifest.
+	AnnotationConfigSource = "kubernetes.io/config.source"
+)

@@ -159,11 +159,17 @@ const (
 //     kube-root-ca.crt ConfigMap, and the namespace from the downward API, mode 0644.
 //  4. A pod without imagePullSecrets gets the service account's.
 //
-// Mirror pods (static pods of a kubelet) are not modelled.
+// A mirror pod (a kubelet's copy of its static pod, see api.IsMirrorPod) is left as it is, so
+// that it stays its static pod's twin, and is refused when it names a service account ("a mirror
+// pod may not reference service accounts"), a secret ("… may not reference secrets") or a token
+// projection ("… may not use ServiceAccountToken volume projections"): Admit and Validate.
 func admitServiceAccount(c *cluster.Cluster, obj api.Object, o Options) string {
 	pod, ok := obj.(*api.Pod)
 	if !ok {
 		return ""
+	}
+	if api.IsMirrorPod(pod) {
+		return mirrorPodReferences(pod)
 	}
 	if pod.Spec.ServiceAccountName == "" {
 		pod.Spec.ServiceAccountName = api.DefaultServiceAccountName
@@ -181,6 +187,44 @@ func admitServiceAccount(c *cluster.Cluster, obj api.Object, o Options) string {
 		for i, s := range sa.ImagePullSecrets {
 			pod.Spec.ImagePullSecrets[i].Name = s.Name
 		}
+	}
+	return ""
+}
+
+// mirrorPodReferences is why the ServiceAccount admission plugin refuses a mirror pod, or ""
+// (plugin/pkg/admission/serviceaccount/admission.go Validate; the secrets as
+// podutil.VisitPodSecretNames finds them: image pull secrets, secret volumes and projections,
+// and every container's secretRef and secretKeyRef).
+func mirrorPodReferences(pod *api.Pod) string {
+	if pod.Spec.ServiceAccountName != "" {
+		return "a mirror pod may not reference service accounts"
+	}
+	secrets := len(pod.Spec.ImagePullSecrets) > 0
+	token := false
+	for _, v := range pod.Spec.Volumes {
+		secrets = secrets || v.Secret != nil
+		if v.Projected != nil {
+			for _, src := range v.Projected.Sources {
+				secrets = secrets || src.Secret != nil
+				token = token || src.ServiceAccountToken != nil
+			}
+		}
+	}
+	for _, containers := range [][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for _, ctr := range containers {
+			for _, e := range ctr.EnvFrom {
+				secrets = secrets || e.SecretRef != nil
+			}
+			for _, e := range ctr.Env {
+				secrets = secrets || e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil
+			}
+		}
+	}
+	switch {
+	case secrets:
+		return "a mirror pod may not reference secrets"
+	case token:
+		return "a mirror pod may not use ServiceAccountToken volume projections"
 	}
 	return ""
 }

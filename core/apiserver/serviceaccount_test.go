@@ -107,3 +107,55 @@ func TestTheDefaultServiceAccountOfANewNamespaceIsThereForItsFirstPod(t *testing
 		assert.Equal(t, !dry, stored != nil, "dry run %v", dry)
 	}
 }
+
+// TestServiceAccountAdmissionLeavesMirrorPodsAsTheyAre pins the plugin's rules for a mirror pod
+// (plugin/pkg/admission/serviceaccount/admission.go Admit: "Don't modify the spec of mirror
+// pods"; Validate: "Mirror pods have restrictions on what they can reference"): it gets no
+// service account and no token, and is refused when it names either or a secret.
+func TestServiceAccountAdmissionLeavesMirrorPodsAsTheyAre(t *testing.T) {
+	optional := true
+	cases := []struct {
+		name    string
+		pod     func(*api.Pod)
+		refusal string
+	}{
+		{name: "a mirror pod naming nothing is admitted untouched"},
+		{name: "a service account is refused", pod: func(p *api.Pod) { p.Spec.ServiceAccountName = "default" },
+			refusal: `pods "web" is forbidden: a mirror pod may not reference service accounts`},
+		{name: "a secret volume is refused", pod: func(p *api.Pod) {
+			p.Spec.Volumes = []api.Volume{{Name: "s", Secret: &api.SecretVolumeSource{SecretName: "token"}}}
+		}, refusal: `pods "web" is forbidden: a mirror pod may not reference secrets`},
+		{name: "an image pull secret is refused", pod: func(p *api.Pod) {
+			p.Spec.ImagePullSecrets = []api.LocalObjectReference{{Name: "registry"}}
+		}, refusal: `pods "web" is forbidden: a mirror pod may not reference secrets`},
+		{name: "a container's secretKeyRef is refused", pod: func(p *api.Pod) {
+			p.Spec.Containers[1].Env = []api.EnvVar{{Name: "K", ValueFrom: &api.EnvVarSource{SecretKeyRef: &api.KeySelector{Name: "s", Key: "k", Optional: &optional}}}}
+		}, refusal: `pods "web" is forbidden: a mirror pod may not reference secrets`},
+		{name: "a token projection is refused", pod: func(p *api.Pod) {
+			p.Spec.Volumes = []api.Volume{{Name: "t", Projected: &api.ProjectedVolumeSource{Sources: []api.VolumeProjection{{ServiceAccountToken: &api.ServiceAccountTokenProjection{Path: "token"}}}}}}
+		}, refusal: `pods "web" is forbidden: a mirror pod may not use ServiceAccountToken volume projections`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cluster.New(1)
+			namespace(c, t)
+			pod := saPod(tc.pod)
+			pod.Annotations = map[string]string{api.AnnotationConfigMirror: "0123456789abcdef0123456789abcdef"}
+			pod.Spec.NodeName = "n1"
+			stored, err := Create(c, pod, Options{})
+			if tc.refusal != "" {
+				require.Error(t, err)
+				assert.Equal(t, tc.refusal, err.Error())
+				assert.Nil(t, c.Get("Pod", cluster.Key{Namespace: "default", Name: "web"}), "nothing is stored")
+				return
+			}
+			require.NoError(t, err)
+			p := stored.(*api.Pod)
+			assert.Empty(t, p.Spec.ServiceAccountName)
+			assert.Empty(t, p.Spec.Volumes, "no token volume")
+			for _, ctr := range p.Spec.Containers {
+				assert.Empty(t, ctr.VolumeMounts, ctr.Name)
+			}
+		})
+	}
+}

@@ -102,6 +102,10 @@ type Machine struct {
 	// SawUnschedulable is the node's spec.unschedulable as the running kubelet last saw it
 	// (false when it starts): it records an event when that changes.
 	SawUnschedulable bool
+	// StaticPods are the pod manifests in the kubelet's staticPodPath, which it runs without
+	// the API server and shows there as mirror pods (see kubelet.StaticPod). They are never
+	// changed in place.
+	StaticPods []*api.Pod
 }
 
 // RenewInterval is how often a running kubelet renews its node lease (nodeLeaseDurationSeconds

@@ -207,9 +207,11 @@ func taintsMultiline(w describeWriter, title string, taints []api.Taint) {
 }
 
 // tolerationsMultiline prints tolerations sorted by key: key=value:Effect, " op=Exists" for
-// an Exists with a key or an effect ("op=Exists" alone tolerates everything), " for Ns".
-func tolerationsMultiline(w describeWriter, indent, title string, tolerations []api.Toleration) {
-	w.write(0, "%s%s:\t", indent, title)
+// an Exists with a key or an effect ("op=Exists" alone tolerates everything), " for Ns". The
+// lines after the first start at the tab, with no indent of the title's: a pod template's
+// "  Tolerations:" continues unindented (describe.go printPodTolerationsMultiline).
+func tolerationsMultiline(w describeWriter, title string, tolerations []api.Toleration) {
+	w.write(0, "%s:\t", title)
 	if len(tolerations) == 0 {
 		w.write(0, "<none>\n")
 		return
@@ -218,7 +220,7 @@ func tolerationsMultiline(w describeWriter, indent, title string, tolerations []
 	sort.Slice(tolerations, func(i, j int) bool { return tolerations[i].Key < tolerations[j].Key })
 	for i, t := range tolerations {
 		if i > 0 {
-			w.write(0, "%s\t", indent)
+			w.write(0, "\t")
 		}
 		var b strings.Builder
 		b.WriteString(t.Key)

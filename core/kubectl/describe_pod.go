@@ -91,7 +91,7 @@ func describePod(s *sim.Sim, obj api.Object, events bool) string {
 		describeVolumes(w, pod.Spec.Volumes, "")
 		w.write(0, "QoS Class:\t%s\n", api.ComputeQOS(&pod.Spec))
 		labelsMultiline(w, "Node-Selectors", pod.Spec.NodeSelector)
-		tolerationsMultiline(w, "", "Tolerations", pod.Spec.Tolerations)
+		tolerationsMultiline(w, "Tolerations", pod.Spec.Tolerations)
 		describeTopologySpread(w, pod.Spec.TopologySpreadConstraints, "")
 		if events {
 			describeEvents(w, eventsAbout(s.C, pod, false), now)

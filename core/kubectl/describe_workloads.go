@@ -29,9 +29,7 @@ func describePodTemplate(w describeWriter, t *api.PodTemplateSpec) {
 		w.write(1, "Priority Class Name:\t%s\n", t.Spec.PriorityClassName)
 	}
 	labelsMultiline(w, "  Node-Selectors", t.Spec.NodeSelector)
-	// the template's title is "  Tolerations" and its indent none, so the tolerations after the
-	// first start at the left (describe.go DescribePodTemplate, printPodTolerationsMultiline)
-	tolerationsMultiline(w, "", "  Tolerations", t.Spec.Tolerations)
+	tolerationsMultiline(w, "  Tolerations", t.Spec.Tolerations)
 }
 
 // selectorString is the selector as labels.Selector prints it ("" for one that selects all).

@@ -94,22 +94,26 @@ type verdict struct {
 	notice string // the warning printed about it
 }
 
-// drainVerdict runs drain's filters in their order (daemonSet, localStorage, unreplicated),
+// drainVerdict runs drain's filters in their order (daemonSet, mirrorPod, localStorage,
+// unreplicated),
 // stopping at the first that keeps the pod; the verdict is the last filter's (filterPods), so
 // a warning an earlier filter gave is lost when a later one passes the pod:
 //
 //  1. A DaemonSet's pod blocks the drain without --ignore-daemonsets, and is left alone with it
 //     (the DaemonSet would recreate it at once; it tolerates the unschedulable taint). One whose
 //     DaemonSet is gone blocks without --force, and with it goes on to the next filters.
-//  2. A pod with an emptyDir volume blocks without --delete-emptydir-data (with it, its warning
+//  2. A mirror pod (api.IsMirrorPod) is left alone without a word, finished or not: evicting it
+//     would stop nothing, its kubelet runs the static pod whatever the API server holds.
+//  3. A pod with an emptyDir volume blocks without --delete-emptydir-data (with it, its warning
 //     is lost to the next filter's verdict, as upstream's TODO in localStorageFilter says).
-//  3. A pod no controller owns blocks without --force (nothing would recreate it), and is
+//  4. A pod no controller owns blocks without --force (nothing would recreate it), and is
 //     warned about with it.
 //
 // Finished pods pass every filter; a pod already being deleted goes through them too (drain
 // waits for it to be gone). k8s.io/kubectl/pkg/drain/filters.go.
 func drainVerdict(c *cluster.Cluster, p *api.Pod, f Flags) verdict {
-	if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+	mirror := api.IsMirrorPod(p)
+	if !mirror && (p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed) {
 		return verdict{evict: true}
 	}
 	ref, owned := api.ControllerOf(&p.ObjectMeta)
@@ -124,6 +128,9 @@ func drainVerdict(c *cluster.Cluster, p *api.Pod, f Flags) verdict {
 		default:
 			return verdict{notice: daemonSetWarning}
 		}
+	}
+	if mirror {
+		return verdict{}
 	}
 	if slices.ContainsFunc(p.Spec.Volumes, func(v api.Volume) bool { return v.EmptyDir != nil }) && !f.IsTrue("delete-emptydir-data") {
 		return verdict{fatal: localStorageFatal}

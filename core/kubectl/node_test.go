@@ -55,10 +55,11 @@ spec:
 }
 
 // TestDrainFiltersGiveTheLastFiltersVerdict pins drain's filters as filterPods runs them
-// (k8s.io/kubectl/pkg/drain/filters.go, drain.go filterPods): daemonSet, localStorage, then
-// unreplicated, stopping at the first that keeps a pod, the verdict being the last one run — so
-// localStorageFilter's warning never survives, and a pod whose DaemonSet is gone goes with
-// --force, unwarned.
+// (k8s.io/kubectl/pkg/drain/filters.go, drain.go filterPods): daemonSet, mirrorPod,
+// localStorage, then unreplicated, stopping at the first that keeps a pod, the verdict being the
+// last one run — so localStorageFilter's warning never survives, a pod whose DaemonSet is gone
+// goes with --force, unwarned, and a mirror pod (here: the pods a Node owns, as a kubelet's
+// mirror pods are) is skipped without a word, finished or not.
 func TestDrainFiltersGiveTheLastFiltersVerdict(t *testing.T) {
 	s := newSim(t)
 	require.Empty(t, settledAll(s, []byte(`apiVersion: apps/v1
@@ -93,12 +94,18 @@ spec:
 		{"a DaemonSet's pod is ignored", ownedBy("DaemonSet", "agent"), nil, api.PodRunning, []string{"--ignore-daemonsets"}, verdict{notice: daemonSetWarning}},
 		{"a pod whose DaemonSet is gone blocks", ownedBy("DaemonSet", "gone"), nil, api.PodRunning, []string{"--ignore-daemonsets"}, verdict{fatal: `daemonsets.apps "gone" not found`}},
 		{"a pod whose DaemonSet is gone goes with --force, unwarned", ownedBy("DaemonSet", "gone"), nil, api.PodRunning, []string{"--force"}, verdict{evict: true}},
+		{"a mirror pod is skipped without a word", ownedBy("Node", "hd2"), emptyDir, api.PodRunning, nil, verdict{}},
+		{"a mirror pod is skipped with every flag", ownedBy("Node", "hd2"), nil, api.PodRunning, []string{"--force", "--ignore-daemonsets", "--delete-emptydir-data"}, verdict{}},
+		{"a finished mirror pod is skipped too", ownedBy("Node", "hd2"), nil, api.PodFailed, nil, verdict{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := ParseFlags("drain", append([]string{"hd2"}, tc.flags...), drainFlags)
 			require.NoError(t, err)
 			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", OwnerReferences: tc.owners},
 				Spec: api.PodSpec{Volumes: tc.vols}, Status: api.PodStatus{Phase: tc.phase}}
+			if len(tc.owners) > 0 && tc.owners[0].Kind == "Node" {
+				p.Annotations = map[string]string{api.AnnotationConfigMirror: "0123456789abcdef0123456789abcdef"}
+			}
 			assert.Equal(t, tc.want, drainVerdict(s.C, p, f))
 		})
 	}

@@ -18,7 +18,7 @@ import (
 func crashingPod(t *testing.T) (*cluster.Cluster, cluster.Key) {
 	c := cluster.New(1)
 	require.NoError(t, apiserver.CreateSystemNamespaces(c))
-	require.NoError(t, Join(c, NewNode("n1", 0, NodeOptions{}, c.Now())))
+	require.NoError(t, Join(c, NewNode("n1", 0, NodeOptions{}, c.Now()), nil))
 	SetImage(c, "crasher", BehaviourCrash, StartupDelay)
 	p := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}
 	p.Name, p.Namespace, p.Spec.NodeName = "web", "default", "n1"

@@ -34,6 +34,8 @@ type NodeOptions struct {
 	Capacity, Allocatable api.ResourceList
 	Addresses             []api.NodeAddress
 	NodeInfo              *api.NodeSystemInfo
+	// StaticPods are the manifests in the kubelet's staticPodPath (see Join).
+	StaticPods []*api.Pod
 }
 
 // NewNode returns the Node a kubelet registers when its machine has the index-th address
@@ -275,6 +277,7 @@ func Sync(c *cluster.Cluster, since cluster.Since) bool {
 			changed = noteSchedulable(c, c.Node(n.Name), m) || changed
 		}
 	}
+	changed = syncStaticPods(c) || changed
 	ips := &podIPs{}
 	for p := range c.AllPods() {
 		node := c.Node(p.Spec.NodeName)
@@ -386,7 +389,7 @@ func markReady(p *api.Pod, now time.Time) {
 func admit(p *api.Pod, node *api.Node, now time.Time) {
 	t := api.NewTime(now)
 	p.Status.StartTime = &t
-	p.Status.HostIP = nodeIP(node)
+	p.Status.HostIP = NodeIP(node)
 	p.Status.HostIPs = []api.PodIP{{IP: p.Status.HostIP}}
 	var names []string
 	p.Status.ContainerStatuses = nil
@@ -399,7 +402,12 @@ func admit(p *api.Pod, node *api.Node, now time.Time) {
 		})
 	}
 	notReady := "containers with unready status: [" + strings.Join(names, " ") + "]"
-	scheduled, _ := boundAt(p)
+	// A pod bound through spec.nodeName (a mirror pod, say) has no PodScheduled condition yet:
+	// the status manager adds it now (status_manager.go updateLastTransitionTime).
+	scheduled, ok := boundAt(p)
+	if !ok {
+		scheduled = now
+	}
 	p.Status.Conditions = []api.PodCondition{
 		{Type: "PodReadyToStartContainers", Status: api.ConditionFalse, LastTransitionTime: t},
 		{Type: api.PodInitialized, Status: api.ConditionTrue, LastTransitionTime: t},
@@ -413,9 +421,12 @@ func admit(p *api.Pod, node *api.Node, now time.Time) {
 func start(c *cluster.Cluster, p *api.Pod, node *api.Node, at time.Time, ips *podIPs) []int {
 	now := api.NewTime(at)
 	p.Status.Phase = api.PodRunning
-	p.Status.HostIP = nodeIP(node)
+	p.Status.HostIP = NodeIP(node)
 	p.Status.HostIPs = []api.PodIP{{IP: p.Status.HostIP}}
-	p.Status.PodIP = ips.next(c, node)
+	p.Status.PodIP = p.Status.HostIP // a pod in the host's network has the node's address
+	if !p.Spec.HostNetwork {
+		p.Status.PodIP = ips.next(c, node)
+	}
 	p.Status.PodIPs = []api.PodIP{{IP: p.Status.PodIP}}
 	scheduled, _ := boundAt(p)
 	if p.Status.StartTime == nil {
@@ -471,7 +482,8 @@ func recordContainerStart(c *cluster.Cluster, p *api.Pod, ctr api.Container) {
 	c.RecordPart(p, part, cluster.EventNormal, "Started", "Container started", "kubelet", p.Spec.NodeName)
 }
 
-func nodeIP(n *api.Node) string {
+// NodeIP is the node's InternalIP, or "".
+func NodeIP(n *api.Node) string {
 	for _, a := range n.Status.Addresses {
 		if a.Type == "InternalIP" {
 			return a.Address

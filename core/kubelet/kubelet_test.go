@@ -80,7 +80,7 @@ func TestNodesRegisterInTheOrderTheyWereCreated(t *testing.T) {
 // once.
 func TestReadyIsPostedAtTheKubeletsNextStatusUpdate(t *testing.T) {
 	c := cluster.New(1)
-	require.NoError(t, Join(c, NewNode("n1", 0, NodeOptions{}, c.Now())))
+	require.NoError(t, Join(c, NewNode("n1", 0, NodeOptions{}, c.Now()), nil))
 	ready := func() api.ConditionStatus {
 		for _, cond := range c.Node("n1").Status.Conditions {
 			if cond.Type == api.NodeReady {

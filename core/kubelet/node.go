@@ -23,12 +23,25 @@ const (
 var Faults = []string{FaultKubeletDown, FaultNotReady, FaultMemoryPressure, FaultDiskPressure, FaultPIDPressure, FaultNetworkUnavailable}
 
 // Join registers a node as its kubelet does on start: the Node object and a running kubelet that
-// renews its lease from now on.
-func Join(c *cluster.Cluster, n *api.Node) error {
+// renews its lease from now on and runs the static pods of its staticPodPath (see
+// syncStaticPods).
+func Join(c *cluster.Cluster, n *api.Node, staticPods []*api.Pod) error {
 	if _, err := apiserver.Create(c, n, apiserver.Options{}); err != nil {
 		return err
 	}
-	c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now()})
+	c.SetMachine(n.Name, cluster.Machine{RenewFrom: c.Now(), StaticPods: staticPods})
+	if len(staticPods) > 0 {
+		old, _ := staticNodes.Get(c, struct{}{})
+		var names []string
+		if old != nil {
+			names = slices.Clone(*old)
+		}
+		if !slices.Contains(names, n.Name) {
+			names = append(names, n.Name)
+			slices.Sort(names)
+		}
+		staticNodes.Set(c, struct{}{}, &names)
+	}
 	return nil
 }
 

@@ -152,13 +152,11 @@ func Parse(id string, lesson []byte, texts map[string][]byte, builtIn map[string
 		return nil, fmt.Errorf("lesson.yaml: %w", err)
 	}
 	l.ID = id
-	switch l.Cluster {
-	case "":
-		l.Cluster = string(sim.Default)
-	case string(sim.Default), string(sim.Empty):
-	default:
-		return nil, fmt.Errorf("lesson.yaml: cluster %q: use default or empty", l.Cluster)
+	topology, err := sim.ParseTopology(l.Cluster)
+	if err != nil {
+		return nil, fmt.Errorf("lesson.yaml: %w", err)
 	}
+	l.Cluster = string(topology)
 	if n := len(l.Steps); n < 3 || n > 6 {
 		return nil, fmt.Errorf("lesson.yaml: a lesson has 3 to 6 steps, not %d", n)
 	}

@@ -42,7 +42,7 @@ func TestParseRefusesMalformedLessons(t *testing.T) {
 	}{
 		{"unknown field", validLesson + "colour: red\n", validText, `lesson.yaml: line 13: unknown field "colour"`},
 		{"too few steps", "steps:\n  - id: a\n    ran: x\n    solution: [{run: k}]\n", validText, "lesson.yaml: a lesson has 3 to 6 steps, not 1"},
-		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default or empty`},
+		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default, empty or kubeadm`},
 		{"unknown manifest", "apply: [nginx]\n" + validLesson, validText, `lesson.yaml: apply "nginx": there is no such built-in manifest`},
 		{"duplicate id", strings.Replace(validLesson, "id: c", "id: a", 1), validText, `lesson.yaml: step "a": the id is used twice`},
 		{"no goal", strings.Replace(validLesson, "    ran: get pods\n", "", 1), validText, `lesson.yaml: step "b": a step needs a goal: checks, ran, or both`},
@@ -101,4 +101,31 @@ func TestReaderReadsALessonAtATime(t *testing.T) {
 	all, err := Load(fsys, nil)
 	require.NoError(t, err)
 	assert.Len(t, all, 2)
+}
+
+// TestALessonStartsFromItsCluster: cluster: in lesson.yaml names a sim.Topology (none is the
+// default one), and Start builds it — kubeadm's with the kube-proxy DaemonSet in kube-system.
+func TestALessonStartsFromItsCluster(t *testing.T) {
+	texts := map[string][]byte{"en": []byte(validText), "zh-CN": []byte(validText)}
+	for _, tc := range []struct {
+		name, cluster string
+		daemonSets    int
+	}{
+		{name: "no cluster is the default one", daemonSets: 0},
+		{name: "default", cluster: "default", daemonSets: 0},
+		{name: "kubeadm runs kube-proxy", cluster: "kubeadm", daemonSets: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := validLesson
+			if tc.cluster != "" {
+				file = "cluster: " + tc.cluster + "\n" + file
+			}
+			l, err := Parse("01-x", []byte(file), texts, nil)
+			require.NoError(t, err)
+			s, err := l.Start()
+			require.NoError(t, err)
+			assert.Equal(t, tc.daemonSets, s.C.Count("DaemonSet"))
+			assert.Len(t, s.C.Nodes(), 3)
+		})
+	}
 }

@@ -18,7 +18,7 @@ import (
 type Scenario struct {
 	Name    string  `json:"name"`
 	Seed    *uint64 `json:"seed,omitempty"`    // default 1
-	Cluster string  `json:"cluster,omitempty"` // default or empty; default "default"
+	Cluster string  `json:"cluster,omitempty"` // a sim.Topology; default "default"
 	Steps   []Step  `json:"steps"`
 }
 
@@ -42,13 +42,11 @@ func Parse(data []byte) (*Scenario, error) {
 	if sc.Name == "" {
 		return nil, errors.New("a scenario needs a name")
 	}
-	switch sc.Cluster {
-	case "":
-		sc.Cluster = string(sim.Default)
-	case string(sim.Default), string(sim.Empty):
-	default:
-		return nil, fmt.Errorf("cluster %q: use default or empty", sc.Cluster)
+	topology, err := sim.ParseTopology(sc.Cluster)
+	if err != nil {
+		return nil, err
 	}
+	sc.Cluster = string(topology)
 	if len(sc.Steps) == 0 {
 		return nil, errors.New("a scenario needs steps")
 	}

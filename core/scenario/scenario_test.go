@@ -32,7 +32,7 @@ func TestParseRejectsBadScenarios(t *testing.T) {
 	cases := map[string]string{
 		"name: x\nsteps:\n  - run: kubectl get pods\n    wnat: x\n": `line 4: unknown field "steps[0].wnat"`,
 		"steps:\n  - run: kubectl get pods\n":                       "a scenario needs a name",
-		"name: x\ncluster: big\nsteps: [{run: sim step}]\n":         `cluster "big": use default or empty`,
+		"name: x\ncluster: big\nsteps: [{run: sim step}]\n":         `cluster "big": use default, empty or kubeadm`,
 		"name: x\nsteps: [{run: '  '}]\n":                           "step 1: run is empty",
 		"name: x\nsteps: [{run: sim step, wantMatch: '(('}]\n":      "step 1: wantMatch: error parsing regexp: missing closing ): `((`",
 		"name: x\nseed: many\nsteps: [{run: sim step}]\n":           "line 2: json: cannot unmarshal string into Go struct field Scenario.seed of type uint64",

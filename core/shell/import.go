@@ -236,7 +236,7 @@ func (r importReport) String() string {
 		fmt.Fprintf(&b, "Kept without their owner, which is not imported: %s.\n", strings.Join(capped(r.ownerless.phrases()), ", "))
 	}
 	if len(r.static) > 0 {
-		fmt.Fprintf(&b, "Static pods imported as plain pods bound to their nodes (DaemonLab's kubelets run no static pods): %s.\n", strings.Join(capped(r.static), ", "))
+		fmt.Fprintf(&b, "Mirror pods imported as plain pods bound to their nodes (a dump holds no kubelet's static pod manifests: deleted, they do not come back): %s.\n", strings.Join(capped(r.static), ", "))
 	}
 	if len(r.notReady) > 0 {
 		fmt.Fprintf(&b, "Not Ready in the file, Ready here (their kubelets run): %s; sim fail NODE not-ready (or kubelet-down) makes a node so again.\n", strings.Join(capped(r.notReady), ", "))
@@ -261,7 +261,7 @@ func (r importReport) String() string {
 //  4. Owner references point to the new owners (by the old owner's uid); a reference to an
 //     owner not imported is dropped, and the dependent kept without it (a StatefulSet's pods
 //     stay). A mirror pod (kubernetes.io/config.mirror) is a plain pod bound to its node, its
-//     Node owner dropped: DaemonLab's kubelets run no static pods.
+//     Node owner dropped: a dump holds no kubelet's static pod manifests to run it from.
 //  5. The namespaces and service accounts the objects name but the file lacks are created
 //     (the dump of `kubectl get nodes,daemonsets,…` holds neither), as an administrator would
 //     before applying the rest.
@@ -369,7 +369,7 @@ func createImported(c *cluster.Cluster, obj api.Object) (api.Object, error) {
 	joined := kubelet.NewNode(n.Name, kubelet.FreeAddress(c), opts, c.Now())
 	joined.Annotations, joined.OwnerReferences, joined.Finalizers = n.Annotations, n.OwnerReferences, n.Finalizers
 	joined.Spec = n.Spec
-	if err := kubelet.Join(c, joined); err != nil {
+	if err := kubelet.Join(c, joined, nil); err != nil {
 		return nil, err
 	}
 	return joined, nil

@@ -311,7 +311,7 @@ func simAddNode(s *sim.Sim, args []string, _ string) Result {
 	if errs := api.Validate(node); len(errs) > 0 {
 		return Result{Err: fmt.Sprintf("The Node %q is invalid: %s", name, errs.Error()), Code: 1}
 	}
-	if err := kubelet.Join(s.C, node); err != nil {
+	if err := kubelet.Join(s.C, node, opts.StaticPods); err != nil {
 		return Result{Err: kubectl.ServerError(err), Code: 1}
 	}
 	s.Settle()

@@ -6,6 +6,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,37 @@ const (
 	// Empty has the namespaces kubeadm creates, the API server's kubernetes service (which
 	// every topology has) and nothing else.
 	Empty Topology = "empty"
+	// Kubeadm is the default cluster with what `kubeadm init` v1.37.2 runs in kube-system: the
+	// control plane's static pods on hd1 (etcd, kube-apiserver, kube-controller-manager,
+	// kube-scheduler, shown as mirror pods), the coredns Deployment and the kube-proxy
+	// DaemonSet, with their ServiceAccounts (see kubeadmControlPlane and kubeadmAddons).
+	Kubeadm Topology = "kubeadm"
 )
+
+// Topologies are the starting clusters, in the order messages list them.
+var Topologies = []Topology{Default, Empty, Kubeadm}
+
+// ParseTopology reads a starting cluster's name: "" is Default; an unknown one is an error that
+// lists the others ("cluster \"big\": use default, empty or kubeadm").
+func ParseTopology(name string) (Topology, error) {
+	if name == "" {
+		return Default, nil
+	}
+	if slices.Contains(Topologies, Topology(name)) {
+		return Topology(name), nil
+	}
+	return "", unknownTopology(name)
+}
+
+// unknownTopology says which starting clusters there are.
+func unknownTopology(name string) error {
+	names := make([]string, len(Topologies))
+	for i, t := range Topologies {
+		names[i] = string(t)
+	}
+	last := len(names) - 1
+	return fmt.Errorf("cluster %q: use %s or %s", name, strings.Join(names[:last], ", "), names[last])
+}
 
 // New returns a settled cluster of the given topology, its randomness drawn from seed.
 func New(seed uint64, topology Topology) (*Sim, error) {
@@ -70,28 +101,24 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 	if err := apiserver.CreateSystemNamespaces(s.C); err != nil {
 		return nil, err
 	}
+	if !slices.Contains(Topologies, topology) {
+		return nil, fmt.Errorf("unknown %w", unknownTopology(string(topology)))
+	}
 	apiserver.SyncKubernetesService(s.C) // the API server's own, as it starts
-	switch topology {
-	case Empty:
-	case Default:
-		controlPlane := kubelet.NodeOptions{
-			Labels: map[string]string{api.LabelNodeRoleControlPlane: "", api.LabelNodeExcludeBalancers: ""},
-			Taints: []api.Taint{{Key: api.LabelNodeRoleControlPlane, Effect: api.TaintEffectNoSchedule}},
+	if topology != Empty {
+		if err := s.joinNodes(topology == Kubeadm); err != nil {
+			return nil, err
 		}
-		for i, name := range []string{"hd1", "hd2", "hd3"} {
-			opts := kubelet.NodeOptions{}
-			if i == 0 {
-				opts = controlPlane
-			}
-			if err := kubelet.Join(s.C, kubelet.NewNode(name, i, opts, s.C.Now())); err != nil {
-				return nil, err
-			}
+	}
+	if topology == Kubeadm {
+		if err := kubeadmAddons(s.C); err != nil {
+			return nil, err
 		}
+	}
+	if topology != Empty {
 		if err := CreateKubeDNS(s.C); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, fmt.Errorf("unknown cluster %q: use default or empty", topology)
 	}
 	s.Settle()
 	return s, nil
@@ -105,6 +132,32 @@ func (s *Sim) Replace(fresh *Sim) {
 	s.work += fresh.work
 	clear(s.quiet)
 	clear(s.began)
+}
+
+// joinNodes joins the default cluster's nodes: control plane hd1 (labelled and tainted as
+// kubeadm does, running the control plane's static pods when staticPods), then hd2 and hd3.
+func (s *Sim) joinNodes(staticPods bool) error {
+	for i, name := range []string{"hd1", "hd2", "hd3"} {
+		opts := kubelet.NodeOptions{}
+		if i == 0 {
+			opts = kubelet.NodeOptions{
+				Labels: map[string]string{api.LabelNodeRoleControlPlane: "", api.LabelNodeExcludeBalancers: ""},
+				Taints: []api.Taint{{Key: api.LabelNodeRoleControlPlane, Effect: api.TaintEffectNoSchedule}},
+			}
+		}
+		n := kubelet.NewNode(name, i, opts, s.C.Now())
+		if staticPods && i == 0 {
+			pods, err := kubeadmControlPlane(name, kubelet.NodeIP(n))
+			if err != nil {
+				return err
+			}
+			opts.StaticPods = pods
+		}
+		if err := kubelet.Join(s.C, n, opts.StaticPods); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxRounds bounds one settling; the controllers converge in a handful of rounds, so reaching it

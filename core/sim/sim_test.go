@@ -109,7 +109,80 @@ func TestDefaultCluster(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, empty.C.Nodes())
 	_, err = New(1, "large")
-	assert.EqualError(t, err, `unknown cluster "large": use default or empty`)
+	assert.EqualError(t, err, `unknown cluster "large": use default, empty or kubeadm`)
+}
+
+// TestParseTopologyNamesTheStartingClusters: "" is the default cluster; an unknown name is
+// an error listing them all (scenario files and lessons read their cluster: with it).
+func TestParseTopologyNamesTheStartingClusters(t *testing.T) {
+	cases := []struct{ name, in, want, err string }{
+		{name: "nothing is the default cluster", in: "", want: "default"},
+		{name: "default", in: "default", want: "default"},
+		{name: "empty", in: "empty", want: "empty"},
+		{name: "kubeadm", in: "kubeadm", want: "kubeadm"},
+		{name: "an unknown one lists the others", in: "big", err: `cluster "big": use default, empty or kubeadm`},
+		{name: "names are case-sensitive", in: "Kubeadm", err: `cluster "Kubeadm": use default, empty or kubeadm`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseTopology(tc.in)
+			if tc.err != "" {
+				assert.EqualError(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, Topology(tc.want), got)
+		})
+	}
+}
+
+// TestKubeadmStartsWhatKubeadmInitRuns pins what `kubeadm init` v1.37.2 leaves in kube-system
+// (cmd/kubeadm/app/phases/addons/proxy/manifests.go KubeProxyDaemonSet19,
+// addons/dns/manifests.go CoreDNSDeployment, controlplane/manifests.go GetStaticPodSpecs,
+// etcd/local.go GetEtcdPodSpec, constants.go's versions) on the default cluster's nodes.
+func TestKubeadmStartsWhatKubeadmInitRuns(t *testing.T) {
+	s, err := New(1, Kubeadm)
+	require.NoError(t, err)
+	s.Advance(30 * time.Second)
+	key := func(name string) cluster.Key { return cluster.Key{Namespace: "kube-system", Name: name} }
+	for _, sa := range []string{"kube-proxy", "coredns"} {
+		assert.NotNil(t, s.C.Get("ServiceAccount", key(sa)), sa)
+	}
+	ds, ok := s.C.Get("DaemonSet", key("kube-proxy")).(*api.DaemonSet)
+	require.True(t, ok)
+	assert.Equal(t, int32(3), ds.Status.NumberReady)
+	pod := ds.Spec.Template.Spec
+	assert.Equal(t, "registry.k8s.io/kube-proxy:v1.37.2", pod.Containers[0].Image)
+	assert.Equal(t, []string{"/usr/local/bin/kube-proxy", "--config=/var/lib/kube-proxy/config.conf", "--hostname-override=$(NODE_NAME)"}, pod.Containers[0].Command)
+	assert.Equal(t, []string{"system-node-critical", "kube-proxy"}, []string{pod.PriorityClassName, pod.ServiceAccountName})
+	assert.True(t, pod.HostNetwork)
+	assert.Equal(t, []api.Toleration{{Operator: api.TolerationOpExists}}, pod.Tolerations)
+	assert.Equal(t, map[string]string{"kubernetes.io/os": "linux"}, pod.NodeSelector)
+	dns, ok := s.C.Get("Deployment", key("coredns")).(*api.Deployment)
+	require.True(t, ok)
+	assert.Equal(t, int32(2), dns.Status.AvailableReplicas)
+	ctr := dns.Spec.Template.Spec.Containers[0]
+	assert.Equal(t, "registry.k8s.io/coredns/coredns:v1.14.6", ctr.Image)
+	assert.Equal(t, "100m 70Mi 170Mi", ctr.Resources.Requests[api.ResourceCPU].String()+" "+ctr.Resources.Requests[api.ResourceMemory].String()+" "+ctr.Resources.Limits[api.ResourceMemory].String())
+	assert.Equal(t, "system-cluster-critical", dns.Spec.Template.Spec.PriorityClassName)
+	statics := []struct{ name, image, cpu string }{
+		{"etcd-hd1", "registry.k8s.io/etcd:3.7.0-0", "100m"},
+		{"kube-apiserver-hd1", "registry.k8s.io/kube-apiserver:v1.37.2", "250m"},
+		{"kube-controller-manager-hd1", "registry.k8s.io/kube-controller-manager:v1.37.2", "200m"},
+		{"kube-scheduler-hd1", "registry.k8s.io/kube-scheduler:v1.37.2", "100m"},
+	}
+	for _, want := range statics {
+		p, ok := s.C.Get("Pod", key(want.name)).(*api.Pod)
+		require.True(t, ok, want.name)
+		assert.True(t, api.IsMirrorPod(p), want.name)
+		assert.Equal(t, "control-plane", p.Labels["tier"], want.name)
+		assert.Equal(t, want.image, p.Spec.Containers[0].Image)
+		assert.Equal(t, want.cpu, p.Spec.Containers[0].Resources.Requests[api.ResourceCPU].String(), want.name)
+		assert.Equal(t, int32(2000001000), *p.Spec.Priority, want.name)
+		assert.Equal(t, "hd1", p.Spec.NodeName, want.name)
+		assert.Equal(t, "192.168.10.11", p.Status.PodIP, want.name)
+		assert.Equal(t, api.PodRunning, p.Status.Phase, want.name)
+	}
 }
 
 // TestPodsStartThreeSecondsAfterBinding pins DESIGN.md's timing: a pod on a healthy node is

@@ -28,7 +28,7 @@ func main() {
 	case "run":
 		os.Exit(run(os.Stdout, os.Args[2:]))
 	case "shell":
-		os.Exit(interactive(os.Stdin, os.Stdout))
+		os.Exit(interactive(os.Stdin, os.Stdout, os.Args[2:]))
 	case "help", "-h", "--help":
 		usage(os.Stdout)
 	default:
@@ -39,7 +39,7 @@ func main() {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage:\n  daemonlab run FILE…   run scenario files\n  daemonlab shell       type kubectl and sim commands against a simulated cluster")
+	fmt.Fprintln(w, "usage:\n  daemonlab run FILE…   run scenario files\n  daemonlab shell [--cluster default|empty|kubeadm]\n                        type kubectl and sim commands against a simulated cluster")
 }
 
 // run runs scenario files: a line per scenario, the failing step with want and got, and a
@@ -83,8 +83,22 @@ func runFile(name string) error {
 // here-document (shell.HereDocument: <<EOF, <<'EOF') reads the following lines up to its marker
 // as the command's standard input; the rest of the line stays the command's. As in bash, `history` lists the lines run so far, `!!` runs the last
 // one again and `!N` the N-th (each echoed first).
-func interactive(in io.Reader, w io.Writer) int {
-	s, err := sim.New(1, sim.Default)
+// --cluster NAME starts from another cluster than the default one (sim.Topologies).
+func interactive(in io.Reader, w io.Writer, args []string) int {
+	topology, err := sim.Default, error(nil)
+	switch {
+	case len(args) == 0:
+	case len(args) == 2 && args[0] == "--cluster":
+		topology, err = sim.ParseTopology(args[1])
+	case len(args) == 1 && strings.HasPrefix(args[0], "--cluster="):
+		topology, err = sim.ParseTopology(strings.TrimPrefix(args[0], "--cluster="))
+	default:
+		err = fmt.Errorf("daemonlab shell: unknown arguments %q", args)
+	}
+	var s *sim.Sim
+	if err == nil {
+		s, err = sim.New(1, topology)
+	}
 	if err == nil {
 		err = shell.WriteTutorials(s.C)
 	}

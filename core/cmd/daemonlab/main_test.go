@@ -40,9 +40,33 @@ func TestRunReportsEveryScenario(t *testing.T) {
 func TestShellRunsCommandsAndHereDocuments(t *testing.T) {
 	in := "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\nsim advance 1m\nkubectl get ns team-a\nexit\n"
 	var out strings.Builder
-	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out, nil))
 	assert.Contains(t, out.String(), "namespace/team-a created\n")
 	assert.Contains(t, out.String(), "team-a   Active   60s\n")
+}
+
+// TestShellStartsFromTheClusterNamed: --cluster NAME (or --cluster=NAME) picks a starting
+// cluster (sim.ParseTopology); an unknown one, or another argument, is refused before anything
+// runs.
+func TestShellStartsFromTheClusterNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{name: "none is the default cluster", code: 0, want: "No resources found in kube-system namespace.\n"},
+		{name: "kubeadm runs kube-proxy", args: []string{"--cluster", "kubeadm"}, code: 0, want: "kube-proxy   3         3         0       3            0           kubernetes.io/os=linux   0s\n"},
+		{name: "the = form", args: []string{"--cluster=kubeadm"}, code: 0, want: "kube-proxy   3 "},
+		{name: "an unknown cluster", args: []string{"--cluster", "big"}, code: 1, want: `cluster "big": use default, empty or kubeadm` + "\n"},
+		{name: "an unknown argument", args: []string{"--seed", "2"}, code: 1, want: `daemonlab shell: unknown arguments ["--seed" "2"]` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			assert.Equal(t, tc.code, interactive(strings.NewReader("kubectl get ds -n kube-system\nexit\n"), &out, tc.args))
+			assert.Contains(t, out.String(), tc.want)
+		})
+	}
 }
 
 // TestShellWritesFilesWithHereDocuments: the here-document's marker may be quoted and followed by
@@ -51,7 +75,7 @@ func TestShellRunsCommandsAndHereDocuments(t *testing.T) {
 func TestShellWritesFilesWithHereDocuments(t *testing.T) {
 	in := "cat <<'EOF' > ns.yaml\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\ncat > two.yaml <<EOF\nx: 1\nEOF\nkubectl apply -f ns.yaml\nls\nexit\n"
 	var out strings.Builder
-	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out, nil))
 	assert.Contains(t, out.String(), "namespace/team-a created\n")
 	assert.Contains(t, out.String(), "daemonset.yaml\nfluentd-elasticsearch.yaml\nns.yaml\npod-besteffort.yaml\npod-burstable.yaml\npod-guaranteed.yaml\ntwo.yaml\n")
 }
@@ -61,7 +85,7 @@ func TestShellWritesFilesWithHereDocuments(t *testing.T) {
 func TestShellHistoryRerunsLinesWithTheirInput(t *testing.T) {
 	in := "kubectl create -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\nEOF\nk get ns team-a\nhistory\n!1\n!!\n!7\nhelp\n"
 	var out strings.Builder
-	assert.Equal(t, 0, interactive(strings.NewReader(in), &out))
+	assert.Equal(t, 0, interactive(strings.NewReader(in), &out, nil))
 	got := out.String()
 	assert.Contains(t, got, "$     1  kubectl create -f -\n    2  k get ns team-a\n$ ")
 	assert.Contains(t, got, "$ kubectl create -f -\nError from server (AlreadyExists): error when creating \"STDIN\": namespaces \"team-a\" already exists\n")
@@ -89,7 +113,7 @@ func TestShellReadsLongLinesAndRefusesTooLongOnes(t *testing.T) {
 	} {
 		var out strings.Builder
 		var code int
-		_, bytes := measure.Allocations(func() { code = interactive(strings.NewReader(tc.in), &out) })
+		_, bytes := measure.Allocations(func() { code = interactive(strings.NewReader(tc.in), &out, nil) })
 		assert.Equal(t, 0, code, tc.name)
 		_, got, _ := strings.Cut(out.String(), "\n")
 		assert.Equal(t, tc.want, got, tc.name)

@@ -43,6 +43,12 @@ func dependents(c *cluster.Cluster, uid string) []api.Object {
 //  3. A dependent none of whose owners exists any more is deleted in the background; references
 //     to owners that are gone are dropped from dependents that still have one.
 //
+// A reference to a Node (a mirror pod's, kubelet.MirrorPod) is not judged: a pass over every
+// node at every change of one would make joins cost the square of the nodes, and when a node
+// goes pod GC deletes its pods (gcOrphaned), mirror pods with them. Upstream the garbage
+// collector deletes them first, so they show Terminating for those 40s; DaemonLab leaves them
+// Running until pod GC.
+//
 // It returns whether anything changed.
 func Sync(c *cluster.Cluster) bool {
 	before := c.Version()
@@ -82,10 +88,11 @@ func Sync(c *cluster.Cluster) bool {
 	for _, kind := range dependentKinds {
 		for d := range c.Each(kind) {
 			refs := d.GetObjectMeta().OwnerReferences
-			if !slices.ContainsFunc(refs, func(r api.OwnerReference) bool { return !live[r.UID] }) {
+			gone := func(r api.OwnerReference) bool { return r.Kind != "Node" && !live[r.UID] }
+			if !slices.ContainsFunc(refs, gone) {
 				continue
 			}
-			alive := slices.DeleteFunc(slices.Clone(refs), func(r api.OwnerReference) bool { return !live[r.UID] })
+			alive := slices.DeleteFunc(slices.Clone(refs), gone)
 			switch {
 			case len(alive) == 0 && d.GetObjectMeta().DeletionTimestamp == nil:
 				c.DeleteObject(d, cluster.Background, nil)
