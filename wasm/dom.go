@@ -636,8 +636,9 @@ func (p *page) renderTabs(v playground.View) {
 	// A tab newly shown is scrolled into the row's view (a phone shows two or three tabs).
 	if key := activeTabKey(v); key != p.shownTab {
 		p.shownTab = key
-		if a := p.tabs.QuerySelector(".tab.active"); a != nil {
-			row, tab := p.tabs.Underlying(), a.Underlying()
+		// the js value's own querySelector: dom's would bring its type-by-constructor wrappers in
+		if tab := p.tabs.Underlying().Call("querySelector", ".tab.active"); tab.Truthy() {
+			row := p.tabs.Underlying()
 			left, width, seen := tab.Get("offsetLeft").Int()-row.Get("offsetLeft").Int(), tab.Get("offsetWidth").Int(), row.Get("clientWidth").Int()
 			if scroll := row.Get("scrollLeft").Int(); left < scroll || left+width > scroll+seen {
 				row.Set("scrollLeft", max(0, left+width-seen))
