@@ -156,7 +156,7 @@ func (m *Model) writeFile(name, text string) {
 
 // openEditor opens what a command line asks an editor for, if it does (ok): `vim FILE…` (vi,
 // nano, emacs) opens each file in a tab, `kubectl edit …` (k edit) the objects in the edit's
-// tab. A line that is not one of those, or has a pipe, is the shell's.
+// tab. A line that is not one of those, has a pipe, or asks for help, is the shell's.
 func (m *Model) openEditor(line string) (ok bool) {
 	cmds, err := shell.Pipeline(line)
 	if err != nil || len(cmds) != 1 || len(cmds[0]) < 2 {
@@ -167,7 +167,7 @@ func (m *Model) openEditor(line string) (ok bool) {
 	case shell.IsEditor(words[0]):
 		m.openFiles(words)
 		return true
-	case (words[0] == "kubectl" || words[0] == "k") && words[1] == "edit":
+	case (words[0] == "kubectl" || words[0] == "k") && words[1] == "edit" && !slices.ContainsFunc(words, isHelpFlag):
 		if m.Edit != nil {
 			m.Terminal.show(kubectl.Result{Err: fmt.Sprintf("error: %q is open in the editor: save it or close its tab first", m.Edit.Title()), Code: 1})
 			m.Editing = true
@@ -183,6 +183,9 @@ func (m *Model) openEditor(line string) (ok bool) {
 	}
 	return false
 }
+
+// isHelpFlag is -h or --help: `kubectl edit --help` is the shell's, kubectl's help.
+func isHelpFlag(w string) bool { return w == "-h" || w == "--help" }
 
 // openFiles opens the files an editor's command line names (options left out), as the editor
 // would: a directory or a path outside the workspace is refused, as the workspace words it.

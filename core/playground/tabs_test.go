@@ -182,6 +182,11 @@ func TestKubectlEditOnThePage(t *testing.T) {
 	assert.Nil(t, m.Edit)
 	assert.Equal(t, "Edit cancelled, no changes made.", lastLines(m, 1)[0])
 
+	// help is kubectl's
+	m = Update(m, RunMsg{Line: "kubectl edit --help"})
+	assert.Nil(t, m.Edit)
+	assert.True(t, strings.HasPrefix(lastLines(m, 1)[0], "Edit a resource from the default editor."))
+
 	// an edit open in a session is kept by a share link
 	m = Update(m, RunMsg{Line: "kubectl edit ds/fluentd-elasticsearch -n kube-system"})
 	shared, err = LoadShared(lib, ShareFragment(m))
