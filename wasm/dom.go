@@ -25,6 +25,7 @@ type page struct {
 	banner, notice, noticeText, terminal, steps    element
 	details, detailsTitle, detailsWhy, detailsSecs element
 	events, tableToggle, tutor, promptSign         element
+	tabs, apply, saveEdit, applyHint, editorPane   element
 	play, undo, redo, reset, addNode               element
 	timeButtons                                    []element
 	editor                                         *dom.HTMLTextAreaElement
@@ -47,6 +48,7 @@ type page struct {
 	scrollTerminal                                 js.Func                          // scrolls the terminal to its end
 	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
 	collectDue                                     bool                             // an idle-time collection check is asked for
+	shownTab                                       string                           // the editor's tab shown, as last drawn
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -60,6 +62,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
+		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -91,18 +94,32 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		return nil
 	})
 	// Typing goes through Update alone, not dispatch: the editor shows the text typed already, and
-	// the rest of the page (Reset's confirmation too) stays as it is.
+	// the rest of the page (Reset's confirmation too) stays as it is. Typing in a file's tab
+	// writes the workspace, a step of the history: the timeline and the terminal show it.
 	p.listen(p.editor.Underlying(), "input", func(js.Value) {
+		if file := p.openFile(); file != "" {
+			p.dispatch(playground.WriteMsg{File: file, Text: p.editor.Value()})
+			return
+		}
 		p.model = playground.Update(p.model, playground.EditMsg{Text: p.editor.Value()})
 		p.save()
 	})
+	// Ctrl/⌘+S anywhere in the editor's pane saves the open tab (the code editor's keys reach it
+	// through its shadow root), instead of the browser's Save Page.
+	p.listen(p.editorPane.Underlying(), "keydown", func(e js.Value) {
+		if k := keyboard(e); (k.Key() == "s" || k.Key() == "S") && (k.CtrlKey() || k.MetaKey()) {
+			k.PreventDefault()
+			p.dispatch(playground.SaveMsg{Text: p.editor.Value()})
+		}
+	})
+	p.onClick(p.saveEdit, func() playground.Msg { return playground.SaveMsg{Text: p.editor.Value()} })
 	p.listen(p.editor.Underlying(), "keydown", func(e js.Value) {
 		if k := keyboard(e); k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
 			k.PreventDefault()
 			p.dispatch(playground.ApplyMsg{Text: p.editor.Value()})
 		}
 	})
-	p.onClick(p.byID("apply"), func() playground.Msg { return playground.ApplyMsg{Text: p.editor.Value()} })
+	p.onClick(p.apply, func() playground.Msg { return playground.ApplyMsg{Text: p.editor.Value()} })
 	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
 	p.listen(p.prompt.Underlying(), "paste", p.promptPaste)
 	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
@@ -551,9 +568,10 @@ func (p *page) render() {
 		focused = a.GetAttribute("data-key")
 	}
 
-	if v.Editor != p.editor.Value() { // a reset, a lesson, a solution's manifest
+	if v.Editor != p.editor.Value() { // a reset, a lesson, a solution's manifest, another tab
 		p.setEditor(v.Editor)
 	}
+	p.renderTabs(v)
 	p.clock.SetTextContent(v.Clock)
 	p.play.SetTextContent(playground.T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
 	p.play.SetAttribute("aria-pressed", strconv.FormatBool(v.Playing))
@@ -605,6 +623,62 @@ func (p *page) render() {
 		}
 	}
 	p.doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
+}
+
+// openFile is the workspace file whose tab is shown, or "".
+func (p *page) openFile() string {
+	for _, t := range p.view.Tabs {
+		if t.Active {
+			return t.File
+		}
+	}
+	return ""
+}
+
+// renderTabs draws the editor's tabs (each a tab button and, but for the manifest's, a close
+// button), and the buttons and hint of the tab shown: Apply, or Save for a kubectl edit.
+func (p *page) renderTabs(v playground.View) {
+	p.tabs.SetTextContent("")
+	for i, t := range v.Tabs {
+		wrap := p.el("span", "tab", "")
+		setClass(wrap, "active", t.Active)
+		msg := playground.TabMsg{File: t.File, Edit: t.Edit}
+		b := p.button("tab-title", t.Title, "tab:"+strconv.Itoa(i), func() playground.Msg { return msg })
+		setAttrs(b, "role", "tab", "aria-selected", strconv.FormatBool(t.Active), "title", t.Title)
+		wrap.AppendChild(b)
+		if t.Close != "" {
+			closeMsg := playground.CloseTabMsg{File: t.File, Edit: t.Edit}
+			c := p.button("tab-close", "×", "close:"+strconv.Itoa(i), func() playground.Msg { return closeMsg })
+			setAttrs(c, "aria-label", t.Close, "title", t.Close)
+			wrap.AppendChild(c)
+		}
+		p.tabs.AppendChild(wrap)
+	}
+	// A tab newly shown is scrolled into the row's view (a phone shows two or three tabs).
+	if key := activeTabKey(v); key != p.shownTab {
+		p.shownTab = key
+		// the js value's own querySelector: dom's would bring its type-by-constructor wrappers in
+		if tab := p.tabs.Underlying().Call("querySelector", ".tab.active"); tab.Truthy() {
+			row := p.tabs.Underlying()
+			left, width, seen := tab.Get("offsetLeft").Int()-row.Get("offsetLeft").Int(), tab.Get("offsetWidth").Int(), row.Get("clientWidth").Int()
+			if scroll := row.Get("scrollLeft").Int(); left < scroll || left+width > scroll+seen {
+				row.Set("scrollLeft", max(0, left+width-seen))
+			}
+		}
+	}
+	setClass(p.apply, "hidden", v.Editing)
+	setClass(p.saveEdit, "hidden", !v.Editing)
+	p.applyHint.SetTextContent(v.Hint)
+}
+
+// activeTabKey names the tab shown: its file, or the edit's title.
+func activeTabKey(v playground.View) string {
+	for _, t := range v.Tabs {
+		if t.Active {
+			return t.File + "\x00" + strconv.FormatBool(t.Edit) + t.Title
+		}
+	}
+	return ""
 }
 
 // renderNotice shows the notice, with its buttons, and the share link when one was just made.

@@ -24,6 +24,7 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 	"taint":         taintCommand,
 	"label":         labelCommand,
 	"patch":         patchCommand,
+	"edit":          editCommand,
 	"events":        eventsCommand,
 	"top":           topCommand,
 	"annotate":      annotateCommand,

@@ -8,14 +8,17 @@ import (
 )
 
 // Step is one thing the learner did that changed the cluster: a command line (typed, or run by
-// a button or play), or the editor's text applied. Replaying the steps from the start state
+// a button or play), the editor's text applied, a file's tab written, or a kubectl edit saved. Replaying the steps from the start state
 // rebuilds the session exactly, because the same seed and the same commands give the same
 // cluster.
 type Step struct {
-	Run   string `json:"run,omitempty"`   // a command line
-	Stdin string `json:"stdin,omitempty"` // its standard input (a here-document typed after it)
-	Apply string `json:"apply,omitempty"` // or the editor's manifests, applied all or nothing
-	Times int    `json:"times,omitempty"` // ran this many times in a row (play's ticks); 0 is once
+	Run   string    `json:"run,omitempty"`   // a command line
+	Stdin string    `json:"stdin,omitempty"` // its standard input (a here-document typed after it)
+	Apply string    `json:"apply,omitempty"` // or the editor's manifests, applied all or nothing
+	File  string    `json:"file,omitempty"`  // or a workspace file written with Text, from its tab
+	Text  string    `json:"text,omitempty"`
+	Edit  *EditStep `json:"edit,omitempty"`  // or a kubectl edit saved
+	Times int       `json:"times,omitempty"` // ran this many times in a row (play's ticks); 0 is once
 }
 
 // runs is how many times the step ran.
@@ -23,10 +26,28 @@ func (st Step) runs() int { return max(st.Times, 1) }
 
 // do runs the step once against s.
 func (st Step) do(s *sim.Sim) kubectl.Result {
-	if st.Run == "" {
-		return shell.ApplyAll(s, st.Apply)
+	switch {
+	case st.Run != "":
+		return shell.Run(s, st.Run, st.Stdin)
+	case st.File != "":
+		return shell.WriteFile(s, st.File, st.Text)
+	case st.Edit != nil:
+		e := st.Edit.Edit
+		r, _ := shell.SaveEdit(s, &e, st.Edit.Text)
+		return r
 	}
-	return shell.Run(s, st.Run, st.Stdin)
+	return shell.ApplyAll(s, st.Apply)
+}
+
+// kinds is how many of the step's kinds it has set: a valid step has one.
+func (st Step) kinds() int {
+	n := 0
+	for _, set := range []bool{st.Run != "", st.Apply != "", st.File != "", st.Edit != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
 }
 
 // History is the session's steps and the cluster's state after them: undo, redo and the
@@ -52,12 +73,21 @@ func newHistory(c *cluster.Cluster) History {
 // record adds a step that has just run; the cluster is in the state after it. Steps that could
 // have been redone are dropped, as an editor drops its redo list on a new edit. With extend (a
 // play tick), a step that repeats the last one at the end of the history counts as another run
-// of it.
+// of it; a write of a file's tab (File) after a write of the same file replaces it, so that a
+// run of typing is one step.
 func (h *History) record(c *cluster.Cluster, st Step, extend bool) {
-	if extend && h.Pos == len(h.Steps) && h.Pos > 0 && st.Run != "" && h.Steps[h.Pos-1].Run == st.Run {
-		h.Steps[h.Pos-1].Times = h.Steps[h.Pos-1].runs() + 1
-		h.snaps[h.Pos] = c.Snapshot()
-		return
+	if extend && h.Pos == len(h.Steps) && h.Pos > 0 {
+		last := &h.Steps[h.Pos-1]
+		switch {
+		case st.Run != "" && last.Run == st.Run:
+			last.Times = last.runs() + 1
+			h.snaps[h.Pos] = c.Snapshot()
+			return
+		case st.File != "" && last.File == st.File:
+			last.Text = st.Text
+			h.snaps[h.Pos] = c.Snapshot()
+			return
+		}
 	}
 	h.Steps = append(h.Steps[:h.Pos], st)
 	for i := range h.snaps {

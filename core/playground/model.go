@@ -24,7 +24,11 @@ import (
 type Model struct {
 	Sim       *sim.Sim
 	History   History
-	Editor    string
+	Editor    string        // the manifest tab's text
+	Tabs      []string      // the workspace files open in the editor's tabs (see tabs.go)
+	Open      string        // the file whose tab is shown; "" for the manifest's
+	Edit      *kubectl.Edit // the kubectl edit under way, in its tab; nil for none
+	Editing   bool          // the edit's tab is shown
 	Result    kubectl.Result
 	Terminal  Terminal
 	Playing   bool
@@ -217,11 +221,17 @@ const (
 	dropTick                 // drops it: the state it leaves is replaced
 )
 
-// ApplyMsg asks to apply the editor's text.
+// ApplyMsg asks to apply the open tab's text: the manifest's as `kubectl apply -f -`, a file's
+// as `kubectl apply -f FILE` (echoed, as if typed); on the edit's tab it saves the edit.
 type ApplyMsg struct{ Text string }
 
-// EditMsg is the editor's text edited, not applied: it is kept with the session.
+// EditMsg is the manifest's text, or the edit's, edited, not applied: the manifest's is kept
+// with the session, the edit's until it is saved.
 type EditMsg struct{ Text string }
+
+// WriteMsg is a file's tab edited: the file is written to the workspace (see tabs.go). It
+// finishes a Tick under way first, as the workspace is the cluster's.
+type WriteMsg struct{ File, Text string }
 
 // RunMsg runs a command line in the terminal, as typed or as a button's command (echoed, so that
 // learners see the command behind every button).
@@ -338,15 +348,31 @@ func Update(m Model, msg Msg) Model {
 
 func (ApplyMsg) during() during { return finishTick }
 func (msg ApplyMsg) update(m Model) Model {
+	switch {
+	case m.Editing && m.Edit != nil:
+		m.saveEdit(msg.Text)
+		return m
+	case m.Open != "":
+		m.writeTab(msg.Text)
+		return RunMsg{Line: "kubectl apply -f " + shell.Quote(m.Open)}.update(m)
+	}
 	m.Editor = msg.Text
 	m.Result = m.do(Step{Apply: msg.Text})
 	m.typed("kubectl apply -f -")
 	return m
 }
 
+// EditMsg leaves a Tick under way: it changes no cluster (a file's tab is WriteMsg's).
 func (EditMsg) during() during { return keepTick }
 func (msg EditMsg) update(m Model) Model {
-	m.Editor = msg.Text
+	switch {
+	case m.Editing && m.Edit != nil:
+		e := *m.Edit
+		e.Text = msg.Text
+		m.Edit = &e
+	case m.Open == "":
+		m.Editor = msg.Text
+	}
 	return m
 }
 
@@ -381,6 +407,9 @@ func (msg RunMsg) update(m Model) Model {
 	m.typed(line)
 	if line == "clear" {
 		t.Lines = nil
+		return m
+	}
+	if m.openEditor(line) {
 		return m
 	}
 	if d, ok := advanceOf(line); ok && m.Chunk {

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/kubectl"
 	"daemonlab/core/sim"
 )
 
@@ -20,12 +23,16 @@ import (
 // the editor's text and the commands typed. It holds data only: loading it runs nothing but
 // DaemonLab's own command language against the simulated cluster.
 type Saved struct {
-	Version int          `json:"v"`
-	Lesson  *SavedLesson `json:"lesson,omitempty"` // the lesson being taken; its start is the session's
-	Steps   []Step       `json:"steps"`
-	Pos     int          `json:"pos"`
-	Editor  string       `json:"editor"`
-	Typed   []string     `json:"typed,omitempty"`
+	Version int           `json:"v"`
+	Lesson  *SavedLesson  `json:"lesson,omitempty"` // the lesson being taken; its start is the session's
+	Steps   []Step        `json:"steps"`
+	Pos     int           `json:"pos"`
+	Editor  string        `json:"editor"`
+	Typed   []string      `json:"typed,omitempty"`
+	Tabs    []string      `json:"tabs,omitempty"`    // the files open in the editor's tabs
+	Open    string        `json:"open,omitempty"`    // the file whose tab is shown, "" the manifest's
+	Edit    *kubectl.Edit `json:"edit,omitempty"`    // the kubectl edit under way
+	Editing bool          `json:"editing,omitempty"` // its tab is shown
 }
 
 // SavedLesson is where a learner is in a lesson.
@@ -60,7 +67,8 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 
 // Save returns the session as JSON.
 func Save(m Model) []byte {
-	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History}
+	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History,
+		Tabs: m.Tabs, Open: m.Open, Edit: m.Edit, Editing: m.Editing}
 	if t := m.Tutor; t != nil {
 		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution, Files: t.Files}
 	}
@@ -107,6 +115,7 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 	m.replay(sv.Steps)
 	m.History.seek(m.Sim, sv.Pos)
 	m.Editor = sv.Editor
+	m.Tabs, m.Open, m.Edit, m.Editing = sv.Tabs, sv.Open, sv.Edit, sv.Editing && sv.Edit != nil
 	m.Terminal.History = sv.Typed
 	m.Terminal.Pos = len(sv.Typed)
 	if l := sv.Lesson; l != nil {
@@ -182,10 +191,17 @@ func (sv Saved) check() error {
 		return errSaved
 	case len(sv.Typed) > maxTyped:
 		return fmt.Errorf("%w: it has more than %d typed commands", errSaved, maxTyped)
+	case len(sv.Tabs) > maxTabs || sv.Open != "" && !slices.Contains(sv.Tabs, sv.Open) || sv.Edit != nil && !sv.Edit.Valid():
+		return errSaved
+	}
+	for _, f := range sv.Tabs {
+		if name, err := cluster.CleanPath(f); err != nil || name != f || name == "" {
+			return errSaved
+		}
 	}
 	runs := 0
 	for _, st := range sv.Steps {
-		if (st.Run == "") == (st.Apply == "") || st.Times < 0 || st.Times > maxRuns {
+		if st.kinds() != 1 || st.Times < 0 || st.Times > maxRuns || st.Edit != nil && !st.Edit.Edit.Valid() || st.Text != "" && st.File == "" {
 			return errSaved
 		}
 		if runs += st.runs(); runs > maxRuns {

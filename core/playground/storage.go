@@ -391,7 +391,7 @@ func (m Model) keepOutliving(fresh Model, notice string) Model {
 }
 
 // worthKeeping reports whether the session holds the learner's work: a step of the history, an
-// edited manifest, or a lesson begun.
+// edited manifest, a file or an edit open in a tab, or a lesson begun.
 func (m Model) worthKeeping() bool {
 	start := m.lib.start
 	if t := m.Tutor; t != nil {
@@ -400,5 +400,5 @@ func (m Model) worthKeeping() bool {
 			return true
 		}
 	}
-	return len(m.History.Steps) > 0 || m.Editor != start
+	return len(m.History.Steps) > 0 || m.Editor != start || len(m.Tabs) > 0 || m.Edit != nil
 }

@@ -22,7 +22,10 @@ type View struct {
 	Clock         string
 	Nodes         []NodeView
 	Pending       []PodView // pods no node has taken
-	Editor        string    // the editor's text
+	Editor        string    // the open tab's text
+	Tabs          []TabView // the editor's tabs
+	Editing       bool      // the edit's tab is open: Save finishes it, Apply is Save
+	Hint          string    // what Apply (or Save) does with the open tab
 	Output        string
 	Failed        bool
 	Problems      []string // the apply's problems, "line N: message" where the line is known
@@ -184,7 +187,7 @@ type PodView struct {
 // Render turns the model into a View.
 func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
-	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.Editor, Output: m.Result.Out,
+	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil, Output: m.Result.Out,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
 	switch {
@@ -194,6 +197,14 @@ func Render(m Model) View {
 		v.Notice = T(l, m.Notice)
 	}
 	v.NoticeActions, v.MustChoose = noticeActionsOf(m), mustChoose[m.Notice]
+	switch {
+	case v.Editing:
+		v.Hint = T(l, "save.hint")
+	case m.Open != "":
+		v.Hint = T(l, "apply.file.hint", m.Open, m.Open)
+	default:
+		v.Hint = T(l, "apply.hint")
+	}
 	if m.Unsaved {
 		v.Unsaved = T(l, "unsaved")
 	}

@@ -504,3 +504,25 @@ func cd(c *cluster.Cluster, words []string) Result {
 	}
 	return Result{Err: fmt.Sprintf("cd: DaemonLab's terminal stays in %s; name the files by their path instead: ls %s, kubectl apply -f %s", cluster.Home, dir, path.Join(dir, "FILE")), Code: 1}
 }
+
+// IsEditor reports whether a command is one of the text editors tutorials open files in (the
+// page opens the file in a tab; here they answer with editor).
+func IsEditor(name string) bool { return slices.Contains(editors, name) }
+
+// WriteFile writes a file of the workspace with data, as an editor saves it; a write the
+// workspace refuses is the editor's error, worded as the shell words a failed redirection.
+func WriteFile(s *sim.Sim, name, data string) Result {
+	if err := s.C.WriteFile(name, data, false); err != nil {
+		return Result{Err: fmt.Sprintf("bash: %s: %s", name, err), Code: 1}
+	}
+	return Result{}
+}
+
+// Quote writes a word so that Split reads it back as it is: bare when it holds only characters
+// no shell treats specially, else in single quotes.
+func Quote(word string) string {
+	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") == "" {
+		return word
+	}
+	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
+}

@@ -327,3 +327,15 @@ func Split(line string) ([]string, error) {
 	}
 	return cmds[len(cmds)-1], nil
 }
+
+// SaveEdit saves a kubectl edit with the editor's text (kubectl.Edit.Save), and lets the
+// controllers answer what it changed.
+func SaveEdit(s *sim.Sim, e *kubectl.Edit, text string) (Result, bool) {
+	defer s.Command()()
+	before := s.C.Writes()
+	r, done := e.Save(s, text)
+	if s.C.Writes() != before {
+		s.Settle()
+	}
+	return r, done
+}

@@ -3,7 +3,8 @@
 // textarea, which stays the editor's mirror:
 //
 //   1. every edit here is copied into the textarea, followed by an "input" event;
-//   2. Go replaces the text by setting the textarea and sending it "daemonlab-set";
+//   2. Go replaces the text by setting the textarea and sending it "daemonlab-set" (the editor
+//      starts afresh on it, its undo history too);
 //   3. Go sends "daemonlab-problems" with the apply's problems as JSON ([{line, column, message}]),
 //      shown as diagnostics at their line, and keeps the last in the textarea's data-problems;
 //   4. Ctrl/Cmd+Enter presses the Apply button.
@@ -29,31 +30,27 @@ host.id = "code-editor";
 host.className = "code-editor";
 const shadow = host.attachShadow({ mode: "open" });
 
-const view = new EditorView({
-  doc: textarea.value,
-  parent: shadow,
-  root: shadow,
-  extensions: [
-    basicSetup,
-    yaml(),
-    lintGutter(),
-    EditorState.tabSize.of(2),
-    EditorView.theme({
-      "&": { height: "100%", backgroundColor: "#fff", fontSize: ".82rem" },
-      ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", lineHeight: "1.45" },
-      "&.cm-focused": { outline: "3px solid #9ab8ff" },
-    }),
-    // before basicSetup's own Mod-Enter (insertBlankLine)
-    Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { applyButton.click(); return true; } }])),
-    EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "manifest" }),
-    EditorView.updateListener.of((update) => {
-      if (update.docChanged && !update.transactions.some((tr) => tr.isUserEvent("daemonlab.set"))) {
-        textarea.value = update.state.doc.toString();
-        textarea.dispatchEvent(new Event("input"));
-      }
-    }),
-  ],
-});
+const extensions = [
+  basicSetup,
+  yaml(),
+  lintGutter(),
+  EditorState.tabSize.of(2),
+  EditorView.theme({
+    "&": { height: "100%", backgroundColor: "#fff", fontSize: ".82rem" },
+    ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", lineHeight: "1.45" },
+    "&.cm-focused": { outline: "3px solid #9ab8ff" },
+  }),
+  // before basicSetup's own Mod-Enter (insertBlankLine)
+  Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { applyButton.click(); return true; } }])),
+  EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "manifest" }),
+  EditorView.updateListener.of((update) => {
+    if (update.docChanged && !update.transactions.some((tr) => tr.isUserEvent("daemonlab.set"))) {
+      textarea.value = update.state.doc.toString();
+      textarea.dispatchEvent(new Event("input"));
+    }
+  }),
+];
+const view = new EditorView({ doc: textarea.value, parent: shadow, root: shadow, extensions });
 const focused = document.activeElement === textarea;
 const { selectionStart, selectionEnd } = textarea;
 textarea.after(host);
@@ -64,9 +61,16 @@ if (focused) {
   view.focus();
 }
 
+// A text Go sets is another document (a tab, a reset, a lesson, a kubectl edit reopened): the
+// editor starts afresh on it, so that its undo does not bring the text of another tab back.
 textarea.addEventListener("daemonlab-set", () => {
   if (textarea.value !== view.state.doc.toString()) {
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: textarea.value }, userEvent: "daemonlab.set" });
+    const hadFocus = view.hasFocus;
+    view.setState(EditorState.create({ doc: textarea.value, extensions }));
+    showProblems(textarea.dataset.problems || "[]");
+    if (hadFocus) {
+      view.focus();
+    }
   }
 });
 
