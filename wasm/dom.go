@@ -13,6 +13,7 @@ import (
 
 	"daemonlab/core/kubectl"
 	"daemonlab/core/playground"
+	"daemonlab/core/sim"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -30,7 +31,7 @@ type page struct {
 	timeButtons                                    []element
 	editor                                         *dom.HTMLTextAreaElement
 	prompt, scrubber, shareURL, eventObject        *dom.HTMLInputElement
-	speed, lang, eventType, lessonPicker           *dom.HTMLSelectElement
+	speed, lang, eventType, lessonPicker, cluster  *dom.HTMLSelectElement
 	model                                          playground.Model
 	keeper                                         *playground.Keeper               // where the session is saved
 	noticeActions, dismiss, unsaved                element                          // the notice's buttons, its Dismiss, the not-saved mark
@@ -83,6 +84,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p.eventObject = &dom.HTMLInputElement{BasicHTMLElement: control("event-object", "INPUT")}
 	p.speed = &dom.HTMLSelectElement{BasicHTMLElement: control("speed", "SELECT")}
 	p.lang = &dom.HTMLSelectElement{BasicHTMLElement: control("lang", "SELECT")}
+	p.cluster = &dom.HTMLSelectElement{BasicHTMLElement: control("cluster", "SELECT")}
 	p.eventType = &dom.HTMLSelectElement{BasicHTMLElement: control("event-type", "SELECT")}
 	p.lessonPicker = &dom.HTMLSelectElement{BasicHTMLElement: control("lesson-picker", "SELECT")}
 	if len(missing) > 0 {
@@ -219,6 +221,14 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		}
 	})
 	p.listen(p.byID("session-save").Underlying(), "click", func(js.Value) { p.exportSession() })
+	p.listen(p.cluster.Underlying(), "change", func(js.Value) {
+		p.dispatch(playground.ClusterMsg{Cluster: sim.Topology(p.cluster.Value())})
+	})
+	p.onFiles(p.byID("cluster-file"), func(files map[string]string) {
+		for name, text := range files {
+			p.dispatch(playground.ClusterFileMsg{Name: name, Data: text})
+		}
+	})
 	p.onFiles(p.byID("session-file"), func(files map[string]string) {
 		for _, text := range files {
 			p.dispatch(playground.ImportMsg{Data: text})
@@ -615,6 +625,10 @@ func (p *page) render() {
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
 	p.promptSign.SetTextContent(v.Prompt)
+	if v.Cluster != "" {
+		p.cluster.SetValue(v.Cluster)
+	}
+	p.cluster.SetDisabled(v.Cluster == "") // a lesson starts from its own cluster
 	if focused != "" {
 		// The element focused before may have been redrawn: focus the one drawn in its place.
 		selector := `[data-key="` + js.Global().Get("CSS").Call("escape", focused).String() + `"]`

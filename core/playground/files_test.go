@@ -109,3 +109,80 @@ func TestImportIsAStepThatUndoReturnsFrom(t *testing.T) {
 	m = Update(m, RedoMsg{})
 	assert.Equal(t, "node/cp1\n", nodes(m), "redone")
 }
+
+// TestTheSandboxStartsOnTheClusterPicked: the page's menu of starting clusters (Clusters)
+// starts the sandbox afresh on kubeadm's, the session before kept; Reset, a saved session and
+// a share link start on it again; a saved session naming another cluster, or one with a lesson,
+// is refused.
+func TestTheSandboxStartsOnTheClusterPicked(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	require.Equal(t, "default", Render(m).Cluster)
+	proxies := func(m Model) string {
+		return shell.Run(m.Sim, "kubectl get ds -n kube-system -o name", "").Out
+	}
+	require.Equal(t, "daemonset.apps/fluentd-elasticsearch\n", proxies(m))
+
+	m = Update(m, RunMsg{Line: "kubectl cordon hd2"})
+	k := Update(m, ClusterMsg{Cluster: "kubeadm"})
+	assert.Equal(t, "kubeadm", Render(k).Cluster)
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch\ndaemonset.apps/kube-proxy\n", proxies(k))
+	assert.Equal(t, "kept.cluster", k.Notice)
+	require.Len(t, k.Kept, 1, "the session before is one click away")
+	assert.Contains(t, shell.Run(k.Sim, "kubectl get pods -n kube-system", "").Out, "etcd-hd1")
+
+	k = Update(k, RunMsg{Line: "kubectl label node hd3 a=b"})
+	shared, err := LoadShared(lib, ShareFragment(k))
+	require.NoError(t, err)
+	assert.Equal(t, "kubeadm", Render(shared).Cluster, "a share link starts on it")
+	assert.Equal(t, proxies(k), proxies(shared))
+	loaded, err := Load(lib, Save(k))
+	require.NoError(t, err)
+	assert.Equal(t, "kubeadm", Render(loaded).Cluster, "so does a saved session")
+	reset := Update(k, ResetMsg{})
+	assert.Equal(t, "kubeadm", Render(reset).Cluster, "reset starts on it again")
+	assert.Zero(t, reset.History.Pos)
+
+	assert.Equal(t, Save(m), Save(Update(m, ClusterMsg{Cluster: "big"})), "a cluster not offered changes nothing")
+	for _, bad := range []string{`"cluster":"big"`, `"cluster":"empty"`} {
+		data := strings.Replace(string(Save(m)), `"v":1`, `"v":1,`+bad, 1)
+		_, err := Load(lib, []byte(data))
+		assert.ErrorContains(t, err, "a cluster DaemonLab does not offer", bad)
+	}
+}
+
+// TestImportingAClusterFromAFileIsTwoStepsUndone: Import cluster writes the picked file to
+// the workspace and runs `sim import -f NAME` as if typed; undo takes the import back, then the
+// file; a share link replays both. A name the workspace cannot take is cluster.yaml; a file
+// past the workspace's bounds is its error in the terminal, and changes nothing.
+func TestImportingAClusterFromAFileIsTwoStepsUndone(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	dump := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n  status: {capacity: {cpu: \"8\", memory: 16Gi, pods: \"50\"}}\n"
+	nodes := func(m Model) string { return shell.Run(m.Sim, "kubectl get nodes -o name", "").Out }
+
+	in := Update(m, ClusterFileMsg{Name: "my cluster.yaml", Data: dump})
+	assert.Equal(t, "node/n1\n", nodes(in))
+	lines := in.Terminal.Lines
+	require.GreaterOrEqual(t, len(lines), 2)
+	assert.Equal(t, "$ sim import -f 'my cluster.yaml'", lines[len(lines)-2].Text)
+	assert.Contains(t, lines[len(lines)-1].Text, "Imported 1 node.")
+	assert.Equal(t, 2, in.History.Pos, "the file, then the import")
+
+	shared, err := LoadShared(lib, ShareFragment(in))
+	require.NoError(t, err)
+	assert.Equal(t, "node/n1\n", nodes(shared))
+	back := Update(in, UndoMsg{})
+	assert.Equal(t, "node/hd1\nnode/hd2\nnode/hd3\n", nodes(back))
+	got, err := back.Sim.C.ReadFile("my cluster.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, dump, got)
+
+	odd := Update(m, ClusterFileMsg{Name: "../../etc/.hidden", Data: dump})
+	_, err = odd.Sim.C.ReadFile("cluster.yaml")
+	assert.NoError(t, err, "a name the workspace cannot take")
+
+	big := Update(m, ClusterFileMsg{Name: "big.yaml", Data: strings.Repeat("#", 2<<20)})
+	assert.Zero(t, big.History.Pos, "nothing changed")
+	assert.Contains(t, big.Terminal.Lines[len(big.Terminal.Lines)-1].Text, "File too large")
+}

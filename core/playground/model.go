@@ -8,10 +8,12 @@ package playground
 import (
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"time"
 
+	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
 	"daemonlab/core/lesson"
 	"daemonlab/core/shell"
@@ -64,7 +66,10 @@ type Model struct {
 	// Other is another tab's session, saved over this one's (OtherTabMsg): while it is set the
 	// page does not save, until the learner follows it (FollowMsg) or keeps this one (KeepMsg).
 	Other []byte
-	lib   *Library // what the model's start states are made of, shared by every model made from it
+	// Cluster is the sandbox's starting cluster (sim.Default unless the learner picked another,
+	// see ClusterMsg); a lesson names its own.
+	Cluster sim.Topology
+	lib     *Library // what the model's start states are made of, shared by every model made from it
 }
 
 // Library is what the playground's start states are made of, handed in by the page: its start
@@ -185,8 +190,15 @@ const DefaultSpeed = 1
 // NewModel returns the playground's start state: the default cluster with the tutorials' files
 // in its workspace (shell.WriteTutorials), the library's start manifest applied and 30 simulated
 // seconds run, in English.
-func NewModel(lib *Library) (Model, error) {
-	s, err := sim.New(1, sim.Default)
+func NewModel(lib *Library) (Model, error) { return startOn(lib, sim.Default) }
+
+// startOn is the playground's start state on a starting cluster (sim.Topologies): NewModel's
+// on the default cluster, or on kubeadm's.
+func startOn(lib *Library, cluster sim.Topology) (Model, error) {
+	if cluster == "" {
+		cluster = sim.Default
+	}
+	s, err := sim.New(1, cluster)
 	if err != nil {
 		return Model{}, err
 	}
@@ -198,7 +210,57 @@ func NewModel(lib *Library) (Model, error) {
 		return Model{}, fmt.Errorf("the start manifest does not apply: %s", r.Err)
 	}
 	s.Advance(startupTime)
-	return Model{Sim: s, History: newHistory(s.C), Editor: lib.start, Speed: DefaultSpeed, Lang: English, lib: lib}, nil
+	return Model{Sim: s, History: newHistory(s.C), Editor: lib.start, Speed: DefaultSpeed, Lang: English, Cluster: cluster, lib: lib}, nil
+}
+
+// Clusters are the starting clusters the page offers for the sandbox, in its menu's order.
+var Clusters = []sim.Topology{sim.Default, sim.Kubeadm}
+
+// startCluster is the sandbox's starting cluster as the page's menu shows it; "" in a lesson.
+func (m Model) startCluster() string {
+	switch {
+	case m.Tutor != nil:
+		return ""
+	case m.Cluster == "":
+		return string(sim.Default)
+	}
+	return string(m.Cluster)
+}
+
+// ClusterMsg starts the sandbox afresh on another starting cluster (Clusters), as Reset does:
+// the session before is kept, one click away. A lesson is left for the sandbox.
+type ClusterMsg struct{ Cluster sim.Topology }
+
+func (ClusterMsg) during() during { return dropTick }
+func (msg ClusterMsg) update(m Model) Model {
+	if !slices.Contains(Clusters, msg.Cluster) {
+		return m
+	}
+	fresh, err := startOn(m.lib, msg.Cluster)
+	if err != nil {
+		return m // the start states are made in the tests
+	}
+	return m.restart(fresh, "kept.cluster")
+}
+
+// ClusterFileMsg brings a real cluster's dump in from a file the learner picked (the page's
+// Import cluster): the file is written to the workspace under its name, as a step, and then
+// `sim import -f NAME` runs as if typed, so that the terminal shows what came in and what was
+// left out, and undo and share links replay both. A name the workspace cannot take is
+// cluster.yaml; a file past the workspace's bounds is its error, in the terminal.
+type ClusterFileMsg struct{ Name, Data string }
+
+func (ClusterFileMsg) during() during { return finishTick }
+func (msg ClusterFileMsg) update(m Model) Model {
+	name := path.Base(msg.Name)
+	if clean, err := cluster.CleanPath(name); err != nil || clean != name || strings.HasPrefix(name, ".") {
+		name = "cluster.yaml"
+	}
+	if r := m.do(Step{File: name, Text: msg.Data}); r.Code != 0 {
+		m.Terminal.show(r)
+		return m
+	}
+	return RunMsg{Line: "sim import -f " + shell.Quote(name)}.update(m)
 }
 
 // Msg is a message for Update. Its methods are unexported, so that only this package's messages
@@ -541,7 +603,7 @@ func (ResetMsg) update(m Model) Model {
 	var err error
 	switch t := m.Tutor; {
 	case t == nil:
-		fresh, err = NewModel(m.lib)
+		fresh, err = startOn(m.lib, m.Cluster)
 	case t.Files != nil: // a lesson opened from disk
 		fresh, err = lessonModel(m.lib, t.Lesson)
 		if err == nil {

@@ -33,6 +33,7 @@ type Saved struct {
 	Open    string        `json:"open,omitempty"`    // the file whose tab is shown, "" the manifest's
 	Edit    *kubectl.Edit `json:"edit,omitempty"`    // the kubectl edit under way
 	Editing bool          `json:"editing,omitempty"` // its tab is shown
+	Cluster string        `json:"cluster,omitempty"` // the sandbox's starting cluster, if not the default
 }
 
 // SavedLesson is where a learner is in a lesson.
@@ -69,6 +70,9 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 func Save(m Model) []byte {
 	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History,
 		Tabs: m.Tabs, Open: m.Open, Edit: m.Edit, Editing: m.Editing}
+	if m.Cluster != sim.Default && m.Tutor == nil {
+		sv.Cluster = string(m.Cluster)
+	}
 	if t := m.Tutor; t != nil {
 		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution, Files: t.Files}
 	}
@@ -154,6 +158,9 @@ func (m *Model) replay(steps []Step) {
 func (sv Saved) start(lib *Library) (Model, error) {
 	switch {
 	case sv.Lesson == nil:
+		if sv.Cluster != "" {
+			return startOn(lib, sim.Topology(sv.Cluster))
+		}
 		return NewModel(lib)
 	case sv.Lesson.Files != nil:
 		l, err := lib.openedLesson(sv.Lesson.Files)
@@ -191,6 +198,8 @@ func (sv Saved) check() error {
 		return errSaved
 	case len(sv.Typed) > maxTyped:
 		return fmt.Errorf("%w: it has more than %d typed commands", errSaved, maxTyped)
+	case sv.Cluster != "" && (sv.Lesson != nil || !slices.Contains(Clusters, sim.Topology(sv.Cluster))):
+		return fmt.Errorf("%w: it starts from a cluster DaemonLab does not offer", errSaved)
 	case len(sv.Tabs) > maxTabs || sv.Open != "" && !slices.Contains(sv.Tabs, sv.Open) || sv.Edit != nil && !sv.Edit.Valid():
 		return errSaved
 	}

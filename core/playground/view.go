@@ -33,6 +33,7 @@ type View struct {
 	Terminal      []TermLine
 	Input         string
 	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
+	Cluster       string   // the sandbox's starting cluster (Clusters), "" in a lesson
 	Time          []Action // the timeline's buttons
 	AddNode       Action
 	Playing       bool
@@ -188,7 +189,7 @@ type PodView struct {
 func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil, Output: m.Result.Out,
-		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Time: TimeActions(l), AddNode: addNode(l, c),
+		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Cluster: m.startCluster(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
 	switch {
 	case m.Notice != "" && m.NoticeArg != "":

@@ -241,7 +241,9 @@ func (r importReport) String() string {
 	if len(r.notReady) > 0 {
 		fmt.Fprintf(&b, "Not Ready in the file, Ready here (their kubelets run): %s; sim fail NODE not-ready (or kubelet-down) makes a node so again.\n", strings.Join(capped(r.notReady), ", "))
 	}
-	b.WriteString("The kubelets start the pods now: sim advance 5s, then kubectl get pods -A -o wide.\n")
+	if r.imported["Pod"]+r.imported["DaemonSet"]+r.imported["Deployment"]+r.imported["ReplicaSet"] > 0 {
+		b.WriteString("The kubelets start the pods now: sim advance 5s, then kubectl get pods -A -o wide.\n")
+	}
 	return b.String()
 }
 

@@ -160,7 +160,7 @@ func TestImportReportsWhatItLeavesOut(t *testing.T) {
 		{"what a new cluster has already is its own", []string{importNode, "- {apiVersion: v1, kind: Namespace, metadata: {name: kube-system, uid: 55555555-5555-4555-8555-555555555555}}\n- {apiVersion: v1, kind: ServiceAccount, metadata: {name: default, namespace: kube-system}}\n- {apiVersion: v1, kind: Namespace, metadata: {name: team, labels: {owner: ann}}}\n"},
 			[]string{"Imported 1 node, 2 namespaces, 1 serviceaccount."}, ""},
 		{"a node without status is no node that was not Ready", []string{"- {apiVersion: v1, kind: Node, metadata: {name: bare}}\n"},
-			[]string{"Imported 1 node.\nThe kubelets start"}, ""},
+			[]string{"Imported 1 node.\n"}, ""},
 		{"finished pods", []string{importNode, "- {apiVersion: v1, kind: Pod, metadata: {name: job-x, namespace: default}, spec: {nodeName: n1, containers: [{name: c, image: busybox}]}, status: {phase: Succeeded}}\n"},
 			[]string{"Left out: 1 pod that had finished."}, ""},
 		{"refused by admission, with the server's message", []string{importNode, "- {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: default}, spec: {priorityClassName: gold, nodeName: n1, containers: [{name: c, image: busybox}]}}\n"},
