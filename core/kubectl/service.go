@@ -2,7 +2,6 @@ package kubectl
 
 import (
 	"fmt"
-	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,7 +200,7 @@ func serviceEndpoints(c *cluster.Cluster, svc *api.Service) endpointSlices {
 	if apiserver.IsKubernetesService(svc) {
 		var es endpointSlices
 		for _, addr := range apiserver.APIServerAddresses(c) {
-			es.endpoints = append(es.endpoints, endpoint{"https", net.JoinHostPort(addr, strconv.Itoa(apiserver.APIServerSecurePort)), true})
+			es.endpoints = append(es.endpoints, endpoint{"https", hostPort(addr, apiserver.APIServerSecurePort), true})
 		}
 		es.sliced = len(es.endpoints) > 0
 		return es
@@ -218,7 +217,7 @@ func serviceEndpoints(c *cluster.Cluster, svc *api.Service) endpointSlices {
 		ready := svc.Spec.PublishNotReadyAddresses || api.IsPodReady(pod) && pod.DeletionTimestamp == nil
 		for _, sp := range svc.Spec.Ports {
 			if port, ok := findPort(pod, sp); ok {
-				es.endpoints = append(es.endpoints, endpoint{sp.Name, net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(port)), ready})
+				es.endpoints = append(es.endpoints, endpoint{sp.Name, hostPort(pod.Status.PodIP, port), ready})
 			}
 		}
 	}
@@ -269,4 +268,14 @@ func (es endpointSlices) format(port string) string {
 		return fmt.Sprintf("%s + %d more...", strings.Join(list, ","), count-max)
 	}
 	return strings.Join(list, ",")
+}
+
+// hostPort is an endpoint's address and port as net.JoinHostPort writes them (an IPv6 address
+// in brackets); net itself is not linked into the page: on js/wasm it brings a network stack
+// of its own, some 400 KB.
+func hostPort(addr string, port int) string {
+	if strings.Contains(addr, ":") {
+		addr = "[" + addr + "]"
+	}
+	return addr + ":" + strconv.Itoa(port)
 }
