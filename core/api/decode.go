@@ -711,3 +711,21 @@ func (v *value) writeJSON(b *strings.Builder) {
 		b.WriteByte('}')
 	}
 }
+
+// JSONKind names a decoded JSON value's type as encoding/json's errors do ("cannot unmarshal
+// array into …").
+func JSONKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}

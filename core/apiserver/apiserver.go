@@ -284,7 +284,7 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 	case StrategicMergePatch:
 		pm, ok := p.(map[string]any)
 		if !ok {
-			return nil, BadRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKindOf(p)))
+			return nil, BadRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", api.JSONKind(p)))
 		}
 		merged, err := patch.Strategic(original.(map[string]any), pm, openapi.Document(kind), openapi.Root(kind))
 		if err != nil {
@@ -328,21 +328,6 @@ func Patch(c *cluster.Cluster, kind api.Kind, key cluster.Key, typ PatchType, p 
 		return nil, conflict(kind, key.Name)
 	}
 	return Update(c, obj, o)
-}
-
-// jsonKindOf names a JSON value's type as encoding/json's errors do.
-func jsonKindOf(v any) string {
-	switch v.(type) {
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case nil:
-		return "null"
-	}
-	return "number"
 }
 
 // jsonValue is v as generic JSON values: what the API server's JSON of it reads back as.

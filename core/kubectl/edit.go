@@ -274,7 +274,7 @@ func editedObjects(text string) ([]map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("error parsing edited-file: json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(v))
+		return nil, fmt.Errorf("error parsing edited-file: json: cannot unmarshal %s into Go value of type map[string]interface {}", api.JSONKind(v))
 	}
 	for _, field := range [][2]string{{"kind", "Kind"}, {"apiVersion", "apiVersion"}} {
 		if s, _ := m[field[0]].(string); s == "" {
@@ -293,21 +293,6 @@ func editedObjects(text string) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-// jsonKind names a JSON value's type as encoding/json's errors do.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case nil:
-		return "null"
-	}
-	return "number"
 }
 
 // metaOf is an edited object's metadata field, as a string.
