@@ -252,6 +252,9 @@ var nestingCases = []struct {
 	{"a document marker starts anew", "a: [[[\n---\nb: [[[\n", 5, 0},
 	{"block indentation counts", deepBlock(10), 5, 5},
 	{"entries on one line count", "- - - - - - - x\n", 5, 1},
+	{"pairs in flow mappings add no level (compact JSON)", `{"a": {"b": 1, "c": 2, "d": 3, "e": 4, "f": 5, "g": 6}, "h": {"i": [1, 2]}}` + "\n", 5, 0},
+	{"a pair in a flow sequence is a mapping of its own", "[a: [b: [c: d]]]\n", 5, 1},
+	{"a flow sequence's pair ends at its comma", "[a: 1, b: 2, c: 3, d: 4, e: 5, f: 6]\n", 3, 0},
 }
 
 // TestNestingGuardReadsYAMLQuoting pins checkNesting's rules: text is never taken for structure

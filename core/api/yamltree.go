@@ -206,12 +206,16 @@ func parseDocuments(data []byte, what string, max int) ([]*value, error) {
 //  5. A "---" or "..." line starts a new document (splitDocuments parses each alone).
 //
 // The depth is measured at every step down: open flow brackets, plus block indentation levels,
-// plus the "- ", "? " and "key: " indicators on the line, plus the brackets inside a plain scalar
-// (text to the parser; counted so that no misreading can hide them). The estimate is never below
-// the real depth, so a stream it accepts cannot nest deeper than maxDepth.
+// plus the "- ", "? " and "key: " indicators on the line outside flow brackets, plus one for each
+// open flow sequence whose entry is a "key: value" pair (a mapping of its own: in a flow mapping
+// the pair adds no level), plus the brackets inside a plain scalar (text to the parser; counted
+// so that no misreading can hide them). The estimate is never below the real depth, so a stream
+// it accepts cannot nest deeper than maxDepth; and compact JSON on one line counts only its
+// brackets.
 func checkNesting(data []byte, maxDepth int) error {
 	var indents []int
-	flow, quote, plainFlow := 0, byte(0), 0
+	var open []byte // the open flow brackets, innermost last: '[' or '{', or 'p' for a sequence whose entry is a pair
+	flow, quote, plainFlow, pairs := 0, byte(0), 0, 0
 	block, blockContent := -1, -1  // a block scalar's node column, and its content's indentation
 	plain, plainIndent := false, 0 // inside a plain scalar whose continuation lines pass this column
 	for i, line := 0, 1; i < len(data); line++ {
@@ -226,7 +230,7 @@ func checkNesting(data []byte, maxDepth int) error {
 		indent := start - i
 		blank := len(bytes.Trim(data[start:end], " \t\r")) == 0
 		if isDocumentMarker(string(text)) {
-			indents, flow, quote, plainFlow, block, plain = nil, 0, 0, 0, -1, false
+			indents, open, flow, quote, plainFlow, pairs, block, plain = nil, nil, 0, 0, 0, 0, -1, false
 			start = i + 3
 		} else {
 			if quote == 0 && block >= 0 && !blank {
@@ -257,7 +261,7 @@ func checkNesting(data []byte, maxDepth int) error {
 		}
 		inline, tokenStart := 0, !plain
 		deep := func() error {
-			if flow+plainFlow+len(indents)+inline > maxDepth {
+			if flow+plainFlow+len(indents)+inline+pairs > maxDepth {
 				return &SyntaxError{Line: line, Msg: fmt.Sprintf("the document nests deeper than %d levels", maxDepth)}
 			}
 			return nil
@@ -309,15 +313,33 @@ func checkNesting(data []byte, maxDepth int) error {
 			switch {
 			case c == '[' || c == '{':
 				flow++
+				open = append(open, c)
 				tokenStart = true
 				if err := deep(); err != nil {
 					return err
 				}
 			case c == ']' || c == '}':
 				flow = max(flow-1, 0)
+				if n := len(open); n > 0 {
+					if open[n-1] == 'p' {
+						pairs--
+					}
+					open = open[:n-1]
+				}
 				tokenStart = false
 			case c == ',':
+				if n := len(open); n > 0 && open[n-1] == 'p' {
+					open[n-1], pairs = '[', pairs-1 // the pair's entry ends
+				}
 				tokenStart = true
+			case indicator && flow > 0:
+				if n := len(open); n > 0 && open[n-1] == '[' {
+					open[n-1], pairs = 'p', pairs+1
+				}
+				tokenStart = true
+				if err := deep(); err != nil {
+					return err
+				}
 			case indicator:
 				if c != ':' {
 					nodeCol = j - i
