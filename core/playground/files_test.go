@@ -129,6 +129,8 @@ func TestTheSandboxStartsOnTheClusterPicked(t *testing.T) {
 	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch\ndaemonset.apps/kube-proxy\n", proxies(k))
 	assert.Equal(t, "kept.cluster", k.Notice)
 	require.Len(t, k.Kept, 1, "the session before is one click away")
+	require.NotEmpty(t, Render(k).NoticeActions)
+	assert.Equal(t, BackMsg{I: 0}, Render(k).NoticeActions[0].Msg, "Back to the previous session")
 	assert.Contains(t, shell.Run(k.Sim, "kubectl get pods -n kube-system", "").Out, "etcd-hd1")
 
 	k = Update(k, RunMsg{Line: "kubectl label node hd3 a=b"})

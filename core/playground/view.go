@@ -407,7 +407,7 @@ type NoticeAction struct {
 // noticeActions are the buttons of each notice that has some, in order; "back" is shown only
 // when a session is kept (Model.Kept), and names it.
 var noticeActions = map[string][]string{
-	"link.kept": {"back"}, "kept.lesson": {"back"}, "kept.reset": {"back"}, "kept.file": {"back"}, "kept.tab": {"back"},
+	"link.kept": {"back"}, "kept.lesson": {"back"}, "kept.reset": {"back"}, "kept.cluster": {"back"}, "kept.file": {"back"}, "kept.tab": {"back"},
 	"kept.other": {"back"}, "back.done": {"back"}, "sandbox.back": {"back"}, "saved.bad": {"download-unreadable", "back"},
 	"session.cut":    {"back"},
 	"saved.bad.held": {"download-unreadable", "save-over", "back"},

@@ -131,7 +131,8 @@ func help() Result {
 	b.WriteString("  write one with a here-document: cat > ds.yaml <<EOF … EOF\n")
 	b.WriteString("  lines as in bash: pipes into grep, head, tail, wc -l; ; && ||; patterns *.yaml; the terminal stays in " + cluster.Home + "\n\n")
 	b.WriteString("not simulated: network traffic. Services get their cluster IPs, node ports and endpoints as on\n")
-	b.WriteString("  a real cluster, but nothing reaches them: there is no kube-proxy, no cluster DNS, no load balancer.\n\n")
+	b.WriteString("  a real cluster, but no packet moves: kube-proxy's pods (in the kubeadm start) program no rules,\n")
+	b.WriteString("  no DNS query is answered, no load balancer is made.\n\n")
 	b.WriteString("sim commands (time moves only with sim advance and sim step):\n")
 	for _, c := range simCommands {
 		b.WriteString("  " + c.usage + "\n")
