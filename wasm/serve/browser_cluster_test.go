@@ -13,11 +13,12 @@ import (
 )
 
 // TestBrowserStartsOnKubeadmsClusterAndImportsARealOne: a learner picks kubeadm's starting
-// cluster and sees what kubeadm runs (kube-proxy on every node, the control plane's pods on
+// cluster (the session before one click away) and sees what kubeadm runs (kube-proxy on every node, the control plane's pods on
 // hd1); then imports a real cluster's dump from a file, and the cards show its nodes, the
 // terminal what came in; undo brings the cluster before back.
 func TestBrowserStartsOnKubeadmsClusterAndImportsARealOne(t *testing.T) {
 	b, _ := openPlayground(t)
+	b.run(t, "kubectl cordon hd2")
 	eval[bool](t, b, `(() => { const s = document.getElementById('cluster'); s.value = 'kubeadm';
 		return s.dispatchEvent(new Event('change')); })()`)
 	b.idle(t)
@@ -28,6 +29,7 @@ func TestBrowserStartsOnKubeadmsClusterAndImportsARealOne(t *testing.T) {
 	assert.Contains(t, pods["hd1"], "etcd-hd1")
 	b.screenshot(t, "cluster-kubeadm")
 	assert.Equal(t, "kubeadm", eval[string](t, b, `document.getElementById('cluster').value`))
+	assert.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('#notice-actions button').length`), "the session before is one click away")
 
 	dump := `apiVersion: v1
 kind: List
