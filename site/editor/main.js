@@ -67,6 +67,7 @@ textarea.addEventListener("daemonlab-set", () => {
   if (textarea.value !== view.state.doc.toString()) {
     const hadFocus = view.hasFocus;
     view.setState(EditorState.create({ doc: textarea.value, extensions }));
+    view.scrollDOM.scrollTo(0, 0); // a new document opens at its top left, its first line (kubectl edit's error) in view
     showProblems(textarea.dataset.problems || "[]");
     if (hadFocus) {
       view.focus();

@@ -74,6 +74,8 @@ func TestBrowserEditorTabsAndKubectlEdit(t *testing.T) {
 
 	// invalid: the tab reopens with the error on top, the learner's text kept
 	b.typeInEditor(t, "    k8s-app: fluentd-logging\n", "    k8s-app: -bad-\n")
+	scrolled := eval[int](t, b, `(() => { const s = document.getElementById('code-editor').shadowRoot.querySelector('.cm-scroller'); s.scrollTop = 400; return s.scrollTop; })()`)
+	require.Positive(t, scrolled, "the learner has scrolled down the edit")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#save`))))
 	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.getElementById('editor').value.includes('was not valid')`, chromedp.WithPollingTimeout(5*time.Second)))
 	require.NoError(t, err)
@@ -81,6 +83,8 @@ func TestBrowserEditorTabsAndKubectlEdit(t *testing.T) {
 	assert.Contains(t, text, "#\n# daemonsets.apps \"fluentd-elasticsearch\" was not valid:\n# * metadata.labels: Invalid value: \"-bad-\": ")
 	assert.Contains(t, text, "k8s-app: -bad-\n", "the learner's text is kept")
 	assert.Equal(t, `error: daemonsets.apps "fluentd-elasticsearch" is invalid`, b.lastTerminal(t))
+	assert.Equal(t, []int{0, 0}, eval[[]int](t, b, `(() => { const s = document.getElementById('code-editor').shadowRoot.querySelector('.cm-scroller'); return [s.scrollLeft, s.scrollTop]; })()`),
+		"the reopened edit shows its first lines, the error, from their start")
 	b.screenshot(t, "editor-edit-invalid")
 
 	// fixed, the image changed, saved with Ctrl+S: edited
