@@ -3,6 +3,7 @@ package playground
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,6 +74,13 @@ func TestTheTerminalReadsHereDocuments(t *testing.T) {
 	assert.Nil(t, pasted.Terminal.Here)
 	assert.Equal(t, "kubectl get po", pasted.Terminal.Input, "what follows the last newline stays at the prompt")
 	assert.Contains(t, pasted.Terminal.Lines[len(pasted.Terminal.Lines)-1].Text, "pod/web created")
+
+	chunked := m
+	chunked.Chunk = true // as on the page: `sim advance` is a Tick, carried on between messages
+	before := chunked.Sim.C.Now()
+	chunked = Update(chunked, PasteMsg{Text: "sim advance 1m\nkubectl get pods -o name\n"})
+	assert.Nil(t, chunked.Tick, "the pasted advance is over before the next line runs")
+	assert.Equal(t, time.Minute, chunked.Sim.C.Now().Sub(before))
 
 	cut := Update(Update(m, RunMsg{Line: "cat > x.yaml <<EOF"}), RunMsg{Line: "a: b"})
 	cut = Update(cut, InterruptMsg{Line: "c: d"})

@@ -494,7 +494,7 @@ func (msg PasteMsg) update(m Model) Model {
 	lines := strings.Split(text, "\n")
 	lines[0] = msg.Line + lines[0]
 	for _, l := range lines[:len(lines)-1] {
-		m = RunMsg{Line: l}.update(m)
+		m = Update(m, RunMsg{Line: l}) // as if typed: a `sim advance` pasted is over before the next line
 	}
 	m.Terminal.Input = lines[len(lines)-1]
 	return m
