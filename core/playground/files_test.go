@@ -166,12 +166,15 @@ func TestTheSandboxStartsOnTheClusterPicked(t *testing.T) {
 // file; a share link replays both. A name the workspace cannot take is cluster.yaml; a file
 // past the workspace's bounds is its error in the terminal, and changes nothing.
 func TestImportingAClusterFromAFileIsTwoStepsUndone(t *testing.T) {
-	m, err := NewModel(lib)
-	require.NoError(t, err)
+	fresh := func() Model { // a model shares its Sim: each case starts from its own
+		m, err := NewModel(lib)
+		require.NoError(t, err)
+		return m
+	}
 	dump := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n  status: {capacity: {cpu: \"8\", memory: 16Gi, pods: \"50\"}}\n"
 	nodes := func(m Model) string { return shell.Run(m.Sim, "kubectl get nodes -o name", "").Out }
 
-	in := Update(m, ClusterFileMsg{Name: "my cluster.yaml", Data: dump})
+	in := Update(fresh(), ClusterFileMsg{Name: "my cluster.yaml", Data: dump})
 	assert.Equal(t, "node/n1\n", nodes(in))
 	lines := in.Terminal.Lines
 	require.GreaterOrEqual(t, len(lines), 2)
@@ -188,11 +191,17 @@ func TestImportingAClusterFromAFileIsTwoStepsUndone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, dump, got)
 
-	odd := Update(m, ClusterFileMsg{Name: "../../etc/.hidden", Data: dump})
+	odd := Update(fresh(), ClusterFileMsg{Name: "../../etc/.hidden", Data: dump})
 	_, err = odd.Sim.C.ReadFile("cluster.yaml")
 	assert.NoError(t, err, "a name the workspace cannot take")
 
-	big := Update(m, ClusterFileMsg{Name: "big.yaml", Data: strings.Repeat("#", 2<<20)})
+	notADump := Update(fresh(), ClusterFileMsg{Name: "notes.txt", Data: "just some notes\n"})
+	assert.Equal(t, "node/hd1\nnode/hd2\nnode/hd3\n", nodes(notADump), "a file that is no dump leaves the cluster")
+	last := notADump.Terminal.Lines[len(notADump.Terminal.Lines)-1]
+	assert.True(t, last.Err, "and says why: %s", last.Text)
+	assert.Equal(t, 1, notADump.History.Pos, "the file is in the workspace, to mend and import again")
+
+	big := Update(fresh(), ClusterFileMsg{Name: "big.yaml", Data: strings.Repeat("#", 2<<20)})
 	assert.Zero(t, big.History.Pos, "nothing changed")
 	assert.Contains(t, big.Terminal.Lines[len(big.Terminal.Lines)-1].Text, "File too large")
 }
