@@ -311,7 +311,8 @@ type ClearMsg struct{}
 
 // TerminalKey is the message of a key pressed at the terminal's prompt, whose line is line:
 // Enter runs the line, ↑/↓ walk the history, Tab completes, Ctrl+L clears, Ctrl+C drops the
-// line. ok is false for any
+// line. Tab at an empty prompt moves on, as everywhere on the page: the terminal is no keyboard
+// trap (help lists the commands). ok is false for any
 // other key, which the prompt takes as typing.
 func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
 	switch {
@@ -321,7 +322,7 @@ func TerminalKey(key string, ctrl, shift bool, line string) (msg Msg, ok bool) {
 		return HistoryMsg{Step: -1}, true
 	case key == "ArrowDown":
 		return HistoryMsg{Step: +1}, true
-	case key == "Tab" && !shift:
+	case key == "Tab" && !shift && strings.TrimSpace(line) != "":
 		return CompleteMsg{Line: line}, true
 	case key == "l" && ctrl:
 		return ClearMsg{}, true

@@ -8,24 +8,28 @@ import (
 )
 
 // TestTerminalKeysAreItsMessages pins the prompt's keyboard: Enter runs the line, ↑/↓ walk the
-// history, Tab (not Shift+Tab) completes, Ctrl+L clears; any other key is typing.
+// history, Tab (not Shift+Tab, nor at an empty prompt, where focus moves on) completes, Ctrl+L
+// clears; any other key is typing.
 func TestTerminalKeysAreItsMessages(t *testing.T) {
 	tests := []struct {
 		key         string
 		ctrl, shift bool
+		line        string
 		want        Msg
 	}{
-		{"Enter", false, false, RunMsg{Line: "k get po"}},
-		{"ArrowUp", false, false, HistoryMsg{Step: -1}},
-		{"ArrowDown", false, false, HistoryMsg{Step: +1}},
-		{"Tab", false, false, CompleteMsg{Line: "k get po"}},
-		{"Tab", false, true, nil},
-		{"l", true, false, ClearMsg{}},
-		{"l", false, false, nil},
-		{"a", false, false, nil},
+		{"Enter", false, false, "k get po", RunMsg{Line: "k get po"}},
+		{"ArrowUp", false, false, "k get po", HistoryMsg{Step: -1}},
+		{"ArrowDown", false, false, "k get po", HistoryMsg{Step: +1}},
+		{"Tab", false, false, "k get po", CompleteMsg{Line: "k get po"}},
+		{"Tab", false, true, "k get po", nil},
+		{"Tab", false, false, "", nil},   // focus moves on: no keyboard trap
+		{"Tab", false, false, "  ", nil}, // nor on blanks
+		{"l", true, false, "k get po", ClearMsg{}},
+		{"l", false, false, "k get po", nil},
+		{"a", false, false, "k get po", nil},
 	}
 	for _, tt := range tests {
-		msg, ok := TerminalKey(tt.key, tt.ctrl, tt.shift, "k get po")
+		msg, ok := TerminalKey(tt.key, tt.ctrl, tt.shift, tt.line)
 		assert.Equal(t, tt.want != nil, ok, "%s ctrl=%t shift=%t", tt.key, tt.ctrl, tt.shift)
 		assert.Equal(t, tt.want, msg, "%s ctrl=%t shift=%t", tt.key, tt.ctrl, tt.shift)
 	}

@@ -546,6 +546,8 @@ func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
 	b.tabTo(t, `[data-node="hd2"] button[data-command="sim recover hd2"]`, false)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
 	assert.Equal(t, "sim recover hd2", eval[string](t, b, `document.activeElement.dataset.command`), "focus survives the re-render")
+	b.typeCommand(t, "", kb.Tab)
+	assert.NotEqual(t, "prompt", eval[string](t, b, `document.activeElement.id`), "Tab at an empty prompt leaves the terminal")
 	assert.Empty(t, b.consoleErrors())
 }
 
