@@ -349,7 +349,7 @@ type (
 )
 
 // UndoMsg and RedoMsg move one step back or forward in the history; SeekMsg moves to any step
-// (the scrubber). Each stops play.
+// (SeekTimeMsg, in axis.go, to any instant). Each stops play.
 type (
 	UndoMsg struct{}
 	RedoMsg struct{}
@@ -591,8 +591,15 @@ func (StopMsg) update(m Model) Model {
 	return m
 }
 
-func (UndoMsg) during() during           { return dropTick }
-func (UndoMsg) update(m Model) Model     { return m.seek(m.History.Pos - 1) }
+func (UndoMsg) during() during { return dropTick }
+
+// UndoMsg inside a step (the time axis stands there) goes back to its start, else a step back.
+func (UndoMsg) update(m Model) Model {
+	if m.History.Into > 0 {
+		return m.seek(m.History.Pos)
+	}
+	return m.seek(m.History.Pos - 1)
+}
 func (RedoMsg) during() during           { return dropTick }
 func (RedoMsg) update(m Model) Model     { return m.seek(m.History.Pos + 1) }
 func (SeekMsg) during() during           { return dropTick }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -27,6 +28,7 @@ type Saved struct {
 	Lesson  *SavedLesson  `json:"lesson,omitempty"` // the lesson being taken; its start is the session's
 	Steps   []Step        `json:"steps"`
 	Pos     int           `json:"pos"`
+	Into    time.Duration `json:"into,omitempty"` // how far into Steps[Pos] the time axis stands (History.Into), in nanoseconds
 	Editor  string        `json:"editor"`
 	Typed   []string      `json:"typed,omitempty"`
 	Tabs    []string      `json:"tabs,omitempty"`    // the files open in the editor's tabs
@@ -68,7 +70,7 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 
 // Save returns the session as JSON.
 func Save(m Model) []byte {
-	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Editor: m.Editor, Typed: m.Terminal.History,
+	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Into: m.History.Into, Editor: m.Editor, Typed: m.Terminal.History,
 		Tabs: m.Tabs, Open: m.Open, Edit: m.Edit, Editing: m.Editing}
 	if m.Cluster != sim.Default && m.Tutor == nil {
 		sv.Cluster = string(m.Cluster)
@@ -117,7 +119,7 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 		return Model{}, err
 	}
 	m.replay(sv.Steps)
-	m.History.seek(m.Sim, sv.Pos)
+	m.History.seekInto(m.Sim, sv.Pos, sv.Into)
 	m.Editor = sv.Editor
 	m.Tabs, m.Open, m.Edit, m.Editing = sv.Tabs, sv.Open, sv.Edit, sv.Editing && sv.Edit != nil
 	m.Terminal.History = sv.Typed
@@ -194,7 +196,7 @@ func (sv Saved) check() error {
 		return fmt.Errorf("%w: it was saved by another version of DaemonLab", errSaved)
 	case len(sv.Steps) > maxSteps:
 		return fmt.Errorf("%w: it has more than %d steps", errSaved, maxSteps)
-	case sv.Pos < 0 || sv.Pos > len(sv.Steps):
+	case sv.Pos < 0 || sv.Pos > len(sv.Steps) || sv.Into < 0:
 		return errSaved
 	case len(sv.Typed) > maxTyped:
 		return fmt.Errorf("%w: it has more than %d typed commands", errSaved, maxTyped)

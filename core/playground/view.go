@@ -38,7 +38,8 @@ type View struct {
 	AddNode       Action
 	Playing       bool
 	Speed         int
-	Step, Steps   int // where the timeline stands, of how many steps
+	Step, Steps   int  // where the timeline stands, of how many steps
+	Axis          Axis // the time axis (see axis.go)
 	Notice        string
 	Share         string         // with the notice of a share link made, the link's fragment (ShareFragment)
 	NoticeActions []NoticeAction // the notice's buttons
@@ -190,7 +191,7 @@ func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil, Output: m.Result.Out,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Cluster: m.startCluster(), Time: TimeActions(l), AddNode: addNode(l, c),
-		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps)}
+		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps), Axis: axisOf(l, &m.History)}
 	switch {
 	case m.Notice != "" && m.NoticeArg != "":
 		v.Notice = T(l, m.Notice, m.NoticeArg)
