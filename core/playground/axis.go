@@ -58,10 +58,10 @@ func (mk Mark) Label(l Lang) string {
 }
 
 // maxStepMarks bounds the marks a step keeps: after marks at the same second of the same text
-// merged (boundMarks), the first maxStepMarks stay and later ones are dropped.
+// key merged (boundMarks: a DaemonSet creating 5,000 pods at once is one mark), the first maxStepMarks stay and later ones are dropped.
 const maxStepMarks = 100
 
-// boundMarks merges the marks of the same text (key and first argument) at the same second into
+// boundMarks merges the marks of the same kind and text key at the same second into
 // the first of them, counting the others in More, and keeps at most maxStepMarks.
 func boundMarks(marks []Mark) []Mark {
 	type same struct {
