@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -50,6 +51,9 @@ type page struct {
 	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
 	collectDue                                     bool                             // an idle-time collection check is asked for
 	shownTab                                       string                           // the editor's tab shown, as last drawn
+	axisMarks, axisText                            element                          // the time axis's marks, over its track, and its value's text
+	shownMarks                                     []playground.AxisMark            // the marks as drawn
+	shownNamed                                     int                              // the mark the axis's text names, as drawn
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -64,6 +68,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
 		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
+		"axis-marks": &p.axisMarks, "axis-text": &p.axisText,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -141,7 +146,16 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	}
 	p.onClick(p.undo, func() playground.Msg { return playground.UndoMsg{} })
 	p.onClick(p.redo, func() playground.Msg { return playground.RedoMsg{} })
-	p.listen(p.scrubber.Underlying(), "input", func(js.Value) { p.dispatch(playground.SeekMsg{Pos: int(p.scrubber.ValueAsNumber())}) })
+	// The time axis's slider is in seconds of the clock; its keys are the model's (AxisKey).
+	p.listen(p.scrubber.Underlying(), "input", func(js.Value) {
+		p.dispatch(playground.SeekTimeMsg{At: time.Duration(p.scrubber.ValueAsNumber() * float64(time.Second))})
+	})
+	p.listen(p.scrubber.Underlying(), "keydown", func(e js.Value) {
+		if msg, ok := playground.AxisKey(p.view.Axis, keyboard(e).Key()); ok {
+			e.Call("preventDefault")
+			p.dispatch(msg)
+		}
+	})
 	p.onClick(p.addNode, func() playground.Msg { return playground.RunMsg{Line: p.view.AddNode.Command} })
 	p.onClick(p.byID("share"), func() playground.Msg { return playground.NoticeMsg{Key: "share.done"} })
 	p.onClick(p.dismiss, func() playground.Msg { return playground.NoticeMsg{} })
@@ -590,13 +604,9 @@ func (p *page) render() {
 		p.timeButtons[i].SetTextContent(a.Label)
 		p.timeButtons[i].SetAttribute("title", a.Command)
 	}
-	setDisabled(p.undo, v.Step == 0)
+	setDisabled(p.undo, v.Step == 0 && !v.Axis.Inside)
 	setDisabled(p.redo, v.Step == v.Steps)
-	p.scrubber.SetAttribute("max", strconv.Itoa(v.Steps))
-	p.scrubber.SetValue(strconv.Itoa(v.Step))
-	stepText := playground.T(v.Lang, "scrubber", v.Step, v.Steps)
-	setAttrs(p.scrubber, "aria-valuetext", stepText, "aria-label", stepText)
-	p.steps.SetTextContent(stepText)
+	p.renderAxis(v)
 	p.reset.SetTextContent(playground.T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
 	setClass(p.reset, "armed", p.resetArmed)
 	p.addNode.SetTextContent("+ " + v.AddNode.Label)
@@ -693,6 +703,51 @@ func activeTabKey(v playground.View) string {
 		}
 	}
 	return ""
+}
+
+// renderAxis draws the time axis: the slider over the clock's seconds, its value's text, and
+// the marks over its track, buttons that seek to their instant (drawn again only when they
+// changed: play redraws the page at every tick).
+func (p *page) renderAxis(v playground.View) {
+	a := v.Axis
+	seconds := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	setAttrs(p.scrubber, "min", seconds(a.Start), "max", seconds(a.End), "aria-valuetext", a.Text, "aria-label", playground.T(v.Lang, "axis"))
+	p.scrubber.SetValue(seconds(a.Now))
+	p.axisText.SetTextContent(a.Text)
+	p.steps.SetTextContent(playground.T(v.Lang, "scrubber", v.Step, v.Steps))
+	p.axisMarks.SetAttribute("aria-label", playground.T(v.Lang, "axis.marks"))
+	length := a.End - a.Start
+	redraw := !slices.Equal(a.Marks, p.shownMarks) || a.Named != p.shownNamed
+	if redraw {
+		p.axisMarks.SetTextContent("")
+		p.shownMarks, p.shownNamed = a.Marks, a.Named
+	}
+	for i, mk := range a.Marks {
+		key := "mark:" + strconv.Itoa(i)
+		p.clicks[key] = func() playground.Msg { return playground.SeekTimeMsg{At: mk.At} }
+		if !redraw {
+			continue
+		}
+		left := 0.0
+		if length > 0 {
+			left = 100 * float64(mk.At-a.Start) / float64(length)
+		}
+		class := "mark " + string(mk.Kind)
+		if i == a.Named {
+			class += " named"
+		}
+		switch {
+		case left < 25:
+			class += " start"
+		case left > 75:
+			class += " end"
+		}
+		b := p.button(class, "", key, nil)
+		setAttrs(b, "aria-label", mk.Text, "title", mk.Text)
+		b.Underlying().Get("style").Call("setProperty", "left", strconv.FormatFloat(left, 'f', 2, 64)+"%") // the page's policy refuses style attributes, not the CSSOM
+		b.AppendChild(p.el("span", "mark-label", mk.Label))
+		p.axisMarks.AppendChild(b)
+	}
 }
 
 // renderNotice shows the notice, with its buttons, and the share link when one was just made.

@@ -219,6 +219,7 @@ type Axis struct {
 	Marks           []AxisMark
 	Inside          bool   // the axis stands inside a step: Undo goes back to its start
 	Text            string // the slider's aria-valuetext: where it stands, and the next mark or the last one
+	Named           int    // the index of the mark Text names, -1 for none
 }
 
 // AxisMark is one mark on the track: where, its kind, its label, and its text with its instant
@@ -267,22 +268,21 @@ func axisOf(l Lang, h *History) Axis {
 		label := mk.Label(l)
 		a.Marks = append(a.Marks, AxisMark{At: since(mk.At), Kind: mk.Kind, Label: label, Text: T(l, "mark.at", humanSince(since(mk.At)), label)})
 	}
-	var before, after *AxisMark
-	for i := range a.Marks {
-		m := &a.Marks[i]
+	before, after := -1, -1
+	for i, m := range a.Marks {
 		if m.At <= a.Now {
-			before = m
-		} else if after == nil {
-			after = m
+			before = i
+		} else if after == -1 {
+			after = i
 		}
 	}
 	switch now := humanSince(a.Now); {
-	case after != nil:
-		a.Text = T(l, "axis.next", now, after.Text)
-	case before != nil:
-		a.Text = T(l, "axis.last", now, before.Text)
+	case after != -1:
+		a.Text, a.Named = T(l, "axis.next", now, a.Marks[after].Text), after
+	case before != -1:
+		a.Text, a.Named = T(l, "axis.last", now, a.Marks[before].Text), before
 	default:
-		a.Text = T(l, "clock.value", now)
+		a.Text, a.Named = T(l, "clock.value", now), -1
 	}
 	return a
 }

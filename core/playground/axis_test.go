@@ -41,6 +41,10 @@ func TestEveryStepHasItsSpan(t *testing.T) {
 	m = Update(m, UndoMsg{})
 	a := Render(m).Axis
 	assert.Equal(t, []time.Duration{30 * time.Second, 30750 * time.Millisecond, 90750 * time.Millisecond}, []time.Duration{a.Start, a.Now, a.End})
+	m = Update(m, SeekTimeMsg{At: a.Start})
+	assert.Equal(t, 0, m.History.Pos, "the axis's start is the session's, before any step")
+	m = Update(m, SeekTimeMsg{At: 30750 * time.Millisecond})
+	assert.Equal(t, 2, m.History.Pos, "an instant has the steps that ended at it in effect")
 }
 
 func withoutMarks(spans []span) []span {

@@ -229,10 +229,15 @@ func (h *History) seekTime(s *sim.Sim, t time.Time) {
 
 // place is where the instant t is on the time axis:
 //
-//  1. the steps that ended at or before t are in effect (those at t included);
-//  2. if t falls inside the next step and that step only moves the clock (clockStep), the clock
+//  1. at (or before) the session's start, no step is in effect: the axis's start is the
+//     session's, before the commands run at that instant;
+//  2. else the steps that ended at or before t are in effect (those at t included);
+//  3. if t falls inside the next step and that step only moves the clock (clockRun), the clock
 //     runs into it up to t; inside any other step, the axis stands before it.
 func (h *History) place(t time.Time) (pos int, into time.Duration) {
+	if !t.After(h.Start) {
+		return 0, 0
+	}
 	for pos < len(h.Steps) && !h.spans[pos].end.After(t) {
 		pos++
 	}

@@ -224,6 +224,7 @@ var texts = map[string]text{
 	"session.cut":                {"This session was cut short: only its first %s commands were replayed, as replaying the rest would take too long. The cluster is as they left it.", "此会话被截断：只重放了前 %s 条命令，因为重放其余命令耗时过长。集群保持在这些命令执行后的状态。"},
 	// The time axis (axis.go): its marks and its slider's value.
 	"axis":               {"time axis", "时间轴"},
+	"axis.marks":         {"what happened when", "发生了什么、在何时"},
 	"axis.next":          {"t = %s, next: %s", "t = %s，下一个：%s"},
 	"axis.last":          {"t = %s, last: %s", "t = %s，上一个：%s"},
 	"mark.at":            {"%s %s", "%s %s"},
