@@ -139,8 +139,9 @@ func dueView(l Lang, s *sim.Sim, due []Due) (list []DueView, line string, next *
 // clockState is the clock's state beside it: its visible words and their spoken form.
 //
 //  1. playing: "▶ 10×", spoken "playing at 10×";
-//  2. paused with something due: "⏸ paused";
-//  3. paused with nothing due: "⏸ paused: nothing more is due" (play stops by itself then, see
+//  2. paused with something due: "❚❚ paused" (the pause button's sign, which every font the
+//     page names has);
+//  3. paused with nothing due: "❚❚ paused: nothing more is due" (play stops by itself then, see
 //     TickMsg).
 func clockState(l Lang, m Model, due []Due) (state, spoken string) {
 	switch {
@@ -148,9 +149,9 @@ func clockState(l Lang, m Model, due []Due) (state, spoken string) {
 		speed := Speeds[m.Speed].Label
 		return "▶ " + speed, T(l, "clock.playing", speed)
 	case len(due) == 0:
-		return "⏸ " + T(l, "clock.settled"), T(l, "clock.settled")
+		return "❚❚ " + T(l, "clock.settled"), T(l, "clock.settled")
 	}
-	return "⏸ " + T(l, "clock.paused"), T(l, "clock.paused")
+	return "❚❚ " + T(l, "clock.paused"), T(l, "clock.paused")
 }
 
 // settled reports whether nothing waits on the clock: no timer is due, so play would only move

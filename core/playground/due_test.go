@@ -70,7 +70,7 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 			require.NotNil(t, v.Next)
 			assert.Contains(t, v.DueLine, tc.next)
 			assert.Equal(t, tc.command, v.Next.Command)
-			assert.Equal(t, "⏸ paused", v.ClockState)
+			assert.Equal(t, "❚❚ paused", v.ClockState)
 			next, ok := m.Sim.NextTimer()
 			require.True(t, ok)
 			assert.Equal(t, T(English, "clock.value", humanSince(next.Sub(cluster.Epoch))), v.Due[0].At, "the earliest is what sim step moves to")
@@ -87,7 +87,7 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 		assert.Empty(t, v.Due)
 		assert.Nil(t, v.Next)
 		assert.Equal(t, "Settled: nothing waits on the clock.", v.DueLine)
-		assert.Equal(t, "⏸ paused: nothing more is due", v.ClockState)
+		assert.Equal(t, "❚❚ paused: nothing more is due", v.ClockState)
 		for _, n := range v.Nodes {
 			for _, p := range n.Pods {
 				assert.Empty(t, p.Notes, p.Name)
@@ -95,7 +95,7 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 		}
 		zh := Render(Update(m, LangMsg{Lang: Chinese}))
 		assert.Equal(t, "已稳定：没有事情在等待时钟。", zh.DueLine)
-		assert.Equal(t, "⏸ 已暂停：没有待发生的事", zh.ClockState)
+		assert.Equal(t, "❚❚ 已暂停：没有待发生的事", zh.ClockState)
 	})
 }
 
@@ -134,7 +134,7 @@ func TestPlayStopsByItselfWhenNothingMoreIsDue(t *testing.T) {
 	assert.Equal(t, 45*time.Second, m.Sim.C.Now().Sub(cluster.Epoch), "one tick, to the pod's start and past it; none after")
 	assert.Equal(t, Step{Run: "sim advance 15s"}, m.History.Steps[len(m.History.Steps)-1])
 	v := Render(m)
-	assert.Equal(t, "⏸ paused: nothing more is due", v.ClockState)
+	assert.Equal(t, "❚❚ paused: nothing more is due", v.ClockState)
 	assert.Empty(t, v.Due)
 	for _, n := range v.Nodes {
 		for _, p := range n.Pods {

@@ -52,7 +52,7 @@ type View struct {
 	Compact       bool       // too many nodes for cards: a grid of cells, without their pods
 	MorePending   int        // pending pods beyond the lane's maxPending
 	// The clock's state and what waits on it (see due.go): the state beside the clock ("▶ 10×",
-	// "⏸ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
+	// "❚❚ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
 	// next thing due or that the cluster is settled, and the click that moves time there (nil
 	// when nothing is due).
 	ClockState, ClockSpoken string

@@ -23,13 +23,13 @@ func TestBrowserNewcomersFirstMinute(t *testing.T) {
 	b := newBrowser(t)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	b.openPage(t, url)
-	assert.Equal(t, "⏸ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
+	assert.Equal(t, "❚❚ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
 	assert.Equal(t, "paused: nothing more is due", b.text(t, "#clock-state .sr-only"), "the state, spoken")
 	assert.Equal(t, "Settled: nothing waits on the clock.", b.text(t, "#due"))
 
 	b.editAndApply(t, "        operator: Exists\n", "")
 	b.idle(t)
-	assert.Equal(t, "⏸ paused", b.text(t, "#clock-state [aria-hidden]"))
+	assert.Equal(t, "❚❚ paused", b.text(t, "#clock-state [aria-hidden]"))
 	line := b.text(t, "#due .due-line")
 	assert.Regexp(t, `^Next: fluentd-elasticsearch-\S+ (gone in 1s|starts in 3s)`, line)
 	next := eval[string](t, b, `document.querySelector('#due .due-next').dataset.command`)
@@ -50,7 +50,7 @@ func TestBrowserNewcomersFirstMinute(t *testing.T) {
 	b.saveScreenshot(t, "due-phone", chromedp.CaptureScreenshot())
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	eval[bool](t, b, `(() => { const s = document.getElementById('lang'); s.value = 'zh-CN'; return s.dispatchEvent(new Event('change')); })()`)
-	assert.Equal(t, "⏸ 已暂停", b.text(t, "#clock-state [aria-hidden]"))
+	assert.Equal(t, "❚❚ 已暂停", b.text(t, "#clock-state [aria-hidden]"))
 	assert.Contains(t, b.text(t, "#due .due-line"), "下一个：fluentd-elasticsearch-")
 	b.saveScreenshot(t, "due-zh", chromedp.CaptureScreenshot())
 	eval[bool](t, b, `(() => { const s = document.getElementById('lang'); s.value = 'en'; return s.dispatchEvent(new Event('change')); })()`)
@@ -64,7 +64,7 @@ func TestBrowserNewcomersFirstMinute(t *testing.T) {
 	}
 	assert.Less(t, clicks, 30, "the rollout is over")
 	assert.Equal(t, "Settled: nothing waits on the clock.", b.text(t, "#due"))
-	assert.Equal(t, "⏸ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
+	assert.Equal(t, "❚❚ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
 	b.assertAllRunning(t)
 	b.screenshot(t, "due-settled")
 
@@ -77,7 +77,7 @@ func TestBrowserNewcomersFirstMinute(t *testing.T) {
 	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.getElementById('play').getAttribute('aria-pressed') === 'false'`, chromedp.WithPollingTimeout(20*time.Second)))
 	require.NoError(t, err, "play stops by itself: %s %s %s %s", b.text(t, "#clock"), b.text(t, "#clock-state"), b.text(t, "#due"), b.text(t, "#terminal"))
 	b.idle(t)
-	assert.Equal(t, "⏸ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
+	assert.Equal(t, "❚❚ paused: nothing more is due", b.text(t, "#clock-state [aria-hidden]"))
 	b.assertAllRunning(t)
 	assert.Empty(t, b.consoleErrors())
 }
