@@ -27,6 +27,7 @@ type page struct {
 	banner, notice, noticeText, terminal, steps    element
 	details, detailsTitle, detailsWhy, detailsSecs element
 	events, tableToggle, tutor, promptSign         element
+	clockState, due                                element
 	tabs, apply, saveEdit, applyHint, editorPane   element
 	play, undo, redo, reset, addNode               element
 	timeButtons                                    []element
@@ -62,7 +63,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
 	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
-		"clock": &p.clock, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
+		"clock": &p.clock, "clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
@@ -430,7 +431,11 @@ func (p *page) dispatch(msg playground.Msg) (ok bool) {
 		p.resetArmed = false
 		p.model = playground.Update(p.model, msg)
 		switch msg.(type) {
-		case playground.TickMsg, playground.WorkMsg, playground.StopMsg:
+		case playground.TickMsg:
+			if p.model.Playing {
+				return // the tick shows the cluster when it stops (work); one that stopped play shows that
+			}
+		case playground.WorkMsg, playground.StopMsg:
 			return
 		case playground.ShowLessonsMsg: // only the picker changes
 			p.renderPicker(playground.RenderPicker(p.model))
@@ -597,6 +602,7 @@ func (p *page) render() {
 	}
 	p.renderTabs(v)
 	p.clock.SetTextContent(v.Clock)
+	p.renderDue(v)
 	p.play.SetTextContent(playground.T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
 	p.play.SetAttribute("aria-pressed", strconv.FormatBool(v.Playing))
 	p.speed.SetValue(strconv.Itoa(v.Speed))
@@ -647,6 +653,47 @@ func (p *page) render() {
 		}
 	}
 	p.doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
+}
+
+// renderDue shows the clock's state beside it (its words, and their spoken form for screen
+// readers) and what waits on the clock: the next thing due, the click that moves time there
+// (echoed in the terminal as its command), and the rest in a list that keeps open across
+// renders; or that the cluster is settled.
+func (p *page) renderDue(v playground.View) {
+	p.clockState.SetTextContent("")
+	shown := p.el("span", "", v.ClockState)
+	shown.SetAttribute("aria-hidden", "true")
+	p.clockState.AppendChild(shown)
+	p.clockState.AppendChild(p.el("span", "sr-only", v.ClockSpoken))
+	setClass(p.clockState, "playing", v.Playing)
+	open := p.due.Underlying().Call("querySelector", "details[open]").Truthy()
+	p.due.SetTextContent("")
+	if v.Next == nil {
+		p.due.AppendChild(p.el("span", "due-line settled", v.DueLine))
+		return
+	}
+	list := p.el("details", "due-list", "")
+	if open {
+		list.SetAttribute("open", "")
+	}
+	list.AppendChild(p.el("summary", "due-line", v.DueLine))
+	items := p.el("ol", "", "")
+	for _, d := range v.Due {
+		li := p.el("li", "", "")
+		if d.Open != "" {
+			ref, _ := playground.OpenRef(d.Open)
+			li.AppendChild(p.openButton("object", d.Object, ref))
+			li.Underlying().Call("append", " ")
+		}
+		li.Underlying().Call("append", d.What+" · "+d.At)
+		items.AppendChild(li)
+	}
+	list.AppendChild(items)
+	p.due.AppendChild(list)
+	next := *v.Next
+	b := p.button("due-next", next.Label, "due:next", func() playground.Msg { return playground.RunMsg{Line: next.Command} })
+	setAttrs(b, "title", next.Command, "data-command", next.Command)
+	p.due.AppendChild(b)
 }
 
 // openFile is the workspace file whose tab is shown, or "".

@@ -211,35 +211,85 @@ func running(c *cluster.Cluster, node string) bool {
 
 // NextTimer returns the earliest instant a running kubelet has something to do: a pod to start,
 // a deleted pod to remove, a crashed container to restart, an eviction loop under memory
-// pressure, a cordon or uncordon or a Ready condition to report.
+// pressure, a cordon or uncordon or a Ready condition to report (NodeTimer and PodTimer).
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for n := range c.AllNodes() {
-		if m, ok := c.Machine(n.Name); ok && !m.KubeletDown {
-			if t, ok := evictionTimer(c, n.Name, m); ok && (!found || t.Before(next)) {
-				next, found = t, true
-			}
-			if t := statusTick(m, c.Now()); (n.Spec.Unschedulable != m.SawUnschedulable || readyDue(n, m)) && (!found || t.Before(next)) {
-				next, found = t, true
-			}
+		if t, ok := NodeTimer(c, n); ok && (!found || t.At.Before(next)) {
+			next, found = t.At, true
 		}
 	}
 	for p := range c.AllPods() {
-		if !running(c, p.Spec.NodeName) {
-			continue
+		if t, ok := PodTimer(c, p); ok && (!found || t.At.Before(next)) {
+			next, found = t.At, true
 		}
-		rejection := func(p *api.Pod) (time.Time, bool) {
-			if len(p.Status.ContainerStatuses) > 0 || !refused(c, p, p.Spec.NodeName) {
-				return time.Time{}, false
-			}
-			return admissionAt(p)
+	}
+	return next, found
+}
+
+// Timer is what a running kubelet will do when the clock reaches At.
+type Timer struct {
+	Does Action
+	At   time.Time
+}
+
+// Action is what a kubelet's timer does.
+type Action int
+
+// A pod's timers (PodTimer) and a node's (NodeTimer).
+const (
+	Starts   Action = iota // a pod's containers start: it is Running (StartupDelay, or its images' --start)
+	Removes                // a deleted pod's containers have stopped: it is gone (StopDelay, or its shorter grace period)
+	Restarts               // a crashed container restarts: its CrashLoopBackOff back-off is over
+	Rejects                // a pod the node's pressure refuses is Failed (AdmissionDelay)
+	Evicts                 // the eviction manager's next loop under memory pressure (EvictionPeriod)
+	Reports                // the kubelet's next status update reports Ready or its cordon (statusTick)
+)
+
+// PodTimer is the earliest thing the pod's kubelet, if it runs, is due to do to the pod:
+//
+//  1. a bound pod still Pending starts at its images' start-up time after binding;
+//  2. a pod marked for deletion is removed once its containers have stopped;
+//  3. a crashed container of a Running pod restarts when its back-off is over;
+//  4. a pod not yet admitted, which the node's pressure refuses, is rejected AdmissionDelay
+//     after binding.
+//
+// A stopped kubelet is due to do nothing.
+func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
+	var next Timer
+	found := false
+	if !running(c, p.Spec.NodeName) {
+		return next, false
+	}
+	rejection := func(p *api.Pod) (time.Time, bool) {
+		if len(p.Status.ContainerStatuses) > 0 || !refused(c, p, p.Spec.NodeName) {
+			return time.Time{}, false
 		}
-		for _, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, func(p *api.Pod) (time.Time, bool) { return restartAt(c, p) }, rejection} {
-			if t, ok := due(p); ok && (!found || t.Before(next)) {
-				next, found = t, true
-			}
+		return admissionAt(p)
+	}
+	for i, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, func(p *api.Pod) (time.Time, bool) { return restartAt(c, p) }, rejection} {
+		if t, ok := due(p); ok && (!found || t.Before(next.At)) {
+			next, found = Timer{Does: []Action{Starts, Removes, Restarts, Rejects}[i], At: t}, true
 		}
+	}
+	return next, found
+}
+
+// NodeTimer is the earliest thing the node's kubelet, if it runs, is due to do for the node:
+// the eviction manager's next loop while memory is short (or until the pressure transition
+// period is over), or the status update that reports a changed Ready condition or cordon.
+func NodeTimer(c *cluster.Cluster, n *api.Node) (Timer, bool) {
+	m, ok := c.Machine(n.Name)
+	if !ok || m.KubeletDown {
+		return Timer{}, false
+	}
+	next, found := Timer{}, false
+	if t, ok := evictionTimer(c, n.Name, m); ok {
+		next, found = Timer{Does: Evicts, At: t}, true
+	}
+	if t := statusTick(m, c.Now()); (n.Spec.Unschedulable != m.SawUnschedulable || readyDue(n, m)) && (!found || t.Before(next.At)) {
+		next, found = Timer{Does: Reports, At: t}, true
 	}
 	return next, found
 }

@@ -88,13 +88,14 @@ func TestSeekRebuildsForgottenStates(t *testing.T) {
 func TestPlayTicksExtendOneStep(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"}) // something due: play stops when nothing is
 	m = Update(m, TickMsg{})
-	assert.Empty(t, m.History.Steps, "no tick while paused")
+	assert.Len(t, m.History.Steps, 1, "no tick while paused")
 	m = Update(m, PlayMsg{On: true})
 	for range 4 {
 		m = tick(m)
 	}
-	assert.Equal(t, []Step{{Run: "sim advance 2.5s", Times: 4}}, m.History.Steps)
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}, {Run: "sim advance 2.5s", Times: 4}}, m.History.Steps)
 	assert.Equal(t, "t = 40s", Render(m).Clock)
 	m = Update(m, UndoMsg{})
 	assert.False(t, m.Playing, "undo stops play")
@@ -113,6 +114,7 @@ func TestATickRunsInPiecesToWhatAdvanceLeaves(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m = Update(m, RunMsg{"kubectl set image ds/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=quay.io/fluentd_elasticsearch/fluentd:v2.6.0"})
+	m = Update(m, RunMsg{"sim fail hd3 kubelet-down"}) // still something due after the rollout: play goes on
 	m = Update(m, SpeedMsg{Index: 3})
 	m = Update(m, PlayMsg{On: true})
 	want := Update(m, RunMsg{"sim advance 15s"})

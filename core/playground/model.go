@@ -553,9 +553,11 @@ func (ClearMsg) update(m Model) Model {
 	return m
 }
 
+// PlayMsg starts play only when something is due: on a settled cluster play would only move
+// the clock, and the clock's state says "paused: nothing more is due" (see TickMsg).
 func (PlayMsg) during() during { return keepTick }
 func (msg PlayMsg) update(m Model) Model {
-	m.Playing = msg.On
+	m.Playing = msg.On && (m.Tick != nil || !settled(m.Sim))
 	return m
 }
 
@@ -567,8 +569,13 @@ func (msg SpeedMsg) update(m Model) Model {
 	return m
 }
 
+// TickMsg stops play by itself once nothing more is due (sim.NextTimer reports nothing, and no
+// tick is under way): a run ends after its last event, recording no step of the clock alone.
 func (TickMsg) during() during { return keepTick }
 func (TickMsg) update(m Model) Model {
+	if m.Playing && m.Tick == nil && settled(m.Sim) {
+		m.Playing = false
+	}
 	if m.Playing && m.Tick == nil {
 		sp := Speeds[m.Speed]
 		m.begin(sp.Command(), sp.Advance, true)

@@ -104,7 +104,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, "$ sim advance 5m", v.Terminal[2].Text)
 	assert.Equal(t, "NotReady", v.Nodes[1].Status)
 	assert.Equal(t, []string{"MemoryPressure=Unknown", "DiskPressure=Unknown", "PIDPressure=Unknown", "Ready=Unknown"}, v.Nodes[1].Conditions, "all Unknown once the kubelet stops reporting")
-	assert.Equal(t, []string{"evicted in 55s: it tolerates node.kubernetes.io/unreachable:NoExecute only for its tolerationSeconds"}, v.Nodes[1].Pods[0].Notes)
+	assert.Equal(t, []string{"evicted in 55s, at t = 6m25s: it tolerates node.kubernetes.io/unreachable:NoExecute only for its tolerationSeconds"}, v.Nodes[1].Pods[0].Notes)
 	m = Update(m, RunMsg{Line: Render(m).Time[3].Command})
 	v = Render(m)
 	require.Len(t, v.Nodes[1].Pods, 2)
@@ -309,7 +309,8 @@ func TestPodNotesSayWhoDisruptedAPod(t *testing.T) {
 	m = Update(m, RunMsg{"kubectl taint node hd2 dedicated=db:NoExecute"})
 	m = Update(m, SelectMsg{Ref{Kind: "Pod", Namespace: "default", Name: web}})
 	m = Update(m, LangMsg{English})
-	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate"}, Render(m).Details.Why)
+	assert.Equal(t, []string{"deleted by the taint eviction controller: its node has a NoExecute taint it does not (or no longer) tolerate",
+		"gone in 1s: its containers exit on SIGTERM, within its grace period"}, Render(m).Details.Why)
 }
 
 // TestPickLangPrefersTheChoiceThenTheBrowser: the page speaks the language the learner chose

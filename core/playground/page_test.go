@@ -78,13 +78,14 @@ func TestEditingKeepsTheTextWithoutApplyingIt(t *testing.T) {
 func TestStopDropsTheTickAndPlay(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim fail hd2 kubelet-down"}) // something due: play stops when nothing is
 	m.Chunk = true
 	m = Update(Update(m, PlayMsg{On: true}), TickMsg{})
 	require.NotNil(t, m.Tick)
 	m = Update(m, StopMsg{})
 	assert.Nil(t, m.Tick)
 	assert.False(t, m.Playing)
-	assert.Empty(t, m.History.Steps)
+	assert.Equal(t, []Step{{Run: "sim fail hd2 kubelet-down"}}, m.History.Steps)
 }
 
 // TestLinksOpenSessionsAndLessons: a share link opens its session, a #lesson=N link the lesson's

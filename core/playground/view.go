@@ -52,6 +52,14 @@ type View struct {
 	Table         bool       // show the cluster as a table
 	Compact       bool       // too many nodes for cards: a grid of cells, without their pods
 	MorePending   int        // pending pods beyond the lane's maxPending
+	// The clock's state and what waits on it (see due.go): the state beside the clock ("▶ 10×",
+	// "❚❚ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
+	// next thing due or that the cluster is settled, and the click that moves time there (nil
+	// when nothing is due).
+	ClockState, ClockSpoken string
+	Due                     []DueView
+	DueLine                 string
+	Next                    *Action
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -275,6 +283,9 @@ func Render(m Model) View {
 	if sel := m.Selected; sel.Kind != "Node" {
 		v.Details = details(l, m.Sim, sel)
 	}
+	due := dueOf(m.Sim)
+	v.ClockState, v.ClockSpoken = clockState(l, m, due)
+	v.Due, v.DueLine, v.Next = dueView(l, m.Sim, due)
 	v.Events = events(m.Sim, m.Events)
 	v.Picker = RenderPicker(m)
 	v.Tutor = tutorView(l, m.Tutor)

@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,12 +12,11 @@ import (
 	"daemonlab/core/controller"
 	"daemonlab/core/controller/daemon"
 	"daemonlab/core/controller/garbagecollector"
-	"daemonlab/core/controller/tainteviction"
 )
 
 // The page explains what the controllers decided, in the learner's language, from the same
-// functions the controllers decide with: daemon.Decide for a DaemonSet and a node,
-// tainteviction.Due for an eviction's countdown.
+// functions the controllers decide with: daemon.Decide for a DaemonSet and a node, and for what
+// waits on the clock the kubelets' and the controllers' timers (see due.go).
 
 // daemonReasons says, for each DaemonSet, whether it wants a pod on node and why.
 func daemonReasons(l Lang, c *cluster.Cluster, node *api.Node) []string {
@@ -62,7 +62,9 @@ func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string
 //  1. a deleted pod whose kubelet is down stays Terminating until the kubelet answers;
 //  2. a pod under NoExecute taints it tolerates for a while shows its eviction countdown;
 //  3. a pod under NoExecute taints it tolerates forever says so (DaemonSet pods on failed nodes);
-//  4. a pod the scheduler could not place shows the scheduler's reason.
+//  4. a pod the scheduler could not place shows the scheduler's reason;
+//  5. a pod its kubelet is due to act on says what and when (podDue): "starts in 3s", "gone in
+//     1s", "restarts in 10s".
 func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 	var out []string
 	for _, cond := range p.Status.Conditions {
@@ -88,10 +90,12 @@ func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 			}
 		}
 	}
+	due := podDue(c, p)
 	if len(noExecute) > 0 {
 		taints := taintList(noExecute)
-		if at, ok := tainteviction.Due(c, p); ok {
-			out = append(out, T(l, "why.evict", countdown(at.Sub(c.Now())), taints))
+		if i := slices.IndexFunc(due, func(d Due) bool { return d.Key == "due.evict" }); i >= 0 {
+			at := due[i].At
+			out = append(out, T(l, "why.evict", countdown(at.Sub(c.Now())), humanSince(at.Sub(cluster.Epoch)), taints))
 		} else {
 			out = append(out, T(l, "why.forever", taints))
 		}
@@ -99,6 +103,11 @@ func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
 			out = append(out, cond.Message)
+		}
+	}
+	for _, d := range due {
+		if d.Key != "due.evict" {
+			out = append(out, T(l, d.Key, countdown(d.At.Sub(c.Now()))))
 		}
 	}
 	return out
@@ -120,9 +129,16 @@ func taintList(taints []api.Taint) string {
 	return strings.Join(s, ", ")
 }
 
-// countdown prints a duration to the second, without a trailing zero unit: "4m12s", "45s", "5m".
+// countdown prints a duration up to the next whole second (a wait of 250ms is "1s", never
+// "0s"), as shortDuration does.
 func countdown(d time.Duration) string {
-	return strings.Replace(d.Round(time.Second).String(), "m0s", "m", 1)
+	return shortDuration((d + time.Second - 1).Truncate(time.Second))
+}
+
+// shortDuration prints a duration without a trailing zero unit: "4m12s", "45s", "5m",
+// "2.25s".
+func shortDuration(d time.Duration) string {
+	return strings.Replace(d.String(), "m0s", "m", 1)
 }
 
 // revisions knows, for the pods of DaemonSets and Deployments, which revision of their

@@ -66,12 +66,10 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	for n := range c.AllNodes() {
-		r, _ := readyCondition(n)
-		if r.Status != api.ConditionUnknown {
-			if m, ok := c.Machine(n.Name); ok && m.KubeletDown {
-				consider(nextTickAfter(probe(c, n).Add(GracePeriod)))
-			}
+		if t, ok := UnknownAt(c, n); ok {
+			consider(t)
 		}
+		r, _ := readyCondition(n)
 		if r.Status == api.ConditionTrue && hasNoExecuteHealthTaint(n) {
 			consider(lastTick(r.LastTransitionTime.Time.Add(MonitorPeriod - time.Nanosecond)))
 		}
@@ -82,6 +80,17 @@ func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 		}
 	}
 	return next, found
+}
+
+// UnknownAt is when the controller marks a silent node's conditions Unknown (step 1 of Sync):
+// at the first monitor pass past the grace period after it last heard from the node, whose
+// kubelet is stopped and whose Ready condition is not Unknown already.
+func UnknownAt(c *cluster.Cluster, n *api.Node) (time.Time, bool) {
+	r, _ := readyCondition(n)
+	if m, ok := c.Machine(n.Name); !ok || !m.KubeletDown || r.Status == api.ConditionUnknown {
+		return time.Time{}, false
+	}
+	return nextTickAfter(probe(c, n).Add(GracePeriod)), true
 }
 
 // Sync runs the controller at the current instant:
