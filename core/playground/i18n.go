@@ -233,7 +233,6 @@ var texts = map[string]text{
 	"recover.network-unavailable": {"Bring the network back", "恢复网络"},
 	"recover.all":                 {"Recover from every fault (%s)", "从所有故障中恢复（%s）"},
 	"fault":                       {"fault %s, injected with sim fail: the node menu recovers from it", "故障 %s（由 sim fail 注入）：可在节点菜单中恢复"},
-	"node.menu.short":             {"Actions", "操作"},
 	"node.actions.faults":         {"actions for node %s; faults: %s", "节点 %s 的操作；故障：%s"},
 	"session.menu":                {"Session", "会话"},
 	"session.menu.label":          {"session and files: export, save, open, import, lessons and progress", "会话与文件：导出、保存、打开、导入、课程与进度"},
