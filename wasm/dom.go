@@ -737,7 +737,6 @@ func (p *page) renderNotice(v playground.View) {
 	}
 }
 
-
 // renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
 // cluster, or a table.
 func (p *page) renderNodes(v playground.View) {
