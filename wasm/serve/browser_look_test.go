@@ -178,7 +178,8 @@ func TestBrowserHeaderIsOneRow(t *testing.T) {
 
 // TestBrowserLooks: the page at the sizes the issue names, in Chinese and in a dark system
 // theme (whose background is dark, and whose code is in a monospace font, CJK included), saved
-// under .screenshots/ for a person to look at.
+// under .screenshots/ for a person to look at; pods fade in and out, except under
+// prefers-reduced-motion.
 func TestBrowserLooks(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
@@ -199,6 +200,15 @@ func TestBrowserLooks(t *testing.T) {
 	b.openPage(t, url)
 	b.run(t, "sim fail hd2 kubelet-down")
 	b.run(t, "sim advance 6m")
+	assert.Equal(t, "pod-leave", eval[string](t, b, `getComputedStyle(document.querySelector('[data-node="hd2"] .pod.terminating.leaving')).animationName`), "the evicted pod fades as it begins to leave")
+	b.run(t, "kubectl scale deploy web --replicas=3")
+	assert.Equal(t, "pod-enter", eval[string](t, b, `getComputedStyle(document.querySelector('.pod.entering')).animationName`), "a new pod fades in")
+	assert.Zero(t, eval[int](t, b, `document.querySelectorAll('.pod.entering').length - 1`), "only the new one")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+		return err
+	})))
+	assert.Equal(t, "none", eval[string](t, b, `getComputedStyle(document.querySelector('.pod.entering')).animationName`), "no motion for those who ask for less")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
 	eval[bool](t, b, `(document.querySelector('.legend').open = true)`)
