@@ -20,8 +20,29 @@
 // Reload button has the focus: a reload opens the session as last autosaved. The banner's words
 // are in the page's language: the Go side translates them with the rest (data-i18n). The errors
 // of calls into the exited program ("Go program has already exited") are not reported again.
+//
+// The share link's Copy button (#copy-share) copies the link (#share-url) to the clipboard and
+// then says data-copied; where the page may not write the clipboard, it selects the link and says
+// data-select (press Ctrl/⌘ + C). Go writes both texts, in the page's language.
 "use strict";
 (() => {
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#copy-share");
+    if (!button) {
+      return;
+    }
+    const link = document.getElementById("share-url");
+    const select = () => {
+      link.focus();
+      link.select();
+      button.textContent = button.dataset.select;
+    };
+    if (!navigator.clipboard) {
+      select();
+      return;
+    }
+    navigator.clipboard.writeText(link.value).then(() => { button.textContent = button.dataset.copied; }, select);
+  });
   const compiled = WebAssembly.compileStreaming(fetch("main.wasm"));
   compiled.catch(() => {}); // reported below, once the page can show it
   new MutationObserver((_, observer) => {

@@ -40,7 +40,7 @@ type page struct {
 	view                                           playground.View                  // the view last rendered
 	shownLang                                      playground.Lang                  // the language the static text is in
 	resetArmed                                     bool                             // Reset was clicked once: the next click resets
-	openMenus                                      map[string]bool                  // the nodes whose fault menu was open
+	openMenu                                       string                           // the menu open (its data-menu: a node's name, "session"), or ""
 	clicks                                         map[string]func() playground.Msg // a click's message, by the data-key of the button clicked
 	cells                                          []cell                           // the compact grid as drawn, if it is
 	shownTerm                                      []playground.TermLine            // the terminal's lines as drawn
@@ -55,13 +55,16 @@ type page struct {
 	axisMarks, axisText                            element                          // the time axis's marks, over its track, and its value's text
 	shownMarks                                     []playground.AxisMark            // the marks as drawn
 	shownNamed                                     int                              // the mark the axis's text names, as drawn
+	copyShare                                      element                          // the share link's Copy button
+	shownPods, drawnPods                           map[string]string                // the pods' statuses as the last render drew them (by namespace/name), and as this one draws them
+	shownShare                                     string                           // the share link shown, and the language, as last drawn
 }
 
 // mount finds the page's elements and wires their events to messages.
 func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
-	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, openMenus: map[string]bool{}, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
+	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
 		"clock": &p.clock, "clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
@@ -70,6 +73,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
 		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
 		"axis-marks": &p.axisMarks, "axis-text": &p.axisText,
+		"copy-share": &p.copyShare,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -197,6 +201,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	// click on the page to the message of the button's data-key (a render of 5,000 nodes would
 	// otherwise make, and keep, 5,000 functions).
 	p.listen(p.doc, "click", func(e js.Value) {
+		p.menuClick(e.Get("target")) // first: a menu's item closes it before a render draws it anew
 		if b := e.Get("target").Call("closest", "[data-key]"); b.Truthy() {
 			key := b.Call("getAttribute", "data-key").String()
 			if msg := p.clicks[key]; msg != nil {
@@ -208,6 +213,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 			}
 		}
 	})
+	p.listen(p.doc, "keydown", p.menuKey)
 	p.listen(p.doc, "dragover", func(e js.Value) { e.Call("preventDefault") })
 	p.listen(p.doc, "drop", func(e js.Value) {
 		if files := e.Get("dataTransfer").Get("files"); files.Length() > 0 {
@@ -621,11 +627,13 @@ func (p *page) render() {
 	p.renderNotice(v)
 	p.renderLessons(v)
 	p.renderDetails(v.Details)
+	p.drawnPods = make(map[string]string, len(p.shownPods))
 	p.renderNodes(v)
 	p.pending.SetTextContent("")
 	for _, pod := range v.Pending {
 		p.pending.AppendChild(p.podChip(pod))
 	}
+	p.shownPods = p.drawnPods
 	if v.MorePending > 0 {
 		p.pending.AppendChild(p.el("li", "more", playground.T(v.Lang, "more", v.MorePending)))
 	}
@@ -818,19 +826,22 @@ func (p *page) renderNotice(v playground.View) {
 		p.noticeActions.AppendChild(b)
 	}
 	setClass(p.shareURL.BasicHTMLElement, "hidden", v.Share == "")
+	setClass(p.copyShare, "hidden", v.Share == "")
 	if v.Share != "" {
 		loc := p.win.Location()
 		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + v.Share)
 		p.shareURL.Select()
+	}
+	if shown := string(v.Lang) + " " + v.Share; shown != p.shownShare { // a new link is not copied yet (site/main.js copies it)
+		p.copyShare.SetTextContent(playground.T(v.Lang, "copy"))
+		setAttrs(p.copyShare, "data-copied", "✓ "+playground.T(v.Lang, "copied"), "data-select", playground.T(v.Lang, "copy.select"))
+		p.shownShare = shown
 	}
 }
 
 // renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
 // cluster, or a table.
 func (p *page) renderNodes(v playground.View) {
-	for _, menu := range all(p.nodes.Underlying(), ".node-menu") {
-		p.openMenus[menu.GetAttribute("data-menu")] = menu.HasAttribute("open")
-	}
 	p.tableToggle.SetTextContent(playground.T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
 	p.tableToggle.SetAttribute("aria-pressed", strconv.FormatBool(v.Table))
 	setClass(p.nodes, "compact", v.Compact && !v.Table)
@@ -936,7 +947,7 @@ func (p *page) renderDetails(d *playground.Details) {
 	}
 	p.detailsSecs.SetTextContent("")
 	if len(d.Actions) > 0 {
-		p.detailsSecs.AppendChild(p.actionButtons(d.Actions))
+		p.detailsSecs.AppendChild(p.actionButtons(d.Actions, ""))
 	}
 	for _, s := range d.Sections {
 		h := p.el("h4", "", "")
@@ -981,6 +992,9 @@ func (p *page) nodeCard(n playground.NodeView) element {
 	head.AppendChild(p.el("span", "roles", n.Roles))
 	card.AppendChild(head)
 	card.AppendChild(p.nodeMenu(n))
+	if len(n.Faults) > 0 {
+		card.AppendChild(p.chips("fault", n.Faults))
+	}
 	if len(n.Conditions) > 0 {
 		card.AppendChild(p.chips("condition", n.Conditions))
 	}
@@ -1017,28 +1031,41 @@ func (p *page) chips(kind string, items []string) element {
 	return list
 }
 
-// nodeMenu is a node's fault menu: a disclosure of buttons, each running its command in the
-// terminal. It stays open across renders until closed (render reads which are open).
+// nodeMenu is a node's menu (see menu.go): a menu button, marked with the number of the node's
+// faults, and the actions that apply to the node now (playground's nodeActions), each running its
+// command in the terminal. A render draws it open when it was.
 func (p *page) nodeMenu(n playground.NodeView) element {
-	menu := p.el("details", "node-menu", "")
+	menu := p.el("div", "menu node-menu", "")
 	menu.SetAttribute("data-menu", n.Name)
-	if p.openMenus[n.Name] {
-		menu.SetAttribute("open", "")
+	open := p.openMenu == n.Name
+	button := p.button("menu-button", playground.T(p.shownLang, "node.menu"), "menu "+n.Name, nil)
+	label := playground.T(p.shownLang, "node.actions", n.Name)
+	if len(n.Faults) > 0 {
+		label = playground.T(p.shownLang, "node.actions.faults", n.Name, strings.Join(n.Faults, ", "))
+		button.AppendChild(p.el("span", "fault-count", strconv.Itoa(len(n.Faults))))
 	}
-	summary := p.el("summary", "", playground.T(p.shownLang, "node.menu"))
-	setAttrs(summary, "data-key", "menu "+n.Name, "aria-label", playground.T(p.shownLang, "node.actions", n.Name))
-	menu.AppendChild(summary)
-	menu.AppendChild(p.actionButtons(n.Actions))
+	setAttrs(button, "aria-haspopup", "menu", "aria-expanded", strconv.FormatBool(open), "aria-label", label, "aria-controls", "menu-"+n.Name)
+	menu.AppendChild(button)
+	list := p.actionButtons(n.Actions, "menuitem")
+	list.Class().Add("menu-list")
+	setAttrs(list, "role", "menu", "id", "menu-"+n.Name, "aria-label", label)
+	list.Underlying().Set("hidden", !open)
+	menu.AppendChild(list)
 	return menu
 }
 
-// actionButtons are a node's fault menu: a button per action, running its command.
-func (p *page) actionButtons(actions []playground.Action) element {
+// actionButtons are a node's actions, a button per action running its command: the items of its
+// menu (role "menuitem", reached with the arrow keys, not Tab), or the buttons of the details
+// panel (role "").
+func (p *page) actionButtons(actions []playground.Action, role string) element {
 	items := p.el("div", "node-actions", "")
 	for _, a := range actions {
 		command := a.Command
 		b := p.button("small", a.Label, command, func() playground.Msg { return playground.RunMsg{Line: command} })
 		setAttrs(b, "title", command, "data-command", command)
+		if role != "" {
+			setAttrs(b, "role", role, "tabindex", "-1")
+		}
 		items.AppendChild(b)
 	}
 	return items
@@ -1063,8 +1090,18 @@ func (p *page) openButton(class, text string, ref playground.Ref) element {
 	return b
 }
 
+// podChip is a pod's chip. A pod the last render did not draw is marked entering, one that has
+// just begun Terminating leaving, for the style sheet's short fades (renderNodes keeps the
+// statuses drawn; the first render marks none).
 func (p *page) podChip(pod playground.PodView) element {
 	class := "pod " + strings.ToLower(pod.Status)
+	key := pod.Namespace + "/" + pod.Name
+	if before, ok := p.shownPods[key]; p.shownPods != nil && !ok {
+		class += " entering"
+	} else if ok && pod.Status == "Terminating" && before != "Terminating" {
+		class += " leaving"
+	}
+	p.drawnPods[key] = pod.Status
 	if pod.Colour >= 0 {
 		class += fmt.Sprintf(" owner-%d", pod.Colour)
 	}

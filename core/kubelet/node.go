@@ -22,6 +22,17 @@ const (
 // Faults lists every fault, in the order `sim help` shows them.
 var Faults = []string{FaultKubeletDown, FaultNotReady, FaultMemoryPressure, FaultDiskPressure, FaultPIDPressure, FaultNetworkUnavailable}
 
+// ActiveFaults lists the faults a machine has now, as `sim recover` clears them: kubelet-down
+// first when its kubelet is stopped, then the reported conditions in the order they were
+// injected.
+func ActiveFaults(m cluster.Machine) []string {
+	var out []string
+	if m.KubeletDown {
+		out = append(out, FaultKubeletDown)
+	}
+	return append(out, m.Faults...)
+}
+
 // Join registers a node as its kubelet does on start: the Node object and a running kubelet that
 // renews its lease from now on and runs the static pods of its staticPodPath (see
 // syncStaticPods).

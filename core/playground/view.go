@@ -2,7 +2,6 @@ package playground
 
 import (
 	"encoding/json"
-	"fmt"
 	"iter"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
+	"daemonlab/core/kubelet"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
@@ -94,6 +94,7 @@ type NodeView struct {
 	Daemons             []string // for each DaemonSet, whether it wants a pod here and why
 	PodCount            int      // the pods bound to it (the compact grid does not list them)
 	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
+	Faults              []string // the faults `sim fail` gave its machine and no `sim recover` cleared yet (kubelet.ActiveFaults)
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
 }
 
@@ -129,27 +130,6 @@ func TimeActions(l Lang) []Action {
 		{"+1m", "sim advance 1m"},
 		{"+5m", "sim advance 5m"},
 	}
-}
-
-// nodeActions is a node's fault menu: each item the sim or kubectl command it runs.
-func nodeActions(l Lang, node string) []Action {
-	var out []Action
-	for _, a := range []Action{
-		{"kubelet-down", "sim fail %s kubelet-down"},
-		{"not-ready", "sim fail %s not-ready"},
-		{"memory", "sim fail %s memory-pressure"},
-		{"disk", "sim fail %s disk-pressure"},
-		{"pid", "sim fail %s pid-pressure"},
-		{"network", "sim fail %s network-unavailable"},
-		{"recover", "sim recover %s"},
-		{"cordon", "kubectl cordon %s"},
-		{"uncordon", "kubectl uncordon %s"},
-		{"drain", "kubectl drain %s --ignore-daemonsets"},
-		{"delete-node", "kubectl delete node %s"},
-	} {
-		out = append(out, Action{T(l, a.Label), fmt.Sprintf(a.Command, node)})
-	}
-	return out
 }
 
 // OpenKey is the key (data-key) of the buttons that open the details panel on ref, "open KIND
@@ -267,7 +247,8 @@ func Render(m Model) View {
 		}
 		selected := m.Selected == (Ref{Kind: "Node", Name: n.Name})
 		if !v.Compact || selected {
-			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
+			machine, _ := c.Machine(n.Name)
+			nv.Actions, nv.Daemons, nv.Faults = nodeActions(l, n, machine), daemonReasons(l, c, n), kubelet.ActiveFaults(machine)
 		}
 		if !v.Compact {
 			nv.Usage = nodeUsage(n, podsOn[n.Name])

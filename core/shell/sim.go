@@ -183,10 +183,7 @@ func simRecover(s *sim.Sim, args []string, _ string) Result {
 	if bad != nil {
 		return *bad
 	}
-	cleared := append([]string(nil), m.Faults...)
-	if m.KubeletDown {
-		cleared = append([]string{kubelet.FaultKubeletDown}, cleared...)
-	}
+	cleared := kubelet.ActiveFaults(m)
 	if len(args) == 2 {
 		if bad := checkKind(args[1]); bad != nil {
 			return *bad

@@ -7,7 +7,12 @@
 //      starts afresh on it, its undo history too);
 //   3. Go sends "daemonlab-problems" with the apply's problems as JSON ([{line, column, message}]),
 //      shown as diagnostics at their line, and keeps the last in the textarea's data-problems;
-//   4. Ctrl/Cmd+Enter presses the Apply button.
+//   4. Ctrl/Cmd+Enter presses the Apply button;
+//   5. Tab indents (Shift+Tab outdents); Escape and then Tab (within 2 s) moves the focus on, as
+//      CodeMirror's tab focus mode does, so the editor is no keyboard trap (the hint under it
+//      says so);
+//   6. its colours are the page's CSS variables (site/style.css), which reach into the shadow
+//      root: a dark system theme darkens the editor and its syntax colours with the page.
 //
 // main.js loads this bundle once the page is ready: until then the plain textarea is the editor.
 // So the editor starts from the textarea as it finds it: its text, the problems shown, and the
@@ -18,6 +23,9 @@
 // would be refused. Without this bundle the plain textarea works on its own.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { EditorState, Prec } from "@codemirror/state";
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
@@ -35,11 +43,28 @@ const extensions = [
   yaml(),
   lintGutter(),
   EditorState.tabSize.of(2),
+  keymap.of([indentWithTab]),
   EditorView.theme({
-    "&": { height: "100%", backgroundColor: "#fff", fontSize: ".82rem" },
-    ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", lineHeight: "1.45" },
-    "&.cm-focused": { outline: "3px solid #9ab8ff" },
+    "&": { height: "100%", backgroundColor: "var(--code-bg)", color: "var(--code-ink)", fontSize: ".82rem" },
+    ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.45" },
+    "&.cm-focused": { outline: "3px solid var(--focus)" },
+    ".cm-content": { caretColor: "var(--code-ink)" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--code-ink)" },
+    ".cm-gutters": { backgroundColor: "var(--code-gutter)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
+    ".cm-activeLine": { backgroundColor: "var(--code-active)" },
+    ".cm-activeLineGutter": { backgroundColor: "var(--code-active)" },
+    "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--code-selection)" },
+    ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--ink)", border: "1px solid var(--line)" },
+    ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--ink)" },
+    ".cm-matchingBracket": { backgroundColor: "var(--code-selection)", outline: "none" },
   }),
+  syntaxHighlighting(HighlightStyle.define([
+    { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--code-key)" },
+    { tag: [tags.string, tags.special(tags.string), tags.content], color: "var(--code-string)" },
+    { tag: [tags.number, tags.bool, tags.null, tags.atom, tags.keyword], color: "var(--code-atom)" },
+    { tag: [tags.comment, tags.lineComment], color: "var(--code-comment)", fontStyle: "italic" },
+    { tag: [tags.meta, tags.punctuation, tags.separator, tags.typeName, tags.labelName], color: "var(--code-meta)" },
+  ])),
   // before basicSetup's own Mod-Enter (insertBlankLine)
   Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { applyButton.click(); return true; } }])),
   EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "manifest" }),

@@ -309,9 +309,9 @@ func TestBrowserTerminalRunsKubectlWithCompletionAndHistory(t *testing.T) {
 func (b *browser) playNodeFailure(t *testing.T, keyboard bool) {
 	t.Helper()
 	if keyboard {
-		b.tabTo(t, `[data-node="hd2"] .node-menu summary`, false)
-		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
-		b.tabTo(t, `[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`, false)
+		b.tabTo(t, `[data-node="hd2"] .menu-button`, false)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter))) // opens the menu on its first item
+		require.Equal(t, "sim fail hd2 kubelet-down", eval[string](t, b, `document.activeElement.dataset.command`))
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
 		b.tabTo(t, `#speed`, true)
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown)))
@@ -319,7 +319,7 @@ func (b *browser) playNodeFailure(t *testing.T, keyboard bool) {
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(" ")))
 	} else {
 		require.NoError(t, chromedp.Do(b.ctx,
-			chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+			chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
 			chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
 			chromedp.SetValue(chromedp.CSS(`#speed`), "3"),
 		))
@@ -520,7 +520,7 @@ func TestBrowserSpeaksChinese(t *testing.T) {
 	assert.Equal(t, "集群", eval[string](t, b, `document.querySelector('.cluster h2').textContent`))
 	assert.Equal(t, "应用", b.text(t, "#apply"))
 	assert.Equal(t, "▶ 播放", b.text(t, "#play"))
-	assert.Equal(t, "让此节点出故障或恢复…", b.text(t, `[data-node="hd2"] .node-menu summary`))
+	assert.Equal(t, "让此节点出故障或恢复…", b.text(t, `[data-node="hd2"] .menu-button`))
 	assert.Equal(t, "腾空（drain）", eval[string](t, b, `document.querySelector('[data-node="hd2"] button[data-command^="kubectl drain"]').textContent`))
 	b.run(t, "kubectl get nodes")
 	assert.Contains(t, b.text(t, "#terminal pre.out"), "NAME   STATUS   ROLES", "kubectl's output stays kubectl's")
@@ -543,9 +543,11 @@ func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
 	b, _ := openPlayground(t)
 	b.playNodeFailure(t, true)
 	assert.Equal(t, "play", eval[string](t, b, `document.activeElement.id`), "focus stays on play")
-	b.tabTo(t, `[data-node="hd2"] button[data-command="sim recover hd2"]`, false)
+	b.tabTo(t, `[data-node="hd2"] .menu-button`, false)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.ArrowDown)))
+	require.Equal(t, "sim recover hd2 kubelet-down", eval[string](t, b, `document.activeElement.dataset.command`), "the menu offers the recovery first")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Enter)))
-	assert.Equal(t, "sim recover hd2", eval[string](t, b, `document.activeElement.dataset.command`), "focus survives the re-render")
+	assert.Equal(t, "menu hd2", eval[string](t, b, `document.activeElement.dataset.key`), "the menu closed, the focus back on its button, through the re-render")
 	b.typeCommand(t, "", kb.Tab)
 	assert.NotEqual(t, "prompt", eval[string](t, b, `document.activeElement.id`), "Tab at an empty prompt leaves the terminal")
 	assert.Empty(t, b.consoleErrors())
@@ -731,9 +733,10 @@ func (b *browser) podsInTable(t *testing.T, node string) string {
 }
 
 // TestBrowserExportsTheManifests: "Export YAML" downloads the learner's objects as
-// daemonlab.yaml, ready for kubectl apply on a real cluster.
+// daemonlab.yaml, ready for kubectl apply on a real cluster; it is an item of the Session menu.
 func TestBrowserExportsTheManifests(t *testing.T) {
 	b, _ := openPlayground(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
 	data := b.download(t, `#export`)
 	assert.True(t, strings.HasPrefix(string(data), "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  labels:\n    k8s-app: fluentd-logging\n  name: fluentd-elasticsearch\n  namespace: kube-system\nspec:\n"), "%s", data)
 	assert.Contains(t, string(data), "---\napiVersion: apps/v1\nkind: Deployment\n")
@@ -880,7 +883,7 @@ func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
 
 	assert.True(t, b.predict(t, 2))
 	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
 		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
 		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`)),
 	))
