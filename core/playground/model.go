@@ -69,7 +69,11 @@ type Model struct {
 	// Cluster is the sandbox's starting cluster (sim.Default unless the learner picked another,
 	// see ClusterMsg); a lesson names its own.
 	Cluster sim.Topology
-	lib     *Library // what the model's start states are made of, shared by every model made from it
+	// Pane is the pane a narrow screen shows (see paneViews); Drawer is the terminal's drawer on
+	// a wide one.
+	Pane   Pane
+	Drawer Drawer
+	lib    *Library // what the model's start states are made of, shared by every model made from it
 }
 
 // Library is what the playground's start states are made of, handed in by the page: its start
@@ -149,11 +153,14 @@ type HereDoc struct {
 	Command, Marker, Body string
 }
 
-// TermLine is one block of the terminal: a command echoed, or what it printed (Err for standard
-// error).
+// TermLine is one block of the terminal: a command echoed, what it printed (Err for standard
+// error), or a note on what a button did that is no command (Note: a reset, an undo, play),
+// written as a shell comment. The JSON is a saved transcript's (Saved.Terminal).
 type TermLine struct {
-	Text         string
-	Command, Err bool
+	Text    string `json:"text"`
+	Command bool   `json:"cmd,omitempty"`
+	Err     bool   `json:"err,omitempty"`
+	Note    bool   `json:"note,omitempty"`
 }
 
 // maxTermLines bounds the scrollback.
@@ -240,7 +247,7 @@ func (msg ClusterMsg) update(m Model) Model {
 	if err != nil {
 		return m // the start states are made in the tests
 	}
-	return m.restart(fresh, "kept.cluster")
+	return m.restart(fresh, "kept.cluster", T(m.Lang, "note.cluster", T(m.Lang, "cluster."+string(msg.Cluster))))
 }
 
 // ClusterFileMsg brings a real cluster's dump in from a file the learner picked (the page's
@@ -284,7 +291,9 @@ const (
 )
 
 // ApplyMsg asks to apply the open tab's text: the manifest's as `kubectl apply -f -`, a file's
-// as `kubectl apply -f FILE` (echoed, as if typed); on the edit's tab it saves the edit.
+// as `kubectl apply -f FILE`, each echoed in the terminal with what kubectl printed; on the
+// edit's tab it saves the edit. On a narrow screen the YAML pane gives way to the terminal, where
+// the output is, unless the apply's problems are marked in the editor.
 type ApplyMsg struct{ Text string }
 
 // EditMsg is the manifest's text, or the edit's, edited, not applied: the manifest's is kept
@@ -417,11 +426,20 @@ func (msg ApplyMsg) update(m Model) Model {
 		return m
 	case m.Open != "":
 		m.writeTab(msg.Text)
-		return RunMsg{Line: "kubectl apply -f " + shell.Quote(m.Open)}.update(m)
+		m = RunMsg{Line: "kubectl apply -f " + shell.Quote(m.Open)}.update(m)
+	default:
+		m.Editor = msg.Text
+		m.Result = m.do(Step{Apply: msg.Text})
+		m.typed("kubectl apply -f -")
+		m.Terminal.print(TermLine{Text: "$ kubectl apply -f -", Command: true})
+		m.Terminal.show(m.Result)
+		if len(m.Result.Problems) > 0 {
+			return m
+		}
 	}
-	m.Editor = msg.Text
-	m.Result = m.do(Step{Apply: msg.Text})
-	m.typed("kubectl apply -f -")
+	if m.Pane == YAMLPane {
+		m.Pane = TerminalPane
+	}
 	return m
 }
 
@@ -557,7 +575,15 @@ func (ClearMsg) update(m Model) Model {
 // the clock, and the clock's state says "paused: nothing more is due" (see TickMsg).
 func (PlayMsg) during() during { return keepTick }
 func (msg PlayMsg) update(m Model) Model {
-	m.Playing = msg.On && (m.Tick != nil || !settled(m.Sim))
+	on := msg.On && (m.Tick != nil || !settled(m.Sim))
+	switch {
+	case on && !m.Playing:
+		sp := Speeds[m.Speed]
+		m.Terminal.note(T(m.Lang, "note.play", sp.Label, sp.Command()))
+	case !on && m.Playing:
+		m.Terminal.note(T(m.Lang, "note.pause", humanSince(m.Sim.C.Now().Sub(cluster.Epoch))))
+	}
+	m.Playing = on
 	return m
 }
 
@@ -602,13 +628,26 @@ func (UndoMsg) during() during { return dropTick }
 
 // UndoMsg inside a step (the time axis stands there) goes back to its start, else a step back.
 func (UndoMsg) update(m Model) Model {
+	pos := m.History.Pos - 1
 	if m.History.Into > 0 {
-		return m.seek(m.History.Pos)
+		pos = m.History.Pos
 	}
-	return m.seek(m.History.Pos - 1)
+	return m.seekNoted(pos, "note.undo")
 }
-func (RedoMsg) during() during           { return dropTick }
-func (RedoMsg) update(m Model) Model     { return m.seek(m.History.Pos + 1) }
+func (RedoMsg) during() during       { return dropTick }
+func (RedoMsg) update(m Model) Model { return m.seekNoted(m.History.Pos+1, "note.redo") }
+
+// seekNoted is seek for the Undo and Redo buttons: the move is noted in the terminal (key) with
+// the step the timeline stands at after it; a move that moves nothing (past either end of the
+// history) notes nothing.
+func (m Model) seekNoted(pos int, key string) Model {
+	before, into := m.History.Pos, m.History.Into
+	if m = m.seek(pos); m.History.Pos != before || m.History.Into != into {
+		m.Terminal.note(T(m.Lang, key, m.History.Pos, len(m.History.Steps)))
+	}
+	return m
+}
+
 func (SeekMsg) during() during           { return dropTick }
 func (msg SeekMsg) update(m Model) Model { return m.seek(msg.Pos) }
 
@@ -630,7 +669,7 @@ func (ResetMsg) update(m Model) Model {
 	if err != nil {
 		return m // the start state was made once already
 	}
-	return m.restart(fresh, "kept.reset") // the sandbox's or the lesson's start again
+	return m.restart(fresh, "kept.reset", T(m.Lang, "note.reset")) // the sandbox's or the lesson's start again
 }
 
 func (SessionMsg) during() during           { return dropTick }
@@ -735,13 +774,15 @@ func (m Model) seek(pos int) Model {
 	return m
 }
 
-// Class is the line's class on the page: "cmd", "err" or "out".
+// Class is the line's class on the page: "cmd", "err", "note" or "out".
 func (l TermLine) Class() string {
 	switch {
 	case l.Command:
 		return "cmd"
 	case l.Err:
 		return "err"
+	case l.Note:
+		return "note"
 	}
 	return "out"
 }
@@ -764,6 +805,9 @@ func (t *Terminal) show(r kubectl.Result) {
 		t.print(TermLine{Text: strings.TrimSuffix(p.Text, "\n"), Err: p.Err})
 	}
 }
+
+// note prints a note, as a shell comment.
+func (t *Terminal) note(text string) { t.print(TermLine{Text: "# " + text, Note: true}) }
 
 func (t *Terminal) print(l TermLine) {
 	t.Lines = append(t.Lines, l)

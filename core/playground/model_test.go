@@ -44,16 +44,18 @@ func TestStartStateShowsThreeFluentdPods(t *testing.T) {
 	assert.Empty(t, v.Pending)
 }
 
-// TestFailedApplyShowsTheErrorAndKeepsTheCluster: a bad edit shows Kubernetes' message and its
-// line, and the cluster keeps its pods.
+// TestFailedApplyShowsTheErrorAndKeepsTheCluster: a bad edit shows Kubernetes' message in the
+// terminal and its line in the editor, and the cluster keeps its pods.
 func TestFailedApplyShowsTheErrorAndKeepsTheCluster(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
 	before := Render(m).Nodes
 	m = Update(m, ApplyMsg{Text: strings.Replace(m.Editor, "effect: NoSchedule", "effect: NoSchedul", 1)})
 	v := Render(m)
-	assert.True(t, v.Failed)
-	assert.Equal(t, `The DaemonSet "fluentd-elasticsearch" is invalid: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`, v.Output)
+	assert.Equal(t, []TermLine{
+		{Text: "$ kubectl apply -f -", Command: true},
+		{Text: `The DaemonSet "fluentd-elasticsearch" is invalid: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`, Err: true},
+	}, v.Terminal, "kubectl's error, in the terminal")
 	assert.Equal(t, []string{`line 23: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`}, v.Problems)
 	assert.Equal(t, before, v.Nodes)
 }

@@ -70,7 +70,7 @@ func TestEditingKeepsTheTextWithoutApplyingIt(t *testing.T) {
 	assert.Equal(t, "kind: Nope", Render(m).Editor)
 	assert.NotNil(t, m.Tick, "typing leaves the clock moving")
 	assert.Len(t, m.History.Steps, steps, "nothing applied")
-	assert.Empty(t, Render(m).Output)
+	assert.Len(t, Render(m).Terminal, 1, "the advance echoed, nothing applied")
 }
 
 // TestStopDropsTheTickAndPlay: StopMsg (a tick's work panicked) stops play and drops the Tick,

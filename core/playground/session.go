@@ -21,7 +21,7 @@ import (
 
 // Saved is a session as the page keeps it in localStorage and in share links: the steps from the
 // start state (never the cluster itself — replaying them rebuilds it), where the timeline stands,
-// the editor's text and the commands typed. It holds data only: loading it runs nothing but
+// the editor's text, the commands typed and the end of the terminal's transcript. It holds data only: loading it runs nothing but
 // DaemonLab's own command language against the simulated cluster.
 type Saved struct {
 	Version int           `json:"v"`
@@ -36,6 +36,9 @@ type Saved struct {
 	Edit    *kubectl.Edit `json:"edit,omitempty"`    // the kubectl edit under way
 	Editing bool          `json:"editing,omitempty"` // its tab is shown
 	Cluster string        `json:"cluster,omitempty"` // the sandbox's starting cluster, if not the default
+	// Terminal is the end of the terminal's lines (transcript), so that a reload or a link shows
+	// the terminal as it was; a session saved before it was kept has none.
+	Terminal []TermLine `json:"terminal,omitempty"`
 }
 
 // SavedLesson is where a learner is in a lesson.
@@ -71,7 +74,7 @@ var errSaved = errors.New("this is not a DaemonLab session, or it is damaged")
 // Save returns the session as JSON.
 func Save(m Model) []byte {
 	sv := Saved{Version: savedVersion, Steps: m.History.Steps, Pos: m.History.Pos, Into: m.History.Into, Editor: m.Editor, Typed: m.Terminal.History,
-		Tabs: m.Tabs, Open: m.Open, Edit: m.Edit, Editing: m.Editing}
+		Tabs: m.Tabs, Open: m.Open, Edit: m.Edit, Editing: m.Editing, Terminal: transcript(m.Terminal.Lines)}
 	if m.Cluster != sim.Default && m.Tutor == nil {
 		sv.Cluster = string(m.Cluster)
 	}
@@ -123,6 +126,7 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 	m.Editor = sv.Editor
 	m.Tabs, m.Open, m.Edit, m.Editing = sv.Tabs, sv.Open, sv.Edit, sv.Editing && sv.Edit != nil
 	m.Terminal.History = sv.Typed
+	m.Terminal.Lines = sv.Terminal
 	m.Terminal.Pos = len(sv.Typed)
 	if l := sv.Lesson; l != nil {
 		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution, Files: l.Files}
@@ -200,6 +204,8 @@ func (sv Saved) check() error {
 		return errSaved
 	case len(sv.Typed) > maxTyped:
 		return fmt.Errorf("%w: it has more than %d typed commands", errSaved, maxTyped)
+	case !transcriptFits(sv.Terminal):
+		return fmt.Errorf("%w: its terminal has more than %d lines or %d KB", errSaved, maxSavedLines, maxSavedTermBytes>>10)
 	case sv.Cluster != "" && (sv.Lesson != nil || !slices.Contains(Clusters, sim.Topology(sv.Cluster))):
 		return fmt.Errorf("%w: it starts from a cluster DaemonLab does not offer", errSaved)
 	case len(sv.Tabs) > maxTabs || sv.Open != "" && !slices.Contains(sv.Tabs, sv.Open) || sv.Edit != nil && !sv.Edit.Valid():

@@ -25,6 +25,7 @@ const (
 	BrokenKey   = "daemonlab.session.broken"   // a saved session that could not be read, kept
 	LangKey     = "daemonlab.lang"             // the language the learner chose
 	ProgressKey = "daemonlab.progress"         // steps completed, by lesson
+	DrawerKey   = "daemonlab.drawer"           // the terminal's drawer, as the learner left it (Drawer.String)
 )
 
 // Keeper keeps the session in a Storage and restores it; the page has one. It remembers the
@@ -379,11 +380,11 @@ func pushKept(kept []Kept, k Kept) []Kept {
 	return out
 }
 
-// keepOutliving keeps in a fresh session what outlives one: the language, the progress and how
-// the clock moves (Chunk). The notice is the fresh session's own, if it has one (a replay cut
-// short, see Load), else notice.
+// keepOutliving keeps in a fresh session what outlives one: the language, the progress, how
+// the clock moves (Chunk) and the terminal's drawer. The notice is the fresh session's own, if it
+// has one (a replay cut short, see Load), else notice.
 func (m Model) keepOutliving(fresh Model, notice string) Model {
-	fresh.Lang, fresh.Progress, fresh.Chunk = m.Lang, m.Progress, m.Chunk
+	fresh.Lang, fresh.Progress, fresh.Chunk, fresh.Drawer = m.Lang, m.Progress, m.Chunk, m.Drawer
 	if fresh.Notice == "" {
 		fresh.Notice, fresh.NoticeArg = notice, ""
 	}

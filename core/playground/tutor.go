@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,7 +131,7 @@ func (msg LessonMsg) update(m Model) Model {
 	if err != nil {
 		return m // the page offers only lessons that exist
 	}
-	return m.restart(fresh, "kept.lesson")
+	return m.restart(fresh, "kept.lesson", "")
 }
 
 func (ProgressMsg) during() during { return finishTick }
@@ -158,7 +159,7 @@ func (msg OpenMsg) update(m Model) Model {
 		var fresh Model
 		if fresh, err = lessonModel(m.lib, l); err == nil {
 			fresh.Tutor.Files = msg.Files
-			return m.restart(fresh, "kept.lesson")
+			return m.restart(fresh, "kept.lesson", "")
 		}
 	}
 	m.Notice, m.NoticeArg = "lesson.bad", err.Error()
@@ -207,9 +208,16 @@ func (NextStepMsg) update(m Model) Model {
 	return m
 }
 
-// restart moves to a fresh start state (replace), keeping the commands typed too.
-func (m Model) restart(fresh Model, notice string) Model {
+// restart moves to a fresh start state (replace), keeping the commands typed and the terminal's
+// lines too, as a shell keeps them, and notes in the terminal what the button did: note, or, for
+// a lesson begun (note ""), the lesson's heading.
+func (m Model) restart(fresh Model, notice, note string) Model {
 	fresh.Terminal.History, fresh.Terminal.Pos = m.Terminal.History, len(m.Terminal.History)
+	fresh.Terminal.Lines = slices.Clone(m.Terminal.Lines)
+	if note == "" && fresh.Tutor != nil {
+		note = T(m.Lang, "note.lesson", tutorView(m.Lang, fresh.Tutor).Heading)
+	}
+	fresh.Terminal.note(note)
 	return m.replace(fresh, notice)
 }
 

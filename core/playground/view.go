@@ -26,10 +26,8 @@ type View struct {
 	Tabs          []TabView // the editor's tabs
 	Editing       bool      // the edit's tab is open: Save finishes it, Apply is Save
 	Hint          string    // what Apply (or Save) does with the open tab
-	Output        string
-	Failed        bool
-	Problems      []string // the apply's problems, "line N: message" where the line is known
-	Diagnostics   string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
+	Problems      []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
+	Diagnostics   string    // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
 	Terminal      []TermLine
 	Input         string
 	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
@@ -60,6 +58,8 @@ type View struct {
 	Due                     []DueView
 	DueLine                 string
 	Next                    *Action
+	Panes                   []PaneView // a narrow screen's pane switcher, the pane shown selected
+	Drawer                  DrawerView // the terminal's drawer on a wide screen
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -177,7 +177,7 @@ type PodView struct {
 // Render turns the model into a View.
 func Render(m Model) View {
 	c, l := m.Sim.C, m.Lang
-	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil, Output: m.Result.Out,
+	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Cluster: m.startCluster(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps), Axis: axisOf(l, &m.History)}
 	switch {
@@ -200,9 +200,6 @@ func Render(m Model) View {
 	}
 	if m.Notice == "share.done" {
 		v.Share = ShareFragment(m)
-	}
-	if m.Result.Err != "" {
-		v.Output, v.Failed = m.Result.Err, true
 	}
 	diagnostics := []diagnostic{}
 	for _, pr := range m.Result.Problems {
@@ -270,6 +267,7 @@ func Render(m Model) View {
 	v.Events = events(m.Sim, m.Events)
 	v.Picker = RenderPicker(m)
 	v.Tutor = tutorView(l, m.Tutor)
+	v.Panes, v.Drawer = paneViews(m), RenderDrawer(m)
 	return v
 }
 
