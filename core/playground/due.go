@@ -1,7 +1,7 @@
 package playground
 
 import (
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -89,15 +89,15 @@ func dueOf(s *sim.Sim) []Due {
 	for p := range c.AllPods() {
 		out = append(out, podDue(c, p)...)
 	}
-	slices.SortStableFunc(out, func(a, b Due) int {
-		if d := a.At.Compare(b.At); d != 0 {
-			return d
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
 		}
-		return strings.Compare(a.Ref.String(), b.Ref.String())
+		return out[i].Ref.String() < out[j].Ref.String()
 	})
 	next, ok := s.NextTimer()
 	if ok && (len(out) == 0 || next.Before(out[0].At)) {
-		out = slices.Insert(out, 0, Due{Key: "due.controllers", At: next})
+		out = append([]Due{{Key: "due.controllers", At: next}}, out...)
 	}
 	return out
 }
