@@ -73,6 +73,16 @@ func nodeDue(c *cluster.Cluster, n *api.Node) []Due {
 	return out
 }
 
+// nodeNotes are what the node's card says waits on the clock for it (nodeDue): "turns Unknown
+// in 55s", "posts its status in 7s".
+func nodeNotes(l Lang, c *cluster.Cluster, n *api.Node) []string {
+	var out []string
+	for _, d := range nodeDue(c, n) {
+		out = append(out, T(l, d.Key, countdown(d.At.Sub(c.Now()))))
+	}
+	return out
+}
+
 // dueOf is everything waiting on the clock, earliest first (then by object):
 //
 //  1. every node's and every pod's timers (nodeDue, podDue);

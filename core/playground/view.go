@@ -94,6 +94,7 @@ type NodeView struct {
 	PodCount            int      // the pods bound to it (the compact grid does not list them)
 	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
+	Notes               []string // what waits on the clock for the node (nodeNotes; cards only)
 }
 
 // StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
@@ -269,7 +270,7 @@ func Render(m Model) View {
 			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
 		}
 		if !v.Compact {
-			nv.Usage = nodeUsage(n, podsOn[n.Name])
+			nv.Usage, nv.Notes = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n)
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {
