@@ -1011,6 +1011,9 @@ func (p *page) nodeCard(n playground.NodeView) element {
 	if len(n.Taints) > 0 {
 		card.AppendChild(p.chips("taint", n.Taints))
 	}
+	for _, note := range n.Notes {
+		card.AppendChild(p.el("p", "node-note", note))
+	}
 	pods := p.el("ul", "pods", "")
 	for _, pod := range n.Pods {
 		pods.AppendChild(p.podChip(pod))

@@ -1,7 +1,7 @@
 package playground
 
 import (
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -73,6 +73,16 @@ func nodeDue(c *cluster.Cluster, n *api.Node) []Due {
 	return out
 }
 
+// nodeNotes are what the node's card says waits on the clock for it (nodeDue): "turns Unknown
+// in 55s", "posts its status in 7s".
+func nodeNotes(l Lang, c *cluster.Cluster, n *api.Node) []string {
+	var out []string
+	for _, d := range nodeDue(c, n) {
+		out = append(out, T(l, d.Key, countdown(d.At.Sub(c.Now()))))
+	}
+	return out
+}
+
 // dueOf is everything waiting on the clock, earliest first (then by object):
 //
 //  1. every node's and every pod's timers (nodeDue, podDue);
@@ -89,15 +99,15 @@ func dueOf(s *sim.Sim) []Due {
 	for p := range c.AllPods() {
 		out = append(out, podDue(c, p)...)
 	}
-	slices.SortStableFunc(out, func(a, b Due) int {
-		if d := a.At.Compare(b.At); d != 0 {
-			return d
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
 		}
-		return strings.Compare(a.Ref.String(), b.Ref.String())
+		return out[i].Ref.String() < out[j].Ref.String()
 	})
 	next, ok := s.NextTimer()
 	if ok && (len(out) == 0 || next.Before(out[0].At)) {
-		out = slices.Insert(out, 0, Due{Key: "due.controllers", At: next})
+		out = append([]Due{{Key: "due.controllers", At: next}}, out...)
 	}
 	return out
 }

@@ -61,6 +61,9 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 				m = Update(m, RunMsg{Line: c})
 			}
 			v := Render(m)
+			if tc.pod == "" {
+				assert.Equal(t, []string{"turns Unknown in 55s: its kubelet has been silent for node-monitor-grace-period"}, v.Nodes[1].Notes, "on the node's card")
+			}
 			if tc.pod != "" {
 				p, ok := podNamed(v, tc.pod, tc.status)
 				require.True(t, ok, "a %s pod %s…", tc.status, tc.pod)
@@ -89,6 +92,7 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 		assert.Equal(t, "Settled: nothing waits on the clock.", v.DueLine)
 		assert.Equal(t, "❚❚ paused: nothing more is due", v.ClockState)
 		for _, n := range v.Nodes {
+			assert.Empty(t, n.Notes, n.Name)
 			for _, p := range n.Pods {
 				assert.Empty(t, p.Notes, p.Name)
 			}
@@ -144,4 +148,34 @@ func TestPlayStopsByItselfWhenNothingMoreIsDue(t *testing.T) {
 	steps := len(m.History.Steps)
 	m = tick(Update(m, PlayMsg{On: true}))
 	assert.Len(t, m.History.Steps, steps, "no step of the clock alone")
+}
+
+// TestTheEarliestDueIsTheNextTimer: at every stop of a node failure, a rollout and a crash loop,
+// the earliest thing due is at sim.NextTimer's instant, the one `sim step` and the click move
+// to, and nothing is due exactly when no timer is.
+func TestTheEarliestDueIsTheNextTimer(t *testing.T) {
+	for _, commands := range [][]string{
+		{"sim fail hd2 kubelet-down"},
+		{"kubectl set image ds/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=fluentd:v2"},
+		{"sim image busybox crash", "kubectl create deploy crash --image=busybox"},
+		{"sim fail hd3 memory-pressure", "kubectl run hog --image=nginx"},
+	} {
+		t.Run(commands[0], func(t *testing.T) {
+			m, err := NewModel(lib)
+			require.NoError(t, err)
+			for _, c := range commands {
+				m = Update(m, RunMsg{Line: c})
+			}
+			for range 40 {
+				due := dueOf(m.Sim)
+				next, ok := m.Sim.NextTimer()
+				require.Equal(t, ok, len(due) > 0, "at %s", Render(m).Clock)
+				if !ok {
+					return
+				}
+				assert.Equal(t, next, due[0].At, "at %s", Render(m).Clock)
+				m = Update(m, RunMsg{Line: Render(m).Next.Command})
+			}
+		})
+	}
 }

@@ -96,6 +96,7 @@ type NodeView struct {
 	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
 	Faults              []string // the faults `sim fail` gave its machine and no `sim recover` cleared yet (kubelet.ActiveFaults)
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
+	Notes               []string // what waits on the clock for the node (nodeNotes; cards only)
 }
 
 // StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
@@ -248,7 +249,7 @@ func Render(m Model) View {
 			nv.Actions, nv.Daemons, nv.Faults = nodeActions(l, n, machine), daemonReasons(l, c, n), kubelet.ActiveFaults(machine)
 		}
 		if !v.Compact {
-			nv.Usage = nodeUsage(n, podsOn[n.Name])
+			nv.Usage, nv.Notes = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n)
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {

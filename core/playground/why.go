@@ -3,7 +3,6 @@ package playground
 import (
 	"fmt"
 	"hash/fnv"
-	"slices"
 	"strings"
 	"time"
 
@@ -93,12 +92,13 @@ func podNotes(l Lang, c *cluster.Cluster, p *api.Pod) []string {
 	due := podDue(c, p)
 	if len(noExecute) > 0 {
 		taints := taintList(noExecute)
-		if i := slices.IndexFunc(due, func(d Due) bool { return d.Key == "due.evict" }); i >= 0 {
-			at := due[i].At
-			out = append(out, T(l, "why.evict", countdown(at.Sub(c.Now())), humanSince(at.Sub(cluster.Epoch)), taints))
-		} else {
-			out = append(out, T(l, "why.forever", taints))
+		note := T(l, "why.forever", taints)
+		for _, d := range due {
+			if d.Key == "due.evict" {
+				note = T(l, "why.evict", countdown(d.At.Sub(c.Now())), humanSince(d.At.Sub(cluster.Epoch)), taints)
+			}
 		}
+		out = append(out, note)
 	}
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == api.PodScheduled && cond.Status == api.ConditionFalse {
