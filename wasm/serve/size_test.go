@@ -54,7 +54,7 @@ func brotliSize(tb testing.TB, path string) int {
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
 		ceiling    = 2_180_000  // bytes, brotli; the budget is 1_300_000 (saving, the work budgets and the retries added 32 KB; files, lists and ServiceAccounts 15 KB; editor tabs and kubectl edit 27 KB; Services, the kubeadm start, sim import, the cluster menu and here-documents 85 KB)
-		rawCeiling = 11_750_000 // bytes, main.wasm uncompressed
+		rawCeiling = 11_810_000 // bytes, main.wasm uncompressed (the time axis added 93 KB raw, 3 KB brotli)
 	)
 	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
 	total := 0
