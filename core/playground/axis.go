@@ -129,7 +129,6 @@ func (s *seen) marks(c *cluster.Cluster) []Mark {
 		}
 	}
 	*s = *next
-	slices.SortStableFunc(out, func(a, b Mark) int { return a.At.Compare(b.At) })
 	return out
 }
 
@@ -235,8 +234,8 @@ type AxisMark struct {
 // as its first, its label saying how many more it stands for.
 const maxAxisMarks = 24
 
-// marks are every mark of the history, in order (see Mark): each step's command at its start,
-// then what happened while it ran.
+// marks are every mark of the history (see Mark): each step's command at its start, then what
+// happened while it ran.
 func (h *History) marks() []Mark {
 	var out []Mark
 	for i, st := range h.Steps {
@@ -251,18 +250,27 @@ func axisOf(l Lang, h *History) Axis {
 	since := func(t time.Time) time.Duration { return t.Sub(cluster.Epoch) }
 	a := Axis{Start: since(h.Start), Now: since(h.Now()), End: since(h.End()), Inside: h.Into > 0}
 	length := a.End - a.Start
-	var slotted []Mark
-	slot := -1
+	var slots [maxAxisMarks]*Mark // the earliest mark in each slot, counting the others
 	for _, mk := range h.marks() {
 		s := 0
 		if length > 0 {
 			s = min(int(time.Duration(maxAxisMarks)*(since(mk.At)-a.Start)/length), maxAxisMarks-1)
 		}
-		if s == slot {
-			slotted[len(slotted)-1].More += 1 + mk.More
-			continue
+		switch first := slots[s]; {
+		case first == nil:
+			slots[s] = &mk
+		case mk.At.Before(first.At):
+			mk.More += 1 + first.More
+			slots[s] = &mk
+		default:
+			first.More += 1 + mk.More
 		}
-		slot, slotted = s, append(slotted, mk)
+	}
+	var slotted []Mark
+	for _, mk := range slots {
+		if mk != nil {
+			slotted = append(slotted, *mk)
+		}
 	}
 	for _, mk := range slotted {
 		label := mk.Label(l)
