@@ -50,6 +50,7 @@ type page struct {
 	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
 	collectDue                                     bool                             // an idle-time collection check is asked for
 	shownTab                                       string                           // the editor's tab shown, as last drawn
+	lints                                          element                          // the warnings on the editor's text (View.Lints)
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -64,6 +65,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
 		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
 		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
+		"lints": &p.lints,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -622,6 +624,7 @@ func (p *page) render() {
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
 	}
+	p.renderLints(v)
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
 	p.promptSign.SetTextContent(v.Prompt)
@@ -899,8 +902,37 @@ func (p *page) nodeCard(n playground.NodeView) element {
 	for _, pod := range n.Pods {
 		pods.AppendChild(p.podChip(pod))
 	}
+	for _, g := range n.Ghosts {
+		pods.AppendChild(p.ghostChip(g))
+	}
 	card.AppendChild(pods)
 	return card
+}
+
+// ghostChip is the placeholder of a DaemonSet that runs no pod on the node: its owner, "not
+// here" and why.
+func (p *page) ghostChip(g playground.Ghost) element {
+	chip := p.el("li", fmt.Sprintf("pod ghost owner-%d", g.Colour), "")
+	chip.SetAttribute("data-ghost", g.Owner)
+	chip.AppendChild(p.el("span", "name", g.Owner))
+	chip.AppendChild(p.el("span", "state", playground.T(p.shownLang, "ghost")))
+	chip.AppendChild(p.el("span", "reason", g.Reason))
+	return chip
+}
+
+// renderLints lists the warnings on the editor's text under it, headed by what they are.
+func (p *page) renderLints(v playground.View) {
+	p.lints.SetTextContent("")
+	setClass(p.lints, "hidden", len(v.Lints) == 0)
+	if len(v.Lints) == 0 {
+		return
+	}
+	p.lints.AppendChild(p.el("strong", "", playground.T(v.Lang, "lints.title")))
+	list := p.el("ul", "", "")
+	for _, lint := range v.Lints {
+		list.AppendChild(p.el("li", "", lint))
+	}
+	p.lints.AppendChild(list)
 }
 
 // chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the

@@ -149,11 +149,13 @@ type HereDoc struct {
 	Command, Marker, Body string
 }
 
-// TermLine is one block of the terminal: a command echoed, or what it printed (Err for standard
-// error).
+// TermLine is one block of the terminal: a command echoed, what it printed (Err for standard
+// error), or the page's own explanation of what it did (Note: see explain), which is no part of
+// kubectl's output.
 type TermLine struct {
 	Text         string
 	Command, Err bool
+	Note         bool `json:",omitempty"`
 }
 
 // maxTermLines bounds the scrollback.
@@ -256,7 +258,7 @@ func (msg ClusterFileMsg) update(m Model) Model {
 	if clean, err := cluster.CleanPath(name); err != nil || clean != name || strings.HasPrefix(name, ".") {
 		name = "cluster.yaml"
 	}
-	if r := m.do(Step{File: name, Text: msg.Data}); r.Code != 0 {
+	if r, _ := m.do(Step{File: name, Text: msg.Data}); r.Code != 0 {
 		m.Terminal.show(r)
 		return m
 	}
@@ -420,7 +422,9 @@ func (msg ApplyMsg) update(m Model) Model {
 		return RunMsg{Line: "kubectl apply -f " + shell.Quote(m.Open)}.update(m)
 	}
 	m.Editor = msg.Text
-	m.Result = m.do(Step{Apply: msg.Text})
+	var notes []string
+	m.Result, notes = m.do(Step{Apply: msg.Text})
+	m.Terminal.explain(notes)
 	m.typed("kubectl apply -f -")
 	return m
 }
@@ -451,7 +455,9 @@ func (msg RunMsg) update(m Model) Model {
 		}
 		t.Here = nil
 		m.typed(h.Command)
-		t.show(m.do(Step{Run: h.Command, Stdin: h.Body}))
+		r, notes := m.do(Step{Run: h.Command, Stdin: h.Body})
+		t.show(r)
+		t.explain(notes)
 		return m
 	}
 	line := strings.TrimSpace(msg.Line)
@@ -479,7 +485,9 @@ func (msg RunMsg) update(m Model) Model {
 		m.begin(line, d, false)
 		return m
 	}
-	t.show(m.do(Step{Run: line}))
+	r, notes := m.do(Step{Run: line})
+	t.show(r)
+	t.explain(notes)
 	return m
 }
 
@@ -665,14 +673,19 @@ func (msg TableMsg) update(m Model) Model {
 	return m
 }
 
-// do runs a step and, when it changed the cluster, records it in the history.
-func (m *Model) do(st Step) kubectl.Result {
-	before := m.Sim.C.Writes()
+// do runs a step and, when it changed the cluster, records it in the history. It returns what
+// the step printed and what the page says it did to the workloads (see explain).
+func (m *Model) do(st Step) (kubectl.Result, []string) {
+	before, kept := m.Sim.C.Writes(), workloadsOf(m.Sim.C)
 	r := st.do(m.Sim)
-	if m.Sim.C.Writes() != before {
-		m.History.record(m.Sim.C, st, false)
+	if m.Sim.C.Writes() == before {
+		return r, nil
 	}
-	return r
+	m.History.record(m.Sim.C, st, false)
+	if !explained(st) {
+		return r, nil
+	}
+	return r, explain(m.Lang, m.Sim.C, kept, appliedRefs(m.Sim.C, st))
 }
 
 // begin begins a Tick: the command line `sim advance d` (a play tick's with play).
@@ -721,13 +734,15 @@ func (m Model) seek(pos int) Model {
 	return m
 }
 
-// Class is the line's class on the page: "cmd", "err" or "out".
+// Class is the line's class on the page: "cmd", "err", "note" or "out".
 func (l TermLine) Class() string {
 	switch {
 	case l.Command:
 		return "cmd"
 	case l.Err:
 		return "err"
+	case l.Note:
+		return "note"
 	}
 	return "out"
 }
@@ -748,6 +763,13 @@ func KeptLines(shown, lines []TermLine) int {
 func (t *Terminal) show(r kubectl.Result) {
 	for _, p := range r.Pieces() {
 		t.print(TermLine{Text: strings.TrimSuffix(p.Text, "\n"), Err: p.Err})
+	}
+}
+
+// explain prints the page's explanation of a command's changes, a block after its output.
+func (t *Terminal) explain(notes []string) {
+	if len(notes) > 0 {
+		t.print(TermLine{Text: strings.Join(notes, "\n"), Note: true})
 	}
 }
 

@@ -29,7 +29,8 @@ type View struct {
 	Output        string
 	Failed        bool
 	Problems      []string // the apply's problems, "line N: message" where the line is known
-	Diagnostics   string   // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
+	Diagnostics   string   // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
+	Lints         []string // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
 	Terminal      []TermLine
 	Input         string
 	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
@@ -86,6 +87,7 @@ type NodeView struct {
 	PodCount            int      // the pods bound to it (the compact grid does not list them)
 	Conditions          []string // the conditions not as a healthy node has them (Ready=Unknown, MemoryPressure)
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
+	Ghosts              []Ghost  // the DaemonSets that run no pod here, and why (cards only)
 }
 
 // StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
@@ -99,12 +101,13 @@ func StatusClass(status string) string {
 	return class
 }
 
-// diagnostic is one problem of an apply, where the code editor marks it (Line and Column are 0
-// when unknown).
+// diagnostic is one problem of an apply ("error") or a lint ("warning"), where the code editor
+// marks it (Line and Column are 0 when unknown).
 type diagnostic struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
 }
 
 // Action is a button's (or a menu item's) label and the command it runs in the terminal.
@@ -217,12 +220,20 @@ func Render(m Model) View {
 	}
 	diagnostics := []diagnostic{}
 	for _, pr := range m.Result.Problems {
-		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message})
+		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message, "error"})
 		text := pr.Message
 		if pr.Line > 0 {
 			text = T(l, "line", pr.Line, pr.Message)
 		}
 		v.Problems = append(v.Problems, text)
+	}
+	for _, lint := range editorLints(m, v.Editor) {
+		diagnostics = append(diagnostics, diagnostic{lint.Line, 0, lint.Message, "warning"})
+		text := lint.Message
+		if lint.Line > 0 {
+			text = T(l, "line", lint.Line, lint.Message)
+		}
+		v.Lints = append(v.Lints, text)
 	}
 	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
 	v.Diagnostics = string(data)
@@ -261,7 +272,7 @@ func Render(m Model) View {
 			nv.Actions, nv.Daemons = nodeActions(l, n.Name), daemonReasons(l, c, n)
 		}
 		if !v.Compact {
-			nv.Usage = nodeUsage(n, podsOn[n.Name])
+			nv.Usage, nv.Ghosts = nodeUsage(n, podsOn[n.Name]), ghosts(l, c, n, nv.Pods)
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {
@@ -381,17 +392,24 @@ func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
 	st := kubectl.PodStatus(p, c.Now())
 	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
 		Notes: podNotes(l, c, p)}
-	pv.Owner = kubectl.ControlledBy(&p.ObjectMeta)
-	if name, ok := strings.CutPrefix(pv.Owner, "ReplicaSet/"); ok {
-		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
-			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
-				pv.Owner = top
-			}
-		}
-	}
+	pv.Owner = topOwner(c, p)
 	pv.Colour = ownerColour(pv.Owner)
 	pv.Revision, pv.Old = revs.of(p)
 	return pv
+}
+
+// topOwner is the pod's top owner, as describe's "Controlled By" names it ("DaemonSet/fluentd"):
+// a Deployment rather than its ReplicaSet; "" for a pod no controller owns.
+func topOwner(c *cluster.Cluster, p *api.Pod) string {
+	owner := kubectl.ControlledBy(&p.ObjectMeta)
+	if name, ok := strings.CutPrefix(owner, "ReplicaSet/"); ok {
+		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
+			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
+				owner = top
+			}
+		}
+	}
+	return owner
 }
 
 // NoticeAction is a button of the notice: its label, and what it does — a message for Update
