@@ -60,11 +60,9 @@ func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string
 }
 
 // Ghost is the placeholder a node card shows for a DaemonSet that runs no pod there: its owner
-// as a pod chip names it, the owner's colour and why (daemonReason).
+// as a pod chip names it ("DaemonSet/fluentd"), its namespace and why (daemonReason).
 type Ghost struct {
-	Owner  string
-	Colour int
-	Reason string
+	Owner, Namespace, Reason string
 }
 
 // ghosts are node's placeholders: one for each DaemonSet that does not want a pod there
@@ -76,7 +74,7 @@ func ghosts(l Lang, c *cluster.Cluster, node *api.Node, pods []PodView) []Ghost 
 		if daemon.Decide(node, ds).ShouldRun || slices.ContainsFunc(pods, func(p PodView) bool { return p.Owner == owner && p.Namespace == ds.Namespace }) {
 			continue
 		}
-		out = append(out, Ghost{Owner: owner, Colour: ownerColour(owner), Reason: daemonReason(l, ds, node, ds.Name)})
+		out = append(out, Ghost{Owner: owner, Namespace: ds.Namespace, Reason: daemonReason(l, ds, node, ds.Name)})
 	}
 	return out
 }
