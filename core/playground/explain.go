@@ -55,7 +55,11 @@ func explain(l Lang, c *cluster.Cluster, before workloads, applied []Ref) []stri
 		switch {
 		case was == nil:
 			out = append(out, T(l, "explain.created", ref.String(), revisionOf(c, now))+createdScope(l, c, now))
-		case templateOf(was) != nil && !sameJSON(templateOf(was), templateOf(now)):
+		case was == now: // stored objects are never changed in place: the same one is unwritten
+			if slices.Contains(applied, ref) {
+				out = append(out, T(l, "explain.unchanged", ref.String(), revisionOf(c, now)))
+			}
+		case !sameJSON(templateOf(was), templateOf(now)):
 			out = append(out, T(l, "explain.template", ref.String()))
 			out = append(out, diffLines(l, templateDiff(templateOf(was), templateOf(now)))...)
 			out = append(out, rolloutOf(l, c, now))
@@ -163,7 +167,8 @@ func replicasOf(d *api.Deployment) int32 {
 //  2. a DaemonSet under OnDelete replaces nothing: a pod the learner deletes comes back new;
 //  3. a Deployment under RollingUpdate scales its new ReplicaSet up and the old ones down
 //     within maxSurge and maxUnavailable (deployment.Fenceposts);
-//  4. a Deployment under Recreate deletes every old pod before it creates the new ones.
+//  4. a Deployment under Recreate deletes every old pod before it creates the new ones (in a new
+//     ReplicaSet, the next revision, made only then).
 func rolloutOf(l Lang, c *cluster.Cluster, obj api.Object) string {
 	rev := revisionOf(c, obj)
 	switch o := obj.(type) {
@@ -179,7 +184,7 @@ func rolloutOf(l Lang, c *cluster.Cluster, obj api.Object) string {
 		return T(l, "explain.ds.rolling", rev, desired, unavailable, surge)
 	case *api.Deployment:
 		if o.Spec.Strategy.Type == api.RecreateDeploymentStrategyType || o.Spec.Strategy.RollingUpdate == nil {
-			return T(l, "explain.recreate", rev, replicasOf(o))
+			return T(l, "explain.recreate", replicasOf(o)) // its new ReplicaSet waits for the old pods to go
 		}
 		surge, unavailable := deployment.Fenceposts(o)
 		return T(l, "explain.deploy.rolling", rev, replicasOf(o), surge, unavailable)

@@ -678,12 +678,12 @@ func (msg TableMsg) update(m Model) Model {
 func (m *Model) do(st Step) (kubectl.Result, []string) {
 	before, kept := m.Sim.C.Writes(), workloadsOf(m.Sim.C)
 	r := st.do(m.Sim)
-	if m.Sim.C.Writes() == before {
-		return r, nil
+	changed := m.Sim.C.Writes() != before
+	if changed {
+		m.History.record(m.Sim.C, st, false)
 	}
-	m.History.record(m.Sim.C, st, false)
-	if !explained(st) {
-		return r, nil
+	if !explained(st) || !changed && r.Code != 0 {
+		return r, nil // a command refused changed nothing: what it applied is not "unchanged"
 	}
 	return r, explain(m.Lang, m.Sim.C, kept, appliedRefs(m.Sim.C, st))
 }
