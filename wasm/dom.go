@@ -107,6 +107,9 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		}
 		p.model = playground.Update(p.model, playground.EditMsg{Text: p.editor.Value()})
 		p.save()
+		_, lints, diagnostics := playground.EditorMarks(p.model) // the warnings follow the typing
+		p.renderLints(p.model.Lang, lints)
+		p.showDiagnostics(diagnostics)
 	})
 	// Ctrl/⌘+S anywhere in the editor's pane saves the open tab (the code editor's keys reach it
 	// through its shadow root), instead of the browser's Save Page.
@@ -624,7 +627,7 @@ func (p *page) render() {
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
 	}
-	p.renderLints(v)
+	p.renderLints(v.Lang, v.Lints)
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
 	p.promptSign.SetTextContent(v.Prompt)
@@ -921,15 +924,15 @@ func (p *page) ghostChip(g playground.Ghost) element {
 }
 
 // renderLints lists the warnings on the editor's text under it, headed by what they are.
-func (p *page) renderLints(v playground.View) {
+func (p *page) renderLints(lang playground.Lang, lints []string) {
 	p.lints.SetTextContent("")
-	setClass(p.lints, "hidden", len(v.Lints) == 0)
-	if len(v.Lints) == 0 {
+	setClass(p.lints, "hidden", len(lints) == 0)
+	if len(lints) == 0 {
 		return
 	}
-	p.lints.AppendChild(p.el("strong", "", playground.T(v.Lang, "lints.title")))
+	p.lints.AppendChild(p.el("strong", "", playground.T(lang, "lints.title")))
 	list := p.el("ul", "", "")
-	for _, lint := range v.Lints {
+	for _, lint := range lints {
 		list.AppendChild(p.el("li", "", lint))
 	}
 	p.lints.AppendChild(list)

@@ -218,25 +218,7 @@ func Render(m Model) View {
 	if m.Result.Err != "" {
 		v.Output, v.Failed = m.Result.Err, true
 	}
-	diagnostics := []diagnostic{}
-	for _, pr := range m.Result.Problems {
-		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message, "error"})
-		text := pr.Message
-		if pr.Line > 0 {
-			text = T(l, "line", pr.Line, pr.Message)
-		}
-		v.Problems = append(v.Problems, text)
-	}
-	for _, lint := range editorLints(m, v.Editor) {
-		diagnostics = append(diagnostics, diagnostic{lint.Line, 0, lint.Message, "warning"})
-		text := lint.Message
-		if lint.Line > 0 {
-			text = T(l, "line", lint.Line, lint.Message)
-		}
-		v.Lints = append(v.Lints, text)
-	}
-	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
-	v.Diagnostics = string(data)
+	v.Problems, v.Lints, v.Diagnostics = EditorMarks(m)
 	nodes := c.Nodes()
 	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
@@ -289,6 +271,31 @@ func Render(m Model) View {
 	v.Picker = RenderPicker(m)
 	v.Tutor = tutorView(l, m.Tutor)
 	return v
+}
+
+// EditorMarks are what the editor's pane marks on the open tab's text: the last apply's
+// problems and the lints of the text ("line N: message" where the line is known), and both for
+// the code editor to mark at their lines (View.Diagnostics). Render has them; the page asks for
+// them alone as the learner types, which renders nothing else.
+func EditorMarks(m Model) (problems, lints []string, diagnostics string) {
+	l := m.Lang
+	marks := []diagnostic{}
+	at := func(line int, message string) string {
+		if line > 0 {
+			return T(l, "line", line, message)
+		}
+		return message
+	}
+	for _, pr := range m.Result.Problems {
+		marks = append(marks, diagnostic{pr.Line, pr.Column, pr.Message, "error"})
+		problems = append(problems, at(pr.Line, pr.Message))
+	}
+	for _, lint := range editorLints(m, m.tabText()) {
+		marks = append(marks, diagnostic{lint.Line, 0, lint.Message, "warning"})
+		lints = append(lints, at(lint.Line, lint.Message))
+	}
+	data, _ := json.Marshal(marks) // ints and strings always marshal
+	return problems, lints, string(data)
 }
 
 // events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
