@@ -246,6 +246,6 @@ var texts = map[string]text{
 	"lint.affinity":                 {"None of the %d nodes matches its nodeSelector or required node affinity: no node gets its pod (a DaemonSet creates none, other pods stay Pending)", "%d 个节点都不满足其 nodeSelector 或硬性要求的节点亲和性：没有节点会运行它的 Pod（DaemonSet 不会创建 Pod，其他 Pod 保持 Pending）"},
 	"lint.requests":                 {"Its requests are more than any of the %d nodes can allocate (%s): its pods stay Pending, and preempting other pods cannot make room", "其资源请求超过了 %d 个节点中任何一个的可分配量（%s）：它的 Pod 会保持 Pending，抢占其他 Pod 也腾不出空间"},
 	"lint.selector":                 {"Its selector also matches pods of %s: Kubernetes lets selectors overlap, and each controller keeps to the pods it owns (ownerReferences), but whatever selects by label (kubectl get -l, Services, PodDisruptionBudgets) sees them all", "其选择算符也匹配 %s 的 Pod：Kubernetes 允许选择算符重叠，每个控制器只管理自己的 Pod（ownerReferences），但按标签选择的一切（kubectl get -l、Service、PodDisruptionBudget）都会看到全部 Pod"},
-	"lints.title":                   {"Before you apply: what Kubernetes will do", "应用之前：Kubernetes 将会怎么做"},
+	"lints.title":                   {"What Kubernetes will do with this manifest", "Kubernetes 将如何处理此清单"},
 	"ghost":                         {"not here", "不在此处"},
 }
