@@ -913,13 +913,14 @@ func (p *page) nodeCard(n playground.NodeView) element {
 }
 
 // ghostChip is the placeholder of a DaemonSet that runs no pod on the node: its owner, "not
-// here" and why. It is no pod chip (class ghost, not pod): nothing runs there.
+// here", why, and upstream's predicate in small type. It is no pod chip (class ghost, not pod): nothing runs there.
 func (p *page) ghostChip(g playground.Ghost) element {
 	chip := p.el("li", "ghost", "")
-	setAttrs(chip, "data-ghost", g.Owner, "title", g.Reason)
+	setAttrs(chip, "data-ghost", g.Owner, "title", g.Reason+" "+g.Predicate)
 	chip.AppendChild(p.el("span", "name", g.Owner))
 	chip.AppendChild(p.el("span", "state", playground.T(p.shownLang, "ghost")))
 	chip.AppendChild(p.el("span", "reason", g.Reason))
+	chip.AppendChild(p.el("span", "predicate", g.Predicate))
 	return chip
 }
 

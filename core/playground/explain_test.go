@@ -259,12 +259,13 @@ func TestANodeADaemonSetSkipsShowsAGhostWithTheReason(t *testing.T) {
 		lang Lang
 		want string
 	}{
-		{English, "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"},
-		{Chinese, "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留 (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"},
+		{English, "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays"},
+		{Chinese, "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留"},
 	} {
 		v := Render(Update(m, LangMsg{Lang: tc.lang}))
 		require.Len(t, v.Nodes, 3)
-		assert.Equal(t, []Ghost{{Owner: "DaemonSet/fluentd-elasticsearch", Namespace: "kube-system", Reason: tc.want}}, v.Nodes[0].Ghosts)
+		assert.Equal(t, []Ghost{{Owner: "DaemonSet/fluentd-elasticsearch", Namespace: "kube-system", Reason: tc.want,
+			Predicate: "(NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"}}, v.Nodes[0].Ghosts)
 		assert.Empty(t, v.Nodes[1].Ghosts, "hd2 runs the pod")
 		assert.Empty(t, v.Nodes[2].Ghosts, "hd3 runs the pod")
 	}

@@ -38,12 +38,19 @@ func nodeReasons(l Lang, c *cluster.Cluster, ds *api.DaemonSet) []string {
 }
 
 // daemonReason says in plain words whether ds (called name) wants a pod on node and why, then
-// names the upstream predicate that decided and its answer, as daemon.Decide gives them:
-// "hd1 has the taint …; fluentd does not tolerate it, … (NodeShouldRunDaemonPod:
-// shouldRun=false, shouldContinueRunning=true)".
+// names the upstream predicate that decided and its answer (see daemonWhy): "hd1 has the taint
+// …; fluentd does not tolerate it, … (NodeShouldRunDaemonPod: shouldRun=false,
+// shouldContinueRunning=true)".
 func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string {
+	why, predicate := daemonWhy(l, ds, node, name)
+	return why + " " + predicate
+}
+
+// daemonWhy is daemonReason in its two parts: the plain words, by the rule of daemon.Decide
+// that decided, and the predicate with its answer, "(NodeShouldRunDaemonPod: shouldRun=…,
+// shouldContinueRunning=…)".
+func daemonWhy(l Lang, ds *api.DaemonSet, node *api.Node, name string) (why, predicate string) {
 	d := daemon.Decide(node, ds)
-	var why string
 	switch d.Rule {
 	case daemon.RuleNodeName:
 		why = T(l, "why.nodename", node.Name, name, ds.Spec.Template.Spec.NodeName)
@@ -56,13 +63,14 @@ func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string
 	default:
 		why = T(l, "why.tolerated", node.Name, name)
 	}
-	return fmt.Sprintf("%s (NodeShouldRunDaemonPod: shouldRun=%t, shouldContinueRunning=%t)", why, d.ShouldRun, d.ShouldContinueRunning)
+	return why, fmt.Sprintf("(NodeShouldRunDaemonPod: shouldRun=%t, shouldContinueRunning=%t)", d.ShouldRun, d.ShouldContinueRunning)
 }
 
 // Ghost is the placeholder a node card shows for a DaemonSet that runs no pod there: its owner
-// as a pod chip names it ("DaemonSet/fluentd"), its namespace and why (daemonReason).
+// as a pod chip names it ("DaemonSet/fluentd"), its namespace, why in plain words and the
+// upstream predicate that decided (daemonWhy).
 type Ghost struct {
-	Owner, Namespace, Reason string
+	Owner, Namespace, Reason, Predicate string
 }
 
 // ghosts are node's placeholders: one for each DaemonSet that does not want a pod there
@@ -74,7 +82,8 @@ func ghosts(l Lang, c *cluster.Cluster, node *api.Node, pods []PodView) []Ghost 
 		if daemon.Decide(node, ds).ShouldRun || slices.ContainsFunc(pods, func(p PodView) bool { return p.Owner == owner && p.Namespace == ds.Namespace }) {
 			continue
 		}
-		out = append(out, Ghost{Owner: owner, Namespace: ds.Namespace, Reason: daemonReason(l, ds, node, ds.Name)})
+		why, predicate := daemonWhy(l, ds, node, ds.Name)
+		out = append(out, Ghost{Owner: owner, Namespace: ds.Namespace, Reason: why, Predicate: predicate})
 	}
 	return out
 }

@@ -121,11 +121,12 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			b.idle(t)
 			b.run(t, "sim advance 10s")
 			reason := map[bool]string{
-				false: "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)",
-				true:  "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留 (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)",
+				false: "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays",
+				true:  "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留",
 			}[tc.chinese]
 			assert.Equal(t, []string{reason}, eval[[]string](t, b, `Array.from(document.querySelectorAll('[data-node="hd1"] .ghost .reason')).map(g => g.textContent)`))
 			assert.Equal(t, "DaemonSet/fluentd-elasticsearch", b.text(t, `[data-node="hd1"] .ghost .name`))
+			assert.Equal(t, "(NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)", b.text(t, `[data-node="hd1"] .ghost .predicate`), "upstream's predicate second")
 			assert.Empty(t, eval[[]string](t, b, `Array.from(document.querySelectorAll('[data-node="hd2"] .ghost, [data-node="hd3"] .ghost')).map(g => g.textContent)`), "hd2 and hd3 run the pod")
 			assert.Equal(t, "dashed", eval[string](t, b, `getComputedStyle(document.querySelector('[data-node="hd1"] .ghost')).borderLeftStyle`))
 			eval[bool](t, b, `(() => { document.querySelector('[data-node="hd1"]').scrollIntoView({block: 'start'}); return true; })()`)
