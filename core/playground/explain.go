@@ -333,9 +333,22 @@ func appliedRefs(c *cluster.Cluster, st Step) []Ref {
 }
 
 // explained reports whether the page explains a step: the learner's writes through the API
-// (the editor's text applied, a kubectl command line). A sim command moves the world instead
-// (time, machines, a cluster imported), and a file's tab only writes the workspace.
+// (the editor's text applied, a command line with kubectl in it: `kubectl …`, `k …`, `cat f |
+// kubectl apply -f -`). A line with a sim command moves the world instead (time, machines, a
+// cluster imported), and a file's tab only writes the workspace.
 func explained(st Step) bool {
-	f := strings.Fields(st.Run)
-	return st.Apply != "" || len(f) > 0 && (f[0] == "kubectl" || f[0] == "k")
+	if st.Apply != "" {
+		return true
+	}
+	kubectl := false
+	for _, part := range strings.FieldsFunc(st.Run, func(r rune) bool { return r == '|' || r == ';' || r == '&' }) {
+		switch f := strings.Fields(part); {
+		case len(f) == 0:
+		case f[0] == "sim":
+			return false
+		case f[0] == "kubectl" || f[0] == "k":
+			kubectl = true
+		}
+	}
+	return kubectl
 }

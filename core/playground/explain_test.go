@@ -111,6 +111,12 @@ func TestEveryWriteToAWorkloadIsExplained(t *testing.T) {
 			"Deployment default/web unchanged",
 		}},
 		{"a command that changes no workload explains nothing", []string{"kubectl label node hd2 disk=ssd"}, nil},
+		{"a pipeline into kubectl is explained", []string{"cat daemonset.yaml | kubectl apply -f -"}, []string{
+			"DaemonSet kube-system/fluentd-elasticsearch configured: its Pod template changed:",
+			"  spec.template.spec.tolerations[0].operator: Exists → (unset)",
+			"revision 2 (ControllerRevision fluentd-elasticsearch-",
+		}},
+		{"a sim command is the world's, not explained", []string{"sim add-node hd4"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := sandbox(t)
