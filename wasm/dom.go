@@ -58,6 +58,7 @@ type page struct {
 	copyShare                                      element                          // the share link's Copy button
 	shownPods, drawnPods                           map[string]string                // the pods' statuses as the last render drew them (by namespace/name), and as this one draws them
 	shownShare                                     string                           // the share link shown, and the language, as last drawn
+	lints                                          element                          // the warnings on the editor's text (View.Lints)
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -74,6 +75,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
 		"axis-marks": &p.axisMarks, "axis-text": &p.axisText,
 		"copy-share": &p.copyShare,
+		"lints":      &p.lints,
 	} {
 		if *dst = p.byID(id); *dst == nil {
 			return nil, fmt.Errorf("the page has no #%s element", id)
@@ -115,6 +117,9 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		}
 		p.model = playground.Update(p.model, playground.EditMsg{Text: p.editor.Value()})
 		p.save()
+		_, lints, diagnostics := playground.EditorMarks(p.model) // the warnings follow the typing
+		p.renderLints(p.model.Lang, lints)
+		p.showDiagnostics(diagnostics)
 	})
 	// Ctrl/⌘+S anywhere in the editor's pane saves the open tab (the code editor's keys reach it
 	// through its shadow root), instead of the browser's Save Page.
@@ -646,6 +651,7 @@ func (p *page) render() {
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
 	}
+	p.renderLints(v.Lang, v.Lints)
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
 	p.promptSign.SetTextContent(v.Prompt)
@@ -1018,8 +1024,38 @@ func (p *page) nodeCard(n playground.NodeView) element {
 	for _, pod := range n.Pods {
 		pods.AppendChild(p.podChip(pod))
 	}
+	for _, g := range n.Ghosts {
+		pods.AppendChild(p.ghostChip(g))
+	}
 	card.AppendChild(pods)
 	return card
+}
+
+// ghostChip is the placeholder of a DaemonSet that runs no pod on the node: its owner, "not
+// here", why, and upstream's predicate in small type. It is no pod chip (class ghost, not pod): nothing runs there.
+func (p *page) ghostChip(g playground.Ghost) element {
+	chip := p.el("li", "ghost", "")
+	setAttrs(chip, "data-ghost", g.Owner, "title", g.Reason+" "+g.Predicate)
+	chip.AppendChild(p.el("span", "name", g.Owner))
+	chip.AppendChild(p.el("span", "state", playground.T(p.shownLang, "ghost")))
+	chip.AppendChild(p.el("span", "reason", g.Reason))
+	chip.AppendChild(p.el("span", "predicate", g.Predicate))
+	return chip
+}
+
+// renderLints lists the warnings on the editor's text under it, headed by what they are.
+func (p *page) renderLints(lang playground.Lang, lints []string) {
+	p.lints.SetTextContent("")
+	setClass(p.lints, "hidden", len(lints) == 0)
+	if len(lints) == 0 {
+		return
+	}
+	p.lints.AppendChild(p.el("strong", "", playground.T(lang, "lints.title")))
+	list := p.el("ul", "", "")
+	for _, lint := range lints {
+		list.AppendChild(p.el("li", "", lint))
+	}
+	p.lints.AppendChild(list)
 }
 
 // chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the

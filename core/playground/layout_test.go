@@ -28,7 +28,9 @@ func TestApplyIsEchoedInTheTerminal(t *testing.T) {
 	assert.Equal(t, []TermLine{
 		{Text: "$ kubectl apply -f -", Command: true},
 		{Text: "daemonset.apps/fluentd-elasticsearch configured\ndeployment.apps/web unchanged"},
-	}, m.Terminal.Lines)
+		{Text: "# DaemonSet kube-system/fluentd-elasticsearch configured: only its labels or annotations changed, not its spec, so revision 1 (ControllerRevision fluentd-elasticsearch-bdd8d9778) stays and no pod is replaced\n" +
+			"# Deployment default/web unchanged: same Pod template, revision 1 (ReplicaSet web-78d6ffb4b5), nothing to roll out", Note: true},
+	}, m.Terminal.Lines, "kubectl's output, then the page's explanation")
 	assert.Equal(t, TerminalPane, m.Pane, "the phone shows the output")
 	assert.NotContains(t, m.Terminal.History, "kubectl apply -f -", "↑ recalls no apply without its manifest")
 

@@ -154,8 +154,8 @@ type HereDoc struct {
 }
 
 // TermLine is one block of the terminal: a command echoed, what it printed (Err for standard
-// error), or a note on what a button did that is no command (Note: a reset, an undo, play),
-// written as a shell comment. The JSON is a saved transcript's (Saved.Terminal).
+// error), or the page's own words, written as a shell comment (Note): what a button did that is
+// no command (a reset, an undo, play), or what a command changed (see explain). The JSON is a saved transcript's (Saved.Terminal).
 type TermLine struct {
 	Text    string `json:"text"`
 	Command bool   `json:"cmd,omitempty"`
@@ -263,7 +263,7 @@ func (msg ClusterFileMsg) update(m Model) Model {
 	if clean, err := cluster.CleanPath(name); err != nil || clean != name || strings.HasPrefix(name, ".") {
 		name = "cluster.yaml"
 	}
-	if r := m.do(Step{File: name, Text: msg.Data}); r.Code != 0 {
+	if r, _ := m.do(Step{File: name, Text: msg.Data}); r.Code != 0 {
 		m.Terminal.show(r)
 		return m
 	}
@@ -429,10 +429,12 @@ func (msg ApplyMsg) update(m Model) Model {
 		m = RunMsg{Line: "kubectl apply -f " + shell.Quote(m.Open)}.update(m)
 	default:
 		m.Editor = msg.Text
-		m.Result = m.do(Step{Apply: msg.Text})
+		var notes []string
+		m.Result, notes = m.do(Step{Apply: msg.Text})
 		m.typed("kubectl apply -f -")
 		m.Terminal.print(TermLine{Text: "$ kubectl apply -f -", Command: true})
 		m.Terminal.show(m.Result)
+		m.Terminal.explain(notes)
 		if len(m.Result.Problems) > 0 {
 			return m
 		}
@@ -469,7 +471,9 @@ func (msg RunMsg) update(m Model) Model {
 		}
 		t.Here = nil
 		m.typed(h.Command)
-		t.show(m.do(Step{Run: h.Command, Stdin: h.Body}))
+		r, notes := m.do(Step{Run: h.Command, Stdin: h.Body})
+		t.show(r)
+		t.explain(notes)
 		return m
 	}
 	line := strings.TrimSpace(msg.Line)
@@ -497,7 +501,9 @@ func (msg RunMsg) update(m Model) Model {
 		m.begin(line, d, false)
 		return m
 	}
-	t.show(m.do(Step{Run: line}))
+	r, notes := m.do(Step{Run: line})
+	t.show(r)
+	t.explain(notes)
 	return m
 }
 
@@ -718,14 +724,19 @@ func (msg TableMsg) update(m Model) Model {
 	return m
 }
 
-// do runs a step and, when it changed the cluster, records it in the history.
-func (m *Model) do(st Step) kubectl.Result {
-	before := m.Sim.C.Writes()
+// do runs a step and, when it changed the cluster, records it in the history. It returns what
+// the step printed and what the page says it did to the workloads (see explain).
+func (m *Model) do(st Step) (kubectl.Result, []string) {
+	before, kept := m.Sim.C.Writes(), workloadsOf(m.Sim.C)
 	r := st.do(m.Sim)
-	if m.Sim.C.Writes() != before {
+	changed := m.Sim.C.Writes() != before
+	if changed {
 		m.History.record(m.Sim.C, st, false)
 	}
-	return r
+	if !explained(st) || !changed && r.Code != 0 {
+		return r, nil // a command refused changed nothing: what it applied is not "unchanged"
+	}
+	return r, explain(m.Lang, m.Sim.C, kept, appliedRefs(m.Sim.C, st))
 }
 
 // begin begins a Tick: the command line `sim advance d` (a play tick's with play).
@@ -808,6 +819,14 @@ func (t *Terminal) show(r kubectl.Result) {
 
 // note prints a note, as a shell comment.
 func (t *Terminal) note(text string) { t.print(TermLine{Text: "# " + text, Note: true}) }
+
+// explain prints the page's explanation of a command's changes after its output: one note, each
+// line a shell comment.
+func (t *Terminal) explain(notes []string) {
+	if len(notes) > 0 {
+		t.note(strings.Join(notes, "\n# "))
+	}
+}
 
 func (t *Terminal) print(l TermLine) {
 	t.Lines = append(t.Lines, l)

@@ -117,7 +117,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
 		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",
 		Notes: []string{"stays: it tolerates node.kubernetes.io/unreachable:NoExecute without tolerationSeconds, so forever"}}, ds)
-	assert.Equal(t, []string{"[shouldRun=false, shouldContinueRunning=true] kube-system/fluentd-elasticsearch creates no pod here but keeps one already running: it does not tolerate the taint node.kubernetes.io/unreachable:NoSchedule."}, v.Nodes[1].Daemons,
+	assert.Equal(t, []string{"hd2 has the taint node.kubernetes.io/unreachable:NoSchedule; kube-system/fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"}, v.Nodes[1].Daemons,
 		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 
@@ -258,9 +258,9 @@ func TestDetailsOfAWorkload(t *testing.T) {
 	d := Render(m).Details
 	require.NotNil(t, d)
 	assert.Equal(t, []string{
-		"hd1: [shouldRun=true, shouldContinueRunning=true] fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
-		"hd2: [shouldRun=true, shouldContinueRunning=true] fluentd-elasticsearch runs a pod here: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets).",
-		"hd3: [shouldRun=false, shouldContinueRunning=false] fluentd-elasticsearch wants no pod here and deletes the one it has: it does not tolerate the taint dedicated=db:NoExecute.",
+		"hd1: fluentd-elasticsearch runs a pod on hd1: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets) (NodeShouldRunDaemonPod: shouldRun=true, shouldContinueRunning=true)",
+		"hd2: fluentd-elasticsearch runs a pod on hd2: the node matches its selectors, and it tolerates every NoSchedule and NoExecute taint (with the tolerations every DaemonSet pod gets) (NodeShouldRunDaemonPod: shouldRun=true, shouldContinueRunning=true)",
+		"hd3: hd3 has the taint dedicated=db:NoExecute; fluentd-elasticsearch does not tolerate it, so it runs no pod here and deletes the one it has (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=false)",
 	}, d.Why)
 	assert.Equal(t, []string{"kubectl describe ds fluentd-elasticsearch -n kube-system", "kubectl rollout history ds/fluentd-elasticsearch -n kube-system"},
 		[]string{d.Sections[0].Command, d.Sections[1].Command})

@@ -117,16 +117,19 @@ func (msg SaveMsg) update(m Model) Model {
 }
 
 // saveEdit finishes the edit with text (see kubectl.Edit.Save); a save that changed the cluster
-// is a step of the history.
+// is a step of the history, explained after what kubectl printed (see explain).
 func (m *Model) saveEdit(text string) {
 	st := Step{Edit: &EditStep{Edit: *m.Edit, Text: text}}
 	e := *m.Edit
-	before := m.Sim.C.Writes()
+	before, kept := m.Sim.C.Writes(), workloadsOf(m.Sim.C)
 	r, done := shell.SaveEdit(m.Sim, &e, text)
+	var notes []string
 	if m.Sim.C.Writes() != before {
 		m.History.record(m.Sim.C, st, false)
+		notes = explain(m.Lang, m.Sim.C, kept, nil)
 	}
 	m.Terminal.show(r)
+	m.Terminal.explain(notes)
 	if done {
 		m.Edit, m.Editing = nil, false
 		return

@@ -20,10 +20,12 @@ func sandbox(t *testing.T) Model {
 // lastLines are the terminal's last n lines' texts.
 func lastLines(m Model, n int) []string {
 	var out []string
-	for _, l := range m.Terminal.Lines[max(0, len(m.Terminal.Lines)-n):] {
-		out = append(out, l.Text)
+	for _, l := range m.Terminal.Lines {
+		if !l.Note { // the page's explanation (see explain), no part of what commands print
+			out = append(out, l.Text)
+		}
 	}
-	return out
+	return out[max(0, len(out)-n):]
 }
 
 // TestVimOpensAFileInATab: `vim FILE` (vi, nano, emacs) typed on the page opens the file in a

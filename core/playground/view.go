@@ -27,7 +27,8 @@ type View struct {
 	Editing       bool      // the edit's tab is open: Save finishes it, Apply is Save
 	Hint          string    // what Apply (or Save) does with the open tab
 	Problems      []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
-	Diagnostics   string    // the same problems, for the code editor to mark at their lines: JSON, [{"line", "column", "message"}]
+	Diagnostics   string    // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
+	Lints         []string  // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
 	Terminal      []TermLine
 	Input         string
 	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
@@ -97,6 +98,7 @@ type NodeView struct {
 	Faults              []string // the faults `sim fail` gave its machine and no `sim recover` cleared yet (kubelet.ActiveFaults)
 	Usage               []Usage  // cpu and memory requested of allocatable (cards only)
 	Notes               []string // what waits on the clock for the node (nodeNotes; cards only)
+	Ghosts              []Ghost  // the DaemonSets that run no pod here, and why (cards only)
 }
 
 // StatusClass is the class of a node's STATUS: "ready", "notready" or "unknown", and
@@ -110,12 +112,13 @@ func StatusClass(status string) string {
 	return class
 }
 
-// diagnostic is one problem of an apply, where the code editor marks it (Line and Column are 0
-// when unknown).
+// diagnostic is one problem of an apply ("error") or a lint ("warning"), where the code editor
+// marks it (Line and Column are 0 when unknown).
 type diagnostic struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
 }
 
 // Action is a button's (or a menu item's) label and the command it runs in the terminal.
@@ -202,17 +205,7 @@ func Render(m Model) View {
 	if m.Notice == "share.done" {
 		v.Share = ShareFragment(m)
 	}
-	diagnostics := []diagnostic{}
-	for _, pr := range m.Result.Problems {
-		diagnostics = append(diagnostics, diagnostic{pr.Line, pr.Column, pr.Message})
-		text := pr.Message
-		if pr.Line > 0 {
-			text = T(l, "line", pr.Line, pr.Message)
-		}
-		v.Problems = append(v.Problems, text)
-	}
-	data, _ := json.Marshal(diagnostics) // ints and strings always marshal
-	v.Diagnostics = string(data)
+	v.Problems, v.Lints, v.Diagnostics = EditorMarks(m)
 	nodes := c.Nodes()
 	v.Compact, v.Table = len(nodes) > compactNodes, m.Table
 	byNode := map[string][]PodView{}
@@ -249,7 +242,7 @@ func Render(m Model) View {
 			nv.Actions, nv.Daemons, nv.Faults = nodeActions(l, n, machine), daemonReasons(l, c, n), kubelet.ActiveFaults(machine)
 		}
 		if !v.Compact {
-			nv.Usage, nv.Notes = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n)
+			nv.Usage, nv.Notes, nv.Ghosts = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n), ghosts(l, c, n, nv.Pods)
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {
@@ -270,6 +263,31 @@ func Render(m Model) View {
 	v.Tutor = tutorView(l, m.Tutor)
 	v.Panes, v.Drawer = paneViews(m), RenderDrawer(m)
 	return v
+}
+
+// EditorMarks are what the editor's pane marks on the open tab's text: the last apply's
+// problems and the lints of the text ("line N: message" where the line is known), and both for
+// the code editor to mark at their lines (View.Diagnostics). Render has them; the page asks for
+// them alone as the learner types, which renders nothing else.
+func EditorMarks(m Model) (problems, lints []string, diagnostics string) {
+	l := m.Lang
+	marks := []diagnostic{}
+	at := func(line int, message string) string {
+		if line > 0 {
+			return T(l, "line", line, message)
+		}
+		return message
+	}
+	for _, pr := range m.Result.Problems {
+		marks = append(marks, diagnostic{pr.Line, pr.Column, pr.Message, "error"})
+		problems = append(problems, at(pr.Line, pr.Message))
+	}
+	for _, lint := range editorLints(m, m.tabText()) {
+		marks = append(marks, diagnostic{lint.Line, 0, lint.Message, "warning"})
+		lints = append(lints, at(lint.Line, lint.Message))
+	}
+	data, _ := json.Marshal(marks) // ints and strings always marshal
+	return problems, lints, string(data)
 }
 
 // events is the events list: `kubectl events -A`, of one type if the filter says so, keeping
@@ -373,17 +391,24 @@ func podView(l Lang, c *cluster.Cluster, revs *revisions, p *api.Pod) PodView {
 	st := kubectl.PodStatus(p, c.Now())
 	pv := PodView{Name: p.Name, Namespace: p.Namespace, QoS: p.Status.QOSClass, Ready: st.Ready, Status: st.Status,
 		Notes: podNotes(l, c, p)}
-	pv.Owner = kubectl.ControlledBy(&p.ObjectMeta)
-	if name, ok := strings.CutPrefix(pv.Owner, "ReplicaSet/"); ok {
-		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
-			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
-				pv.Owner = top
-			}
-		}
-	}
+	pv.Owner = topOwner(c, p)
 	pv.Colour = ownerColour(pv.Owner)
 	pv.Revision, pv.Old = revs.of(p)
 	return pv
+}
+
+// topOwner is the pod's top owner, as describe's "Controlled By" names it ("DaemonSet/fluentd"):
+// a Deployment rather than its ReplicaSet; "" for a pod no controller owns.
+func topOwner(c *cluster.Cluster, p *api.Pod) string {
+	owner := kubectl.ControlledBy(&p.ObjectMeta)
+	if name, ok := strings.CutPrefix(owner, "ReplicaSet/"); ok {
+		if rs, ok := c.Get("ReplicaSet", cluster.Key{Namespace: p.Namespace, Name: name}).(*api.ReplicaSet); ok {
+			if top := kubectl.ControlledBy(&rs.ObjectMeta); top != "" {
+				owner = top
+			}
+		}
+	}
+	return owner
 }
 
 // NoticeAction is a button of the notice: its label, and what it does — a message for Update

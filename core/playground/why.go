@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,23 +36,55 @@ func nodeReasons(l Lang, c *cluster.Cluster, ds *api.DaemonSet) []string {
 	return out
 }
 
-// daemonReason is the rule of NodeShouldRunDaemonPod that decided for ds (called name) and node.
+// daemonReason says in plain words whether ds (called name) wants a pod on node and why, then
+// names the upstream predicate that decided and its answer (see daemonWhy): "hd1 has the taint
+// …; fluentd does not tolerate it, … (NodeShouldRunDaemonPod: shouldRun=false,
+// shouldContinueRunning=true)".
 func daemonReason(l Lang, ds *api.DaemonSet, node *api.Node, name string) string {
+	why, predicate := daemonWhy(l, ds, node, name)
+	return why + " " + predicate
+}
+
+// daemonWhy is daemonReason in its two parts: the plain words, by the rule of daemon.Decide
+// that decided, and the predicate with its answer, "(NodeShouldRunDaemonPod: shouldRun=…,
+// shouldContinueRunning=…)".
+func daemonWhy(l Lang, ds *api.DaemonSet, node *api.Node, name string) (why, predicate string) {
 	d := daemon.Decide(node, ds)
-	var why string
 	switch d.Rule {
 	case daemon.RuleNodeName:
-		why = T(l, "why.nodename", name, ds.Spec.Template.Spec.NodeName)
+		why = T(l, "why.nodename", node.Name, name, ds.Spec.Template.Spec.NodeName)
 	case daemon.RuleNodeAffinity:
-		why = T(l, "why.affinity", name)
+		why = T(l, "why.affinity", node.Name, name)
 	case daemon.RuleNoExecute:
-		why = T(l, "why.noexecute", name, d.Taint.String())
+		why = T(l, "why.noexecute", node.Name, name, d.Taint.String())
 	case daemon.RuleNoSchedule:
-		why = T(l, "why.noschedule", name, d.Taint.String())
+		why = T(l, "why.noschedule", node.Name, name, d.Taint.String())
 	default:
-		why = T(l, "why.tolerated", name)
+		why = T(l, "why.tolerated", node.Name, name)
 	}
-	return fmt.Sprintf("[shouldRun=%t, shouldContinueRunning=%t] %s", d.ShouldRun, d.ShouldContinueRunning, why)
+	return why, fmt.Sprintf("(NodeShouldRunDaemonPod: shouldRun=%t, shouldContinueRunning=%t)", d.ShouldRun, d.ShouldContinueRunning)
+}
+
+// Ghost is the placeholder a node card shows for a DaemonSet that runs no pod there: its owner
+// as a pod chip names it ("DaemonSet/fluentd"), its namespace, why in plain words and the
+// upstream predicate that decided (daemonWhy).
+type Ghost struct {
+	Owner, Namespace, Reason, Predicate string
+}
+
+// ghosts are node's placeholders: one for each DaemonSet that does not want a pod there
+// (daemon.Decide's shouldRun is false) and has none there (pods are the node's chips).
+func ghosts(l Lang, c *cluster.Cluster, node *api.Node, pods []PodView) []Ghost {
+	var out []Ghost
+	for _, ds := range c.DaemonSets() {
+		owner := "DaemonSet/" + ds.Name
+		if daemon.Decide(node, ds).ShouldRun || slices.ContainsFunc(pods, func(p PodView) bool { return p.Owner == owner && p.Namespace == ds.Namespace }) {
+			continue
+		}
+		why, predicate := daemonWhy(l, ds, node, ds.Name)
+		out = append(out, Ghost{Owner: owner, Namespace: ds.Namespace, Reason: why, Predicate: predicate})
+	}
+	return out
 }
 
 // podNotes are what the page says about a pod beyond its status:

@@ -351,6 +351,15 @@ func filter(pod *api.Pod, want requests, n *api.Node, used, alloc requests) verd
 	return fitResources(want, used, alloc)
 }
 
+// Oversize is NodeResourcesFit against node's whole allocatable, as if no pod ran there: the
+// reasons ("Insufficient cpu", …) for which pod could never fit on node, none when it could.
+func Oversize(pod *api.Pod, node *api.Node) []string {
+	if v := fitResources(PodRequests(pod), requests{}, allocatable(node)); v.code == unschedulableUnresolvable {
+		return v.reasons
+	}
+	return nil
+}
+
 func fitResources(want, used, alloc requests) verdict {
 	var reasons []string
 	oversize := false

@@ -100,13 +100,14 @@ textarea.addEventListener("daemonlab-set", () => {
   }
 });
 
-// showProblems marks the problems (JSON, as Go sends them) at their lines.
+// showProblems marks the problems and the warnings (JSON, as Go sends them: severity "error"
+// or "warning") at their lines.
 function showProblems(json) {
   const doc = view.state.doc;
   const diagnostics = JSON.parse(json).map((p) => {
     const line = doc.line(Math.min(Math.max(p.line || 1, 1), doc.lines));
     const from = p.column > 0 ? Math.min(line.from + p.column - 1, line.to) : line.from;
-    return { from, to: line.to, severity: "error", message: p.message };
+    return { from, to: line.to, severity: p.severity || "error", message: p.message };
   });
   view.dispatch(setDiagnostics(view.state, diagnostics));
 }

@@ -30,10 +30,11 @@ func (b *browser) editorText(t *testing.T) string {
 	return eval[string](t, b, codeView+`.state.doc.toString()`)
 }
 
-// lastTerminal is the terminal's last line.
+// lastTerminal is the terminal's last line that a command printed (the page's notes, see
+// playground.TermLine.Note, are not).
 func (b *browser) lastTerminal(t *testing.T) string {
 	t.Helper()
-	return eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).pop().textContent`)
+	return eval[string](t, b, `Array.from(document.querySelectorAll('#terminal pre:not(.note)')).pop().textContent`)
 }
 
 // activeTab is the title of the editor's tab shown.

@@ -52,7 +52,7 @@ func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*
 			}
 		}
 	}
-	maxSurge, maxUnavailable := budgets(ds, desired)
+	maxSurge, maxUnavailable := Budgets(ds, desired)
 	now := c.Now()
 	available := func(p *api.Pod) bool { return api.IsPodAvailable(p, ds.Spec.MinReadySeconds, now) }
 	names := slices.Sorted(maps.Keys(nodePods))
@@ -125,12 +125,14 @@ func allowsSurge(ds *api.DaemonSet) bool {
 	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
 		return false
 	}
-	surge, _ := budgets(ds, 1)
+	surge, _ := Budgets(ds, 1)
 	return surge != 0
 }
 
-// budgets returns maxSurge and maxUnavailable for desired nodes (SurgeCount, UnavailableCount).
-func budgets(ds *api.DaemonSet, desired int) (surge, unavailable int) {
+// Budgets returns maxSurge and maxUnavailable for desired nodes (SurgeCount, UnavailableCount):
+// each scaled against desired and rounded up; when both come out 0 (and desired is not),
+// maxUnavailable is 1.
+func Budgets(ds *api.DaemonSet, desired int) (surge, unavailable int) {
 	if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
 		if ru.MaxSurge != nil {
 			surge, _ = api.ScaledValue(ru.MaxSurge, desired, true) // validated on the way in

@@ -888,7 +888,7 @@ func TestUpstreamUpdateCases(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				ds := &api.DaemonSet{}
 				ds.Spec.UpdateStrategy = tc.strategy
-				s, u := budgets(ds, tc.desired)
+				s, u := Budgets(ds, tc.desired)
 				assert.Equal(t, [2]int{tc.maxSurge, tc.maxUnavailable}, [2]int{s, u})
 			})
 		}

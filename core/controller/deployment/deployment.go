@@ -300,11 +300,13 @@ func (s *syncer) isRollingUpdate() bool {
 	return s.d.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && s.d.Spec.Strategy.RollingUpdate != nil
 }
 
-// fenceposts resolves maxSurge (rounded up) and maxUnavailable (rounded down) against the
-// replicas; when both come out 0, maxUnavailable is 1 (ResolveFenceposts).
-func (s *syncer) fenceposts() (surge, unavailable int32) {
-	ru := s.d.Spec.Strategy.RollingUpdate
-	n := int(replicas(s.d.Spec.Replicas))
+// Fenceposts resolves d's RollingUpdate maxSurge (rounded up) and maxUnavailable (rounded
+// down) against its replicas; when both come out 0, maxUnavailable is 1 (ResolveFenceposts in
+// pkg/controller/deployment/util/deployment_util.go). d's strategy must be RollingUpdate with
+// rollingUpdate set (defaulting sets it).
+func Fenceposts(d *api.Deployment) (surge, unavailable int32) {
+	ru := d.Spec.Strategy.RollingUpdate
+	n := int(replicas(d.Spec.Replicas))
 	zero := api.FromInt(0)
 	orZero := func(v *api.IntOrString) *api.IntOrString {
 		if v == nil {
@@ -324,7 +326,7 @@ func (s *syncer) maxSurge() int32 {
 	if !s.isRollingUpdate() {
 		return 0
 	}
-	surge, _ := s.fenceposts()
+	surge, _ := Fenceposts(s.d)
 	return surge
 }
 
@@ -333,7 +335,7 @@ func (s *syncer) maxUnavailable() int32 {
 	if !s.isRollingUpdate() || n == 0 {
 		return 0
 	}
-	_, un := s.fenceposts()
+	_, un := Fenceposts(s.d)
 	return min(un, n)
 }
 
