@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -226,6 +227,7 @@ func TestBrowserLooks(t *testing.T) {
 		return [c[0] + c[1] + c[2], e[0] + e[1] + e[2]]; })()`)
 	assert.Less(t, dark[0], 150.0, "a dark system theme darkens the page")
 	assert.Less(t, dark[1], 150.0, "and the code editor")
+	time.Sleep(time.Second) // the buttons' colours have moved to the dark ones (a short transition)
 	b.saveScreenshot(t, "look-dark-zh-CN", chromedp.CaptureScreenshot())
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "en")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
