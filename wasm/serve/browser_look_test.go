@@ -195,7 +195,12 @@ func TestBrowserLooks(t *testing.T) {
 		}
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(shot.width, shot.height, opts...)))
 		b.openPage(t, url)
+		assert.LessOrEqual(t, eval[float64](t, b, `document.querySelector('.top').getBoundingClientRect().height`), 100.0, "%s: the header is two rows at most", shot.name)
 		b.saveScreenshot(t, shot.name, chromedp.CaptureScreenshot())
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
+		box := eval[[]float64](t, b, `(() => { const r = document.getElementById('session-items').getBoundingClientRect(); return [r.left, r.right]; })()`)
+		assert.True(t, box[0] >= 0 && box[1] <= float64(shot.width), "%s: the Session menu is on the screen: %v", shot.name, box)
+		b.saveScreenshot(t, shot.name+"-session-menu", chromedp.CaptureScreenshot())
 	}
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	b.openPage(t, url)
