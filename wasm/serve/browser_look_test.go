@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -194,7 +195,12 @@ func TestBrowserLooks(t *testing.T) {
 		}
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(shot.width, shot.height, opts...)))
 		b.openPage(t, url)
+		assert.LessOrEqual(t, eval[float64](t, b, `document.querySelector('.top').getBoundingClientRect().height`), 100.0, "%s: the header is two rows at most", shot.name)
 		b.saveScreenshot(t, shot.name, chromedp.CaptureScreenshot())
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
+		box := eval[[]float64](t, b, `(() => { const r = document.getElementById('session-items').getBoundingClientRect(); return [r.left, r.right]; })()`)
+		assert.True(t, box[0] >= 0 && box[1] <= float64(shot.width), "%s: the Session menu is on the screen: %v", shot.name, box)
+		b.saveScreenshot(t, shot.name+"-session-menu", chromedp.CaptureScreenshot())
 	}
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	b.openPage(t, url)
@@ -226,6 +232,7 @@ func TestBrowserLooks(t *testing.T) {
 		return [c[0] + c[1] + c[2], e[0] + e[1] + e[2]]; })()`)
 	assert.Less(t, dark[0], 150.0, "a dark system theme darkens the page")
 	assert.Less(t, dark[1], 150.0, "and the code editor")
+	time.Sleep(time.Second) // the buttons' colours have moved to the dark ones (a short transition)
 	b.saveScreenshot(t, "look-dark-zh-CN", chromedp.CaptureScreenshot())
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "en")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
