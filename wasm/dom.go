@@ -23,7 +23,7 @@ import (
 type page struct {
 	win                                            dom.Window
 	doc                                            js.Value // the document
-	clock, nodes, pending, output, problems        element
+	clock, nodes, pending, problems                element
 	banner, notice, noticeText, terminal, steps    element
 	details, detailsTitle, detailsWhy, detailsSecs element
 	events, tableToggle, tutor, promptSign         element
@@ -59,6 +59,8 @@ type page struct {
 	shownPods, drawnPods                           map[string]string                // the pods' statuses as the last render drew them (by namespace/name), and as this one draws them
 	shownShare                                     string                           // the share link shown, and the language, as last drawn
 	lints                                          element                          // the warnings on the editor's text (View.Lints)
+	panes, drawer, drawerHandle, drawerFold        element                          // a phone's pane switcher; the terminal's drawer
+	dragging                                       bool                             // the drawer's handle is being dragged
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -67,7 +69,8 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
 	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
 	for id, dst := range map[string]*element{
-		"clock": &p.clock, "clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "output": &p.output, "problems": &p.problems,
+		"clock": &p.clock, "clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "problems": &p.problems,
+		"panes": &p.panes, "drawer": &p.drawer, "drawer-handle": &p.drawerHandle, "drawer-fold": &p.drawerFold,
 		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
@@ -260,8 +263,90 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 			p.dispatch(playground.ImportMsg{Data: text})
 		}
 	})
+	p.mountLayout()
 	p.win.SetTimeout(p.tick, playground.TickInterval)
 	return p, nil
+}
+
+// mountLayout wires the phone's pane switcher (a tablist: playground.PaneKey) and the terminal's
+// drawer: its handle, dragged or keyed (playground.HandleKey), and its fold button.
+func (p *page) mountLayout() {
+	p.listen(p.panes.Underlying(), "keydown", func(e js.Value) {
+		if msg, ok := playground.PaneKey(keyboard(e).Key(), p.view.Panes); ok {
+			e.Call("preventDefault")
+			p.dispatch(msg)
+			if tab := p.panes.Underlying().Call("querySelector", `[aria-selected="true"]`); tab.Truthy() {
+				tab.Call("focus")
+			}
+		}
+	})
+	p.listen(p.drawerHandle.Underlying(), "keydown", func(e js.Value) {
+		if msg, ok := playground.HandleKey(keyboard(e).Key(), p.model.Drawer); ok {
+			e.Call("preventDefault")
+			p.dispatch(msg)
+		}
+	})
+	p.onClick(p.drawerFold, func() playground.Msg {
+		d := p.model.Drawer
+		d.Folded = !d.Folded
+		return playground.DrawerMsg{Drawer: d}
+	})
+	handle := p.drawerHandle.Underlying()
+	p.listen(handle, "pointerdown", func(e js.Value) {
+		e.Call("preventDefault")
+		handle.Call("setPointerCapture", e.Get("pointerId"))
+		p.dragging = true
+	})
+	p.listen(handle, "pointermove", func(e js.Value) {
+		if p.dragging {
+			height := js.Global().Get("innerHeight").Float()
+			pct := int(100 * (height - e.Get("clientY").Float()) / height)
+			p.dispatch(playground.DrawerMsg{Drawer: playground.Drawer{Height: pct}})
+		}
+	})
+	for _, end := range []string{"pointerup", "pointercancel"} {
+		p.listen(handle, end, func(js.Value) {
+			if p.dragging {
+				p.dragging = false
+				p.storeDrawer()
+			}
+		})
+	}
+}
+
+// storeDrawer remembers the drawer on this device; without storage, it lasts the visit.
+func (p *page) storeDrawer() {
+	_ = p.keeper.Store.Set(playground.DrawerKey, p.model.Drawer.String())
+}
+
+// renderDrawer sizes the terminal's drawer (the CSS variable --drawer) and says its state on its
+// handle and fold button.
+func (p *page) renderDrawer(d playground.DrawerView) {
+	p.doc.Get("documentElement").Get("style").Call("setProperty", "--drawer", strconv.Itoa(d.Height)+"vh")
+	setClass(p.drawer, "folded", d.Folded)
+	setAttrs(p.drawerHandle, "aria-valuenow", strconv.Itoa(d.Height), "aria-valuetext", d.Value)
+	p.drawerFold.SetTextContent(d.Fold)
+	p.drawerFold.SetAttribute("aria-expanded", strconv.FormatBool(!d.Folded))
+}
+
+// renderPanes draws the phone's pane switcher, a tab per pane (the one shown in the tab order,
+// the others reached by the arrow keys), and shows the pane selected.
+func (p *page) renderPanes(v playground.View) {
+	p.panes.SetTextContent("")
+	shown := ""
+	for _, t := range v.Panes {
+		pane := t.Pane
+		b := p.button("", t.Label, "pane:"+string(pane), func() playground.Msg { return playground.PaneMsg{Pane: pane} })
+		tabIndex := "-1"
+		if t.Selected {
+			tabIndex, shown = "0", string(pane)
+		}
+		setAttrs(b, "role", "tab", "id", "pane-"+string(pane), "aria-selected", strconv.FormatBool(t.Selected), "tabindex", tabIndex)
+		p.panes.AppendChild(b)
+	}
+	for _, e := range all(p.doc, ".work > [data-pane]") {
+		setClass(e, "shown", e.GetAttribute("data-pane") == shown)
+	}
 }
 
 // tick is play's timer. Play ticks are chained, not on an interval: while the clock is moving (a
@@ -450,6 +535,12 @@ func (p *page) dispatch(msg playground.Msg) (ok bool) {
 			return
 		case playground.ShowLessonsMsg: // only the picker changes
 			p.renderPicker(playground.RenderPicker(p.model))
+			return
+		case playground.DrawerMsg: // only the drawer changes: a drag draws it at every move
+			p.renderDrawer(playground.RenderDrawer(p.model))
+			if !p.dragging { // a drag is stored as it ends
+				p.storeDrawer()
+			}
 			return
 		}
 		p.show()
@@ -644,9 +735,6 @@ func (p *page) render() {
 	}
 	p.events.SetTextContent("$ " + v.Events.Command + "\n" + v.Events.Text)
 	setClass(asElement(p.pending.Underlying().Get("parentElement")), "hidden", len(v.Pending) == 0)
-	p.output.SetTextContent(v.Output)
-	setClass(p.output, "error", v.Failed)
-	setClass(p.output, "hidden", v.Output == "")
 	p.problems.SetTextContent("")
 	for _, pr := range v.Problems {
 		p.problems.AppendChild(p.el("li", "", pr))
@@ -654,6 +742,8 @@ func (p *page) render() {
 	p.renderLints(v.Lang, v.Lints)
 	p.showDiagnostics(v.Diagnostics)
 	p.renderTerminal(v)
+	p.renderPanes(v)
+	p.renderDrawer(v.Drawer)
 	p.promptSign.SetTextContent(v.Prompt)
 	if v.Cluster != "" {
 		p.cluster.SetValue(v.Cluster)

@@ -41,6 +41,8 @@ func start() (err error) {
 		m.Lang = playground.PickLang(remembered, browserLanguages())
 		saved, _ := keeper.Store.Get(playground.ProgressKey)
 		m.Progress = playground.ReadProgress(saved)
+		drawer, _ := keeper.Store.Get(playground.DrawerKey)
+		m.Drawer = playground.ReadDrawer(drawer)
 		m.LessonsLater = true
 		m.Chunk = true // the clock moves a piece at a time (see page.work)
 		var p *page

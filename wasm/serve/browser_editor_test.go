@@ -103,8 +103,9 @@ func TestBrowserEditorTabsAndKubectlEdit(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#editor-tabs .tab.active .tab-close`))))
 	assert.Equal(t, "Edit cancelled, no changes made.", b.lastTerminal(t))
 
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Click(chromedp.CSS(`#pane-terminal`))))
 	b.run(t, "vim pod-burstable.yaml")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#pane-yaml`))))
 	assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), 390, "the tabs scroll, the page does not")
 	b.screenshot(t, "editor-tabs-phone")
 	assert.Empty(t, b.consoleErrors())

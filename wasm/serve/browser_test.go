@@ -249,8 +249,7 @@ func TestBrowserInvalidSelectorShowsKubernetesErrorAndChangesNothing(t *testing.
 	b, _ := openPlayground(t)
 	before := b.podsByNode(t)
 	b.editAndApply(t, "name: fluentd-elasticsearch   # must match", "name: fluentd   # must match")
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output.error`))))
-	assert.Equal(t, "The DaemonSet \"fluentd-elasticsearch\" is invalid: spec.template.metadata.labels: Invalid value: {\"name\":\"fluentd\"}: `selector` does not match template `labels`", b.text(t, "#output"))
+	assert.Equal(t, "The DaemonSet \"fluentd-elasticsearch\" is invalid: spec.template.metadata.labels: Invalid value: {\"name\":\"fluentd\"}: `selector` does not match template `labels`", b.applyOutput(t, "err"))
 	assert.Contains(t, b.text(t, "#problems"), "line 16: spec.template.metadata.labels")
 	assert.Equal(t, before, b.podsByNode(t))
 	assert.Empty(t, b.consoleErrors())
@@ -261,8 +260,7 @@ func TestBrowserInvalidSelectorShowsKubernetesErrorAndChangesNothing(t *testing.
 func TestBrowserAppliesAChangeAndShowsTheResult(t *testing.T) {
 	b, _ := openPlayground(t)
 	b.editAndApply(t, "k8s-app: fluentd-logging", "k8s-app: fluentd-logging\n    tier: node")
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#output:not(.error)`))))
-	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch configured\ndeployment.apps/web unchanged", b.applyOutput(t, "out"))
 	assert.Empty(t, b.consoleErrors())
 }
 
@@ -376,7 +374,7 @@ func TestBrowserStoppedKubeletKeepsTheDaemonSetPod(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 10s"]`)),
 	))
 	b.idle(t)
-	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\ndeployment.apps/web unchanged", strings.TrimSpace(b.text(t, "#output")))
+	assert.Equal(t, "daemonset.apps/fluentd-elasticsearch created\ndeployment.apps/web unchanged", b.applyOutput(t, "out"))
 	assert.Equal(t, []string{"1/1 Running", "1/1 Running", "1/1 Running"},
 		eval[[]string](t, b, `Array.from(document.querySelectorAll('#nodes .pod[data-pod^="fluentd"] .state')).map(s => s.textContent)`))
 	b.playNodeFailure(t, false)
@@ -553,16 +551,15 @@ func TestBrowserWorksWithTheKeyboardAlone(t *testing.T) {
 	assert.Empty(t, b.consoleErrors())
 }
 
-// TestBrowserFitsAPhone: at 390 px wide the panes stack, nothing scrolls sideways, and the
-// central story plays by touch.
+// TestBrowserFitsAPhone: at 390 px wide the page shows one pane at a time (the cluster first),
+// nothing scrolls sideways, and the central story plays by touch.
 func TestBrowserFitsAPhone(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
 	b.openPage(t, url)
 	assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), 390)
-	assert.Greater(t, eval[float64](t, b, `document.querySelector('.editor-pane').getBoundingClientRect().top`),
-		eval[float64](t, b, `document.querySelector('.cluster').getBoundingClientRect().bottom`)-1, "the editor is below the cluster")
+	assert.Equal(t, []string{"cluster"}, b.panesShown(t), "the cluster first, alone")
 	b.playNodeFailure(t, false)
 	b.screenshot(t, "phone")
 	assert.Empty(t, b.consoleErrors())
@@ -629,9 +626,8 @@ func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
 		chromedp.KeyEvent(kb.End),
 		chromedp.KeyEvent("d"),
 		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
-		chromedp.WaitVisible(chromedp.CSS(`#output.error`)),
 	))
-	assert.Contains(t, b.text(t, "#output"), `Unsupported value: "NoScheduled"`)
+	assert.Contains(t, b.applyOutput(t, "err"), `Unsupported value: "NoScheduled"`)
 	assert.True(t, eval[bool](t, b, `document.getElementById('editor').value.includes('effect: NoScheduled')`), "the textarea mirrors the editor")
 	require.Equal(t, 1, eval[int](t, b, cm+`.querySelectorAll('.cm-lint-marker-error').length`))
 	marked := eval[float64](t, b, cm+`.querySelector('.cm-lint-marker-error').getBoundingClientRect().top`)
@@ -674,8 +670,8 @@ func TestBrowserThePageWorksBeforeTheCodeEditorLoads(t *testing.T) {
 	assert.False(t, eval[bool](t, b, `!!document.getElementById('code-editor')`), "the code editor has not loaded yet")
 	require.True(t, eval[bool](t, b, `(() => { const e = document.getElementById('editor');
 		e.value = e.value.replace('effect: NoSchedule', 'effect: NoScheduled'); e.dispatchEvent(new Event('input')); return true; })()`))
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`)), chromedp.WaitVisible(chromedp.CSS(`#output.error`))))
-	assert.Contains(t, b.text(t, "#output"), `Unsupported value: "NoScheduled"`, "the textarea applies on its own")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
+	assert.Contains(t, b.applyOutput(t, "err"), `Unsupported value: "NoScheduled"`, "the textarea applies on its own")
 	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.focus();
 		const at = e.value.indexOf('NoScheduled'); e.setSelectionRange(at, at); return true; })()`)
 	close(release)
