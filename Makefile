@@ -52,7 +52,7 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 test-browser: chromium build
-	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -run Browser ./wasm/serve
+	DAEMONLAB_BROWSER_TESTS=required $(GO) test -count=1 -timeout 30m -run Browser ./wasm/serve
 
 FUZZPKGS := ./core/api ./core/jsonpath ./core/kubectl ./core/shell ./core/patch ./core/lesson ./core/scenario ./core/playground
 # `make test` runs each target for a count of inputs, not a time: with Go 1.26 a time-boxed run

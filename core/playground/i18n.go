@@ -90,7 +90,7 @@ var texts = map[string]text{
 	"play":                       {"▶ Play", "▶ 播放"},
 	"pause":                      {"❚❚ Pause", "❚❚ 暂停"},
 	"speed":                      {"speed of play", "播放速度"},
-	"undo":                       {"Undo", "撤销"},
+	"undo":                       {"Undo", "撤消"},
 	"redo":                       {"Redo", "重做"},
 	"scrubber":                   {"step %d of %d", "第 %d 步，共 %d 步"},
 	"session":                    {"session", "会话"},

@@ -867,35 +867,55 @@ func TestBrowserLessonOneByTypingInTheTerminal(t *testing.T) {
 }
 
 // TestBrowserLessonSevenThroughTheFaultMenu: lesson 7 opened by its link, played with the node
-// menu and the timeline, in Chinese.
+// menu and the timeline, in Chinese, at the default window and on a 390×844 phone (its panes
+// picked by their tabs as a learner does; the timeline stays in reach).
 func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
-	b, url := openPlayground(t)
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
-	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
-	b.openPage(t, url+"#lesson=7")
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
-	assert.Equal(t, "第 7 课 · 节点故障", b.text(t, "#tutor h2"))
-	assert.Equal(t, url, eval[string](t, b, `location.href`), "the lesson link is dropped once opened")
+	for _, phone := range []bool{false, true} {
+		t.Run(map[bool]string{false: "window", true: "phone"}[phone], func(t *testing.T) {
+			b, url := openPlayground(t)
+			if phone {
+				require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+			}
+			pane := func(name string) {
+				if phone {
+					require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#pane-`+name))))
+				}
+			}
+			require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
+			eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+			b.openPage(t, url+"#lesson=7")
+			pane("lesson")
+			require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+			assert.Equal(t, "第 7 课 · 节点故障", b.text(t, "#tutor h2"))
+			assert.Equal(t, url, eval[string](t, b, `location.href`), "the lesson link is dropped once opened")
 
-	assert.True(t, b.predict(t, 2))
-	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
-		chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`)),
-	))
-	assert.Equal(t, "第 1 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
-	b.nextStep(t)
-	b.run(t, "kubectl describe node hd2")
-	b.nextStep(t)
-	assert.True(t, b.predict(t, 2))
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 5m"]`))))
-	assert.Equal(t, "第 3 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
-	b.nextStep(t)
-	assert.False(t, b.predict(t, 1))
-	b.run(t, "kubectl get pods -n kube-system -o wide")
-	assert.Equal(t, "本课完成！", b.text(t, "#tutor .lesson-done"))
-	b.screenshot(t, "lesson-7-zh")
-	assert.Empty(t, b.consoleErrors())
+			assert.True(t, b.predict(t, 2))
+			pane("cluster")
+			require.NoError(t, chromedp.Do(b.ctx,
+				chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
+				chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
+				chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 1m"]`)),
+			))
+			assert.Equal(t, "第 1 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
+			pane("lesson")
+			b.nextStep(t)
+			pane("terminal")
+			b.run(t, "kubectl describe node hd2")
+			pane("lesson")
+			b.nextStep(t)
+			assert.True(t, b.predict(t, 2))
+			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#time-buttons button[title="sim advance 5m"]`))))
+			assert.Equal(t, "第 3 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
+			b.nextStep(t)
+			assert.False(t, b.predict(t, 1))
+			pane("terminal")
+			b.run(t, "kubectl get pods -n kube-system -o wide")
+			pane("lesson")
+			assert.Equal(t, "本课完成！", b.text(t, "#tutor .lesson-done"))
+			b.screenshot(t, "lesson-7-zh"+map[bool]string{false: "", true: "-phone"}[phone])
+			assert.Empty(t, b.consoleErrors())
+		})
+	}
 }
 
 // TestBrowserOpensATeachersLessonFromDisk: a teacher's lesson files chosen in the file picker are
