@@ -13,6 +13,13 @@ var FluentdDaemonSet string
 //go:embed start/web.yaml
 var webDeployment string
 
+// K8sMasterDaemonSet is seed 003's fluentd DaemonSet: its toleration has the retired key
+// node-role.kubernetes.io/k8s-master, which no node carries, so the control-plane node gets no
+// pod (lesson 5 starts from it; the page's lint and "not here" placeholder say why).
+//
+//go:embed start/k8s-master-daemonset.yaml
+var K8sMasterDaemonSet string
+
 // Start is the manifest the playground opens with: FluentdDaemonSet and, for contrast, a
 // two-replica nginx Deployment.
 var Start = FluentdDaemonSet + "---\n" + webDeployment

@@ -166,33 +166,6 @@ func TestTheExplanationIsInTheLearnersLanguage(t *testing.T) {
 	assert.Contains(t, note, "正以 RollingUpdate 策略滚动更新到 3 个节点（maxUnavailable=1，maxSurge=0）")
 }
 
-// seed003 is seed 003's fluentd DaemonSet (lesson 5's start): its toleration has the key
-// node-role.kubernetes.io/k8s-master, which no node carries.
-const seed003 = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: fluentd-elasticsearch
-  namespace: kube-system
-spec:
-  selector:
-    matchLabels:
-      name: fluentd-elasticsearch
-  template:
-    metadata:
-      labels:
-        name: fluentd-elasticsearch
-    spec:
-      tolerations:
-      - key: node-role.kubernetes.io/k8s-master
-        effect: NoSchedule
-      containers:
-      - name: fluentd-elasticsearch
-        image: docker.io/library/fluentd:v2.5.1
-        resources:
-          requests:
-            cpu: 100m
-            memory: 200Mi
-`
 
 // TestTheEditorWarnsWhatKubernetesWillDo: each lint says, before Apply, what Kubernetes will do
 // with a manifest that applies cleanly, at the line it is about, by the rule the controllers
@@ -210,10 +183,10 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 	}{
 		{"the start manifest is clean", lessons.Start, nil},
 		{"the tutorial's DaemonSet is clean", withoutExists, nil},
-		{"seed 003's k8s-master toleration", seed003, []string{
+		{"seed 003's k8s-master toleration", lessons.K8sMasterDaemonSet, []string{
 			"line 16: No node has the taint node-role.kubernetes.io/k8s-master: this toleration matches nothing. Control-plane nodes are tainted node-role.kubernetes.io/control-plane since Kubernetes v1.25, so no pod of this manifest runs on hd1 (node-role.kubernetes.io/control-plane:NoSchedule); tolerate that key instead",
 		}},
-		{"the master key", strings.Replace(seed003, "k8s-master", "master", 1), []string{
+		{"the master key", strings.Replace(lessons.K8sMasterDaemonSet, "k8s-master", "master", 1), []string{
 			"line 16: No node has the taint node-role.kubernetes.io/master: this toleration matches nothing. Control-plane nodes are tainted node-role.kubernetes.io/control-plane",
 		}},
 		{"a toleration of a taint no node has", deploy("default", "app: x", "      tolerations:\n      - key: dedicated\n        operator: Exists\n"), []string{
@@ -223,7 +196,7 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 		{"a nodeSelector no node matches", deploy("default", "app: x", "      nodeSelector:\n        disktype: ssd\n"), []string{
 			"line 15: None of the 3 nodes matches its nodeSelector or required node affinity",
 		}},
-		{"requests no node can allocate", strings.Replace(seed003, "cpu: 100m", "cpu: \"16\"", 1), []string{
+		{"requests no node can allocate", strings.Replace(lessons.K8sMasterDaemonSet, "cpu: 100m", "cpu: \"16\"", 1), []string{
 			"line 16: No node has the taint node-role.kubernetes.io/k8s-master",
 			"line 22: Its requests are more than any of the 3 nodes can allocate (Insufficient cpu): its pods stay Pending",
 		}},
@@ -247,7 +220,7 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 			}
 		})
 	}
-	v := Render(Update(Update(sandbox(t), LangMsg{Lang: Chinese}), EditMsg{Text: seed003}))
+	v := Render(Update(Update(sandbox(t), LangMsg{Lang: Chinese}), EditMsg{Text: lessons.K8sMasterDaemonSet}))
 	require.Len(t, v.Lints, 1)
 	assert.Contains(t, v.Lints[0], "第 16 行：没有节点带有污点 node-role.kubernetes.io/k8s-master")
 }
@@ -259,7 +232,7 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 func TestANodeADaemonSetSkipsShowsAGhostWithTheReason(t *testing.T) {
 	m := Update(sandbox(t), RunMsg{Line: "kubectl delete ds fluentd-elasticsearch -n kube-system"})
 	m = Update(m, RunMsg{Line: "sim advance 10s"})
-	m = Update(m, ApplyMsg{Text: seed003})
+	m = Update(m, ApplyMsg{Text: lessons.K8sMasterDaemonSet})
 	m = Update(m, RunMsg{Line: "sim advance 10s"})
 	for _, tc := range []struct {
 		lang Lang

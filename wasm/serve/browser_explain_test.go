@@ -8,31 +8,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// seed003DaemonSet is seed 003's fluentd DaemonSet (lesson 5's start), with the toleration key
-// node-role.kubernetes.io/k8s-master that no node carries.
-const seed003DaemonSet = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: fluentd-elasticsearch
-  namespace: kube-system
-spec:
-  selector:
-    matchLabels:
-      name: fluentd-elasticsearch
-  template:
-    metadata:
-      labels:
-        name: fluentd-elasticsearch
-    spec:
-      tolerations:
-      - key: node-role.kubernetes.io/k8s-master
-        effect: NoSchedule
-      containers:
-      - name: fluentd-elasticsearch
-        image: docker.io/library/fluentd:v2.5.1
-`
+	"daemonlab/lessons"
+)
 
 // setEditor replaces the code editor's whole text as typing would.
 func (b *browser) setEditor(t *testing.T, text string) {
@@ -100,7 +78,7 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			// 2. seed 003's DaemonSet is flagged before Apply
 			b.run(t, "kubectl delete ds fluentd-elasticsearch -n kube-system")
 			b.run(t, "sim advance 10s")
-			b.setEditor(t, seed003DaemonSet)
+			b.setEditor(t, lessons.K8sMasterDaemonSet)
 			b.waitFor(t, `document.querySelectorAll('#lints li').length === 1`, "the editor's text has its lint")
 			lint := b.text(t, "#lints li")
 			assert.Contains(t, lint, "node-role.kubernetes.io/k8s-master")

@@ -12,6 +12,34 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// way is a window a story is proved in.
+type way struct {
+	name          string
+	width, height int64
+	chinese       bool
+}
+
+// threeWays are the windows issue 21's stories are proved in: 1440×900, a 390×844 phone, and
+// 1440×900 in Chinese.
+var threeWays = []way{{"desktop", 1440, 900, false}, {"phone", 390, 844, false}, {"zh", 1440, 900, true}}
+
+func (w way) phone() bool { return w.width < 500 }
+
+// openAs opens the page in the way's window (a phone's as a phone's) and language.
+func (b *browser) openAs(t *testing.T, url string, w way) {
+	t.Helper()
+	if w.phone() {
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(w.width, w.height, chromedp.EmulateMobile)))
+	} else {
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(w.width, w.height)))
+	}
+	b.openPage(t, url)
+	if w.chinese {
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
+		eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+	}
+}
+
 // waitLong polls a JavaScript condition for up to a minute (play runs in real time).
 func (b *browser) waitLong(t *testing.T, cond, what string) {
 	t.Helper()
@@ -42,28 +70,11 @@ func (b *browser) playUntilItStops(t *testing.T) {
 //     of the three, with the lint at its line).
 func TestBrowserANewcomerSeesTimeAndCause(t *testing.T) {
 	url := servePage(t)
-	for _, tc := range []struct {
-		name          string
-		width, height int64
-		chinese       bool
-	}{
-		{"desktop", 1440, 900, false},
-		{"phone", 390, 844, false},
-		{"zh", 1440, 900, true},
-	} {
+	for _, tc := range threeWays {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBrowser(t)
-			phone := tc.width < 500
-			if phone {
-				require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(tc.width, tc.height, chromedp.EmulateMobile)))
-			} else {
-				require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(tc.width, tc.height)))
-			}
-			b.openPage(t, url)
-			if tc.chinese {
-				require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
-				eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
-			}
+			b.openAs(t, url, tc)
+			phone := tc.phone()
 			inView := func(what string) {
 				t.Helper()
 				if phone {
