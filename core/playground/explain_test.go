@@ -166,7 +166,6 @@ func TestTheExplanationIsInTheLearnersLanguage(t *testing.T) {
 	assert.Contains(t, note, "正以 RollingUpdate 策略滚动更新到 3 个节点（maxUnavailable=1，maxSurge=0）")
 }
 
-
 // TestTheEditorWarnsWhatKubernetesWillDo: each lint says, before Apply, what Kubernetes will do
 // with a manifest that applies cleanly, at the line it is about, by the rule the controllers
 // and the scheduler use (k8s.io/api Toleration.ToleratesTaint; nodeaffinity.GetRequiredNodeAffinity;
