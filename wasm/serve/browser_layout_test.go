@@ -115,6 +115,12 @@ func TestBrowserTheClusterStaysInViewWhileTyping(t *testing.T) {
 		assert.True(t, strings.HasSuffix(c, " seen"), "in a lesson the cards are in view: %v", c)
 	}
 	b.screenshot(t, "layout-lesson")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 720)))
+	for _, c := range b.cardsInView(t) {
+		assert.True(t, strings.HasSuffix(c, " seen"), "in a lesson at 1280×720 the cards are in view: %v", c)
+	}
+	b.screenshot(t, "layout-lesson-1280")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
 	b.screenshot(t, "layout-lesson-chinese")
 	assert.Empty(t, b.consoleErrors())
