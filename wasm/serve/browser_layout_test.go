@@ -115,6 +115,12 @@ func TestBrowserTheClusterStaysInViewWhileTyping(t *testing.T) {
 		assert.True(t, strings.HasSuffix(c, " seen"), "in a lesson the cards are in view: %v", c)
 	}
 	b.screenshot(t, "layout-lesson")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 720)))
+	for _, c := range b.cardsInView(t) {
+		assert.True(t, strings.HasSuffix(c, " seen"), "in a lesson at 1280×720 the cards are in view: %v", c)
+	}
+	b.screenshot(t, "layout-lesson-1280")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
 	b.screenshot(t, "layout-lesson-chinese")
 	assert.Empty(t, b.consoleErrors())
@@ -141,6 +147,12 @@ func TestBrowserAPhoneShowsOnePaneAtATime(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Home)))
 	assert.Equal(t, []string{"cluster"}, b.panesShown(t))
 
+	// Something is due (hd2's lease runs out), so Play runs: with nothing due it stops at once.
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
+	))
+	b.idle(t)
 	eval[bool](t, b, `(() => { window.scrollTo(0, document.body.scrollHeight); return true; })()`)
 	require.Greater(t, eval[float64](t, b, `scrollY`), 100.0, "the cluster is longer than the window")
 	play := eval[[]float64](t, b, `(r => [r.top, r.bottom])(document.getElementById('play').getBoundingClientRect())`)
@@ -173,7 +185,7 @@ func TestBrowserAPhoneShowsOnePaneAtATime(t *testing.T) {
 func TestBrowserTheTranscriptSurvivesAReloadAndALink(t *testing.T) {
 	b, _ := openPlayground(t)
 	require.NoError(t, chromedp.Do(b.ctx,
-		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .node-menu summary`)),
+		chromedp.Click(chromedp.CSS(`[data-node="hd2"] .menu-button`)),
 		chromedp.Click(chromedp.CSS(`[data-node="hd2"] button[data-command="sim fail hd2 kubelet-down"]`)),
 	))
 	b.run(t, "kubectl get nodez")
