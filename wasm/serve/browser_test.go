@@ -168,13 +168,14 @@ func openPlayground(t *testing.T) (*browser, string) {
 	return b, url
 }
 
-// openPage loads the page and waits until the Go side has rendered it and the code editor,
+// openPage loads the page and waits until the Go side has rendered it (its node cards drawn,
+// shown or not: a phone opens a lesson on its pane, not the cluster's) and the code editor,
 // which loads after that, has taken the textarea's place.
 func (b *browser) openPage(t *testing.T, url string) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
+		chromedp.WaitReady(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
 		chromedp.WaitReady(chromedp.CSS(`#code-editor`)),
 	))
 }
