@@ -57,6 +57,7 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			}
 
 			// 1. the template diff, revision 2 and its rollout
+			b.pickPane(t, "terminal")
 			b.run(t, "kubectl apply -f daemonset.yaml")
 			lines := eval[[]string](t, b, `Array.from(document.querySelectorAll('#terminal pre')).slice(-2).map(p => p.className + ' ' + p.textContent)`)
 			require.Len(t, lines, 2)
@@ -78,6 +79,7 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			// 2. seed 003's DaemonSet is flagged before Apply
 			b.run(t, "kubectl delete ds fluentd-elasticsearch -n kube-system")
 			b.run(t, "sim advance 10s")
+			b.pickPane(t, "yaml")
 			b.setEditor(t, lessons.K8sMasterDaemonSet)
 			b.waitFor(t, `document.querySelectorAll('#lints li').length === 1`, "the editor's text has its lint")
 			lint := b.text(t, "#lints li")
@@ -97,7 +99,9 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			// 3. applied: hd1 shows why it has no pod
 			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
 			b.idle(t)
+			b.pickPane(t, "terminal")
 			b.run(t, "sim advance 10s")
+			b.pickPane(t, "cluster")
 			reason := map[bool]string{
 				false: "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays",
 				true:  "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留",

@@ -85,14 +85,9 @@ func TestBrowserANewcomerSeesTimeAndCause(t *testing.T) {
 				}
 				assert.Zero(t, eval[float64](t, b, `scrollY`), "%s: the window did not scroll", what)
 			}
-			pane := func(name string) {
-				if phone {
-					require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#pane-`+name))))
-				}
-			}
 
 			// 1. the template diff, revision 2, and the rollout watched to its end
-			pane("yaml")
+			b.pickPane(t, "yaml")
 			b.setEditor(t, strings.Replace(b.editorText(t), "        operator: Exists\n", "", 1))
 			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
 			b.idle(t)
@@ -101,7 +96,7 @@ func TestBrowserANewcomerSeesTimeAndCause(t *testing.T) {
 			assert.Contains(t, note, map[bool]string{false: "revision 2 (ControllerRevision fluentd-elasticsearch-", true: "修订版本 2 (ControllerRevision fluentd-elasticsearch-"}[tc.chinese])
 			inView("after Apply")
 			b.screenshot(t, "story-applied-"+tc.name)
-			pane("cluster")
+			b.pickPane(t, "cluster")
 			assert.NotEmpty(t, eval[[]string](t, b, `[...document.querySelectorAll('.pod .badge.rev.old')].map(e => e.textContent)`), "the rollout is under way: old pods")
 			b.playUntilItStops(t)
 			assert.Empty(t, eval[[]string](t, b, `[...document.querySelectorAll('.pod .badge.rev.old')].map(e => e.textContent)`), "the rollout finished")
@@ -110,7 +105,9 @@ func TestBrowserANewcomerSeesTimeAndCause(t *testing.T) {
 			inView("after the rollout")
 
 			// 2. hd2's kubelet stops; the axis goes back to the second before the eviction
+			b.pickPane(t, "terminal")
 			b.run(t, "sim fail hd2 kubelet-down")
+			b.pickPane(t, "cluster")
 			require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#speed`), "3")))
 			eval[bool](t, b, `document.getElementById('speed').dispatchEvent(new Event('change'))`)
 			b.playUntilItStops(t)
