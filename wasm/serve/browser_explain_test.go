@@ -38,23 +38,10 @@ func (b *browser) waitFor(t *testing.T, cond, what string) {
 //     no pod, upstream's predicate second.
 func TestBrowserExplainsEveryChange(t *testing.T) {
 	url := servePage(t)
-	for _, tc := range []struct {
-		name          string
-		width, height int64
-		chinese       bool
-	}{
-		{"desktop", 1440, 900, false},
-		{"phone", 390, 844, false},
-		{"zh", 1440, 900, true},
-	} {
+	for _, tc := range threeWays {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBrowser(t)
-			require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(tc.width, tc.height)))
-			b.openPage(t, url)
-			if tc.chinese {
-				require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
-				eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
-			}
+			b.openAs(t, url, tc)
 
 			// 1. the template diff, revision 2 and its rollout
 			b.pickPane(t, "terminal")
