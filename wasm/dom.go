@@ -58,6 +58,7 @@ type page struct {
 	copyShare                                      element                          // the share link's Copy button
 	shownPods, drawnPods                           map[string]string                // the pods' statuses as the last render drew them (by namespace/name), and as this one draws them
 	shownShare                                     string                           // the share link shown, and the language, as last drawn
+	shownEvents                                    string                           // the events list as last drawn
 	lints                                          element                          // the warnings on the editor's text (View.Lints)
 	panes, drawer, drawerHandle, drawerFold        element                          // a phone's pane switcher; the terminal's drawer
 	dragging                                       bool                             // the drawer's handle is being dragged
@@ -733,7 +734,12 @@ func (p *page) render() {
 	if v.MorePending > 0 {
 		p.pending.AppendChild(p.el("li", "more", playground.T(v.Lang, "more", v.MorePending)))
 	}
-	p.events.SetTextContent("$ " + v.Events.Command + "\n" + v.Events.Text)
+	if events := "$ " + v.Events.Command + "\n" + v.Events.Text; events != p.shownEvents {
+		// kubectl lists events oldest first: a new one shows at the end, scrolled to.
+		p.shownEvents = events
+		p.events.SetTextContent(events)
+		p.events.Underlying().Set("scrollTop", p.events.Underlying().Get("scrollHeight"))
+	}
 	setClass(asElement(p.pending.Underlying().Get("parentElement")), "hidden", len(v.Pending) == 0)
 	p.problems.SetTextContent("")
 	for _, pr := range v.Problems {

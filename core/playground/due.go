@@ -28,9 +28,15 @@ import (
 // Due is one thing waiting on the clock: what will happen (Key, a text that takes the time left)
 // to which object (Ref; the zero Ref for the controllers at large), and when.
 type Due struct {
-	Ref Ref
-	Key string
-	At  time.Time
+	Ref  Ref
+	Key  string
+	At   time.Time
+	Args []any // the text's arguments after the time left, if it has any
+}
+
+// what is what the page says of d: its text with the time left from now.
+func (d Due) what(l Lang, now time.Time) string {
+	return T(l, d.Key, append([]any{countdown(d.At.Sub(now))}, d.Args...)...)
 }
 
 // kubeletDoes is the text of each of a kubelet's timers.
@@ -68,7 +74,7 @@ func nodeDue(c *cluster.Cluster, n *api.Node) []Due {
 		out = append(out, Due{Ref: ref, Key: kubeletDoes[t.Does], At: t.At})
 	}
 	if at, ok := nodelifecycle.UnknownAt(c, n); ok && at.After(c.Now()) {
-		out = append(out, Due{Ref: ref, Key: "due.unknown", At: at})
+		out = append(out, Due{Ref: ref, Key: "due.unknown", At: at, Args: []any{nodelifecycle.MonitorPeriod, nodelifecycle.GracePeriod}})
 	}
 	return out
 }
@@ -78,7 +84,7 @@ func nodeDue(c *cluster.Cluster, n *api.Node) []Due {
 func nodeNotes(l Lang, c *cluster.Cluster, n *api.Node) []string {
 	var out []string
 	for _, d := range nodeDue(c, n) {
-		out = append(out, T(l, d.Key, countdown(d.At.Sub(c.Now()))))
+		out = append(out, d.what(l, c.Now()))
 	}
 	return out
 }
@@ -128,7 +134,7 @@ const maxDue = 20
 func dueView(l Lang, s *sim.Sim, due []Due) (list []DueView, line string, next *Action) {
 	now := s.C.Now()
 	for _, d := range due[:min(len(due), maxDue)] {
-		dv := DueView{Object: d.Ref.Name, What: T(l, d.Key, countdown(d.At.Sub(now))), At: T(l, "clock.value", humanSince(d.At.Sub(cluster.Epoch)))}
+		dv := DueView{Object: d.Ref.Name, What: d.what(l, now), At: T(l, "clock.value", humanSince(d.At.Sub(cluster.Epoch)))}
 		if d.Ref != (Ref{}) {
 			dv.Open = OpenKey(d.Ref)
 		}

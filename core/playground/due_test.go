@@ -62,7 +62,7 @@ func TestDueSaysWhatWaitsOnTheClock(t *testing.T) {
 			}
 			v := Render(m)
 			if tc.pod == "" {
-				assert.Equal(t, []string{"turns Unknown in 55s: its kubelet has been silent for node-monitor-grace-period"}, v.Nodes[1].Notes, "on the node's card")
+				assert.Equal(t, []string{"turns Unknown in 55s: the node lifecycle controller, checking every 5s (node-monitor-period), finds its kubelet silent for longer than node-monitor-grace-period (50s)"}, v.Nodes[1].Notes, "on the node's card")
 			}
 			if tc.pod != "" {
 				p, ok := podNamed(v, tc.pod, tc.status)

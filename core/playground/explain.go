@@ -187,10 +187,11 @@ func rolloutOf(l Lang, c *cluster.Cluster, obj api.Object) string {
 		}
 		desired := int(o.Status.DesiredNumberScheduled)
 		surge, unavailable := daemon.Budgets(o, desired)
+		key := "explain.ds.rolling"
 		if surge > 0 {
-			return T(l, "explain.ds.surge", rev, desired, unavailable, surge)
+			key = "explain.ds.surge"
 		}
-		return T(l, "explain.ds.rolling", rev, desired, unavailable, surge)
+		return T(l, key, rev, desired, unavailable, surge) + skippedBy(l, c, o)
 	case *api.Deployment:
 		if o.Spec.Strategy.Type == api.RecreateDeploymentStrategyType || o.Spec.Strategy.RollingUpdate == nil {
 			return T(l, "explain.recreate", replicasOf(o)) // its new ReplicaSet waits for the old pods to go
@@ -199,6 +200,22 @@ func rolloutOf(l Lang, c *cluster.Cluster, obj api.Object) string {
 		return T(l, "explain.deploy.rolling", rev, replicasOf(o), surge, unavailable)
 	}
 	return ""
+}
+
+// skippedBy says which nodes the DaemonSet does not want a pod on (daemon.Decide: shouldRun is
+// false), where a rolling update deletes an old pod and the controller creates none (the
+// rolling update replaces old pods on every node; manage creates only where it should run).
+func skippedBy(l Lang, c *cluster.Cluster, ds *api.DaemonSet) string {
+	var skipped []string
+	for n := range c.AllNodes() {
+		if !daemon.Decide(n, ds).ShouldRun {
+			skipped = append(skipped, n.Name)
+		}
+	}
+	if len(skipped) == 0 {
+		return ""
+	}
+	return T(l, "explain.ds.skipped", strings.Join(skipped, ", "))
 }
 
 // fieldChange is one field of a pod template that changed: its path from the workload

@@ -237,8 +237,8 @@ func TestANodeADaemonSetSkipsShowsAGhostWithTheReason(t *testing.T) {
 		lang Lang
 		want string
 	}{
-		{English, "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays"},
-		{Chinese, "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留"},
+		{English, "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays until its template changes (a rolling update deletes it and creates none)"},
+		{Chinese, "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留，直到其模板变化（滚动更新会删除它，且不再创建）"},
 	} {
 		v := Render(Update(m, LangMsg{Lang: tc.lang}))
 		require.Len(t, v.Nodes, 3)
@@ -248,4 +248,17 @@ func TestANodeADaemonSetSkipsShowsAGhostWithTheReason(t *testing.T) {
 		assert.Empty(t, v.Nodes[2].Ghosts, "hd3 runs the pod")
 	}
 	assert.Empty(t, Render(sandbox(t)).Nodes[0].Ghosts, "the start's DaemonSet tolerates hd1's taint")
+}
+
+// TestARolloutSaysWhereNoNewPodComes: seed 003's DaemonSet over the start's, whose toleration
+// matched hd1's control-plane taint, rolls out a new template; the rolling update deletes hd1's
+// old pod as it does every old pod, and manage creates none there, as hd1's taint is no longer
+// tolerated (pkg/controller/daemon/update.go rollingUpdate; daemon_controller.go manage).
+func TestARolloutSaysWhereNoNewPodComes(t *testing.T) {
+	m := Update(sandbox(t), ApplyMsg{Text: lessons.K8sMasterDaemonSet})
+	note, _ := notes(m)
+	assert.Contains(t, note, "is rolling out to 2 nodes under RollingUpdate (maxUnavailable=1, maxSurge=0)")
+	assert.Contains(t, note, "; on hd1, which it does not want (the node's card says why), an old pod is deleted and none is created")
+	m = Update(m, RunMsg{Line: "sim advance 1m"})
+	assert.NotContains(t, output(t, m, "kubectl get pods -n kube-system -o wide"), " hd1 ", "hd1's old pod is gone, and none came")
 }

@@ -163,7 +163,7 @@ var texts = map[string]text{
 	"why.nodename":               {"%[2]s wants no pod on %[1]s: its template names node %[3]s (spec.nodeName)", "%[2]s 不需要在 %[1]s 上运行 Pod：其模板指定了节点 %[3]s（spec.nodeName）"},
 	"why.affinity":               {"%[1]s's labels do not match the nodeSelector or required node affinity of %[2]s: it wants no pod here, and deletes one it has", "%[1]s 的标签不满足 %[2]s 的 nodeSelector 或硬性要求的节点亲和性：它不需要在此运行 Pod，已有的 Pod 会被删除"},
 	"why.noexecute":              {"%[1]s has the taint %[3]s; %[2]s does not tolerate it, so it runs no pod here and deletes the one it has", "%[1]s 带有污点 %[3]s；%[2]s 不容忍它，因此不在此运行 Pod，并删除已有的 Pod"},
-	"why.noschedule":             {"%[1]s has the taint %[3]s; %[2]s does not tolerate it, so it creates no pod here; one already running stays", "%[1]s 带有污点 %[3]s；%[2]s 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留"},
+	"why.noschedule":             {"%[1]s has the taint %[3]s; %[2]s does not tolerate it, so it creates no pod here; one already running stays until its template changes (a rolling update deletes it and creates none)", "%[1]s 带有污点 %[3]s；%[2]s 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留，直到其模板变化（滚动更新会删除它，且不再创建）"},
 	"why.waiting":                {"Terminating until the node's kubelet confirms it, the node is deleted, or the node is tainted node.kubernetes.io/out-of-service (pod GC then force-deletes it): the kubelet does not answer.", "一直处于 Terminating，直到节点的 kubelet 确认、节点被删除，或节点被打上 node.kubernetes.io/out-of-service 污点（随后 Pod 垃圾收集器强制删除它）：kubelet 没有响应。"},
 	"why.outofservice":           {"Terminating, and pod GC force-deletes it at its next check (every 20s): its node is not Ready and tainted node.kubernetes.io/out-of-service.", "处于 Terminating，Pod 垃圾收集器会在下一次检查时（每 20 秒一次）强制删除它：其节点未就绪且带有 node.kubernetes.io/out-of-service 污点。"},
 	"why.evict":                  {"evicted in %s, at t = %s: it tolerates %s only for its tolerationSeconds", "%s 后（t = %s）被驱逐：它只在 tolerationSeconds 内容忍 %s"},
@@ -257,7 +257,7 @@ var texts = map[string]text{
 	"due.evict":       {"evicted in %s: its tolerationSeconds run out", "%s 后被驱逐：其 tolerationSeconds 到期"},
 	"due.evictloop":   {"checks memory in %s (the kubelet's eviction manager)", "%s 后检查内存（kubelet 的驱逐管理器）"},
 	"due.report":      {"posts its status in %s (the kubelet's status update)", "%s 后上报节点状态（kubelet 的状态更新）"},
-	"due.unknown":     {"turns Unknown in %s: its kubelet has been silent for node-monitor-grace-period", "%s 后变为 Unknown：其 kubelet 在 node-monitor-grace-period 内没有响应"},
+	"due.unknown":     {"turns Unknown in %s: the node lifecycle controller, checking every %v (node-monitor-period), finds its kubelet silent for longer than node-monitor-grace-period (%v)", "%s 后变为 Unknown：节点生命周期控制器每 %v 检查一次（node-monitor-period），发现其 kubelet 沉默超过 node-monitor-grace-period（%v）"},
 	"due.controllers": {"the controllers act again in %s", "%s 后控制器再次行动"},
 
 	// Controls that say their state, and the page's look (issue 21, "look"): the node menu's
@@ -311,8 +311,9 @@ var texts = map[string]text{
 	"explain.created.deploy":        {"; %d replicas", "；%d 个副本"},
 	"explain.template":              {"%s configured: its Pod template changed:", "%s 已配置：其 Pod 模板发生了变化："},
 	"explain.unset":                 {"(unset)", "（未设置）"},
-	"explain.operator":              {"(an unset operator is Equal: with no value it tolerates the same taint as Exists, but it is another toleration, so another template)", "（未设置的 operator 即 Equal：不设 value 时它与 Exists 容忍同一个污点，但它是另一个容忍度，因此是另一个模板）"},
+	"explain.operator":              {"(an unset operator is Equal: with no value it matches only a taint whose value is empty, where Exists matches any value; either way it is another toleration, so another template)", "（未设置的 operator 即 Equal：不设 value 时它只匹配 value 为空的污点，而 Exists 匹配任何 value；无论如何它都是另一个容忍度，因此是另一个模板）"},
 	"explain.more":                  {"  … and %d more changes", "  ……另有 %d 处变化"},
+	"explain.ds.skipped":            {"; on %s, which it does not want (the node's card says why), an old pod is deleted and none is created", "；在它不需要的 %s 上（节点卡片说明原因），旧 Pod 会被删除，且不再创建新的"},
 	"explain.ds.rolling":            {"revision %s is rolling out to %d nodes under RollingUpdate (maxUnavailable=%d, maxSurge=%d): node by node, each old pod is deleted before its replacement is created", "修订版本 %s 正以 RollingUpdate 策略滚动更新到 %d 个节点（maxUnavailable=%d，maxSurge=%d）：逐个节点进行，每个旧 Pod 先被删除，再创建替代它的新 Pod"},
 	"explain.ds.surge":              {"revision %s is rolling out to %d nodes under RollingUpdate (maxUnavailable=%d, maxSurge=%d): each new pod starts beside the old one, which goes once the new one is available", "修订版本 %s 正以 RollingUpdate 策略滚动更新到 %d 个节点（maxUnavailable=%d，maxSurge=%d）：每个新 Pod 在旧 Pod 旁边启动，新 Pod 可用后旧 Pod 才被删除"},
 	"explain.ondelete":              {"revision %s is recorded, but under OnDelete nothing rolls out: each pod you delete comes back from it", "修订版本 %s 已记录，但在 OnDelete 策略下不会自动上线：你删除的每个 Pod 会按新版本重建"},

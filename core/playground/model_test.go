@@ -117,7 +117,7 @@ func TestNodeActionsRunTheirCommandsInTheTerminal(t *testing.T) {
 	assert.Equal(t, PodView{Name: ds.Name, Namespace: "kube-system", Owner: "DaemonSet/fluentd-elasticsearch",
 		Status: "Running", Ready: "1/1", QoS: "Burstable", Colour: ds.Colour, Revision: "rev 1",
 		Notes: []string{"stays: it tolerates node.kubernetes.io/unreachable:NoExecute without tolerationSeconds, so forever"}}, ds)
-	assert.Equal(t, []string{"hd2 has the taint node.kubernetes.io/unreachable:NoSchedule; kube-system/fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"}, v.Nodes[1].Daemons,
+	assert.Equal(t, []string{"hd2 has the taint node.kubernetes.io/unreachable:NoSchedule; kube-system/fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays until its template changes (a rolling update deletes it and creates none) (NodeShouldRunDaemonPod: shouldRun=false, shouldContinueRunning=true)"}, v.Nodes[1].Daemons,
 		"daemon pods tolerate unreachable:NoExecute, not unreachable:NoSchedule: (shouldRun, shouldContinueRunning) = (false, true)")
 	require.Len(t, v.Nodes[2].Pods, 3, "the replacement web pod runs on hd3")
 

@@ -90,8 +90,8 @@ func TestBrowserExplainsEveryChange(t *testing.T) {
 			b.run(t, "sim advance 10s")
 			b.pickPane(t, "cluster")
 			reason := map[bool]string{
-				false: "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays",
-				true:  "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留",
+				false: "hd1 has the taint node-role.kubernetes.io/control-plane:NoSchedule; fluentd-elasticsearch does not tolerate it, so it creates no pod here; one already running stays until its template changes (a rolling update deletes it and creates none)",
+				true:  "hd1 带有污点 node-role.kubernetes.io/control-plane:NoSchedule；fluentd-elasticsearch 不容忍它，因此不会在此创建 Pod；已在运行的 Pod 会保留，直到其模板变化（滚动更新会删除它，且不再创建）",
 			}[tc.chinese]
 			assert.Equal(t, []string{reason}, eval[[]string](t, b, `Array.from(document.querySelectorAll('[data-node="hd1"] .ghost .reason')).map(g => g.textContent)`))
 			assert.Equal(t, "DaemonSet/fluentd-elasticsearch", b.text(t, `[data-node="hd1"] .ghost .name`))
