@@ -9,30 +9,39 @@ import (
 	"daemonlab/core/sim"
 )
 
-// commandFlags are the flags of each command DaemonLab runs, for completion.
+// commandFlags are the flags of each command DaemonLab runs, for completion and for reading a
+// command line (ParseInvocation); a command not listed takes none.
 var commandFlags = map[string][]FlagSpec{
-	"api-resources":     apiResourcesFlags,
-	"apply":             applyFlags,
-	"create":            applyFlags,
-	"delete":            deleteFlags,
-	"describe":          describeFlags,
-	"drain":             drainFlags,
-	"explain":           explainFlags,
-	"get":               getFlags,
-	"label":             labelFlags,
-	"run":               runFlags,
-	"create deployment": createDeploymentFlag,
-	"create namespace":  dryRunFlags,
-	"rollout history":   slices.Concat(rolloutCommonFlags, rolloutHistoryFlags),
-	"rollout pause":     rolloutCommonFlags,
-	"rollout restart":   rolloutCommonFlags,
-	"rollout resume":    rolloutCommonFlags,
-	"rollout status":    slices.Concat(rolloutCommonFlags, rolloutStatusFlags),
-	"rollout undo":      slices.Concat(rolloutCommonFlags, rolloutUndoFlags),
-	"scale":             scaleFlags,
-	"set image":         setImageFlags,
-	"taint":             taintFlags,
-	"version":           versionFlags,
+	"annotate":                   annotateFlags,
+	"api-resources":              apiResourcesFlags,
+	"apply":                      applyFlags,
+	"create":                     applyFlags,
+	"delete":                     deleteFlags,
+	"describe":                   describeFlags,
+	"drain":                      drainFlags,
+	"edit":                       editFlags,
+	"events":                     eventsFlags,
+	"explain":                    explainFlags,
+	"get":                        getFlags,
+	"label":                      labelFlags,
+	"patch":                      patchFlags,
+	"replace":                    replaceFlags,
+	"run":                        runFlags,
+	"create deployment":          createDeploymentFlag,
+	"create namespace":           dryRunFlags,
+	"create poddisruptionbudget": createPDBFlags,
+	"top node":                   topFlags,
+	"top pod":                    topFlags,
+	"rollout history":            slices.Concat(rolloutCommonFlags, rolloutHistoryFlags),
+	"rollout pause":              rolloutCommonFlags,
+	"rollout restart":            rolloutCommonFlags,
+	"rollout resume":             rolloutCommonFlags,
+	"rollout status":             slices.Concat(rolloutCommonFlags, rolloutStatusFlags),
+	"rollout undo":               slices.Concat(rolloutCommonFlags, rolloutUndoFlags),
+	"scale":                      scaleFlags,
+	"set image":                  setImageFlags,
+	"taint":                      taintFlags,
+	"version":                    versionFlags,
 }
 
 // flagValues are the values offered after a flag that takes one.
@@ -80,10 +89,7 @@ func Complete(s *sim.Sim, words []string) []string {
 			}
 			return WithPrefix(subs, partial)
 		}
-		path, rest = path+" "+rest[0], rest[1:]
-		if alias := map[string]string{"create deploy": "create deployment", "create ns": "create namespace"}[path]; alias != "" {
-			path = alias
-		}
+		path, rest = path+" "+orDefault(subcommandNames[path][rest[0]], rest[0]), rest[1:]
 	}
 	specs := commandFlags[path]
 	f, err := ParseFlags(path, rest, specs)

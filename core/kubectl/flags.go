@@ -2,6 +2,8 @@ package kubectl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +58,9 @@ func (f Flags) Duration(name string) time.Duration {
 	d, _ := time.ParseDuration(f.Get(name))
 	return d
 }
+
+// Names lists the flags given, by their long names, sorted.
+func (f Flags) Names() []string { return slices.Sorted(maps.Keys(f.values)) }
 
 // All returns every value given for a repeatable flag (--label a=b --label c=d).
 func (f Flags) All(name string) []string { return f.values[name] }

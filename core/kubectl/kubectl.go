@@ -45,9 +45,12 @@ var commands = map[string]func(s *sim.Sim, args []string, stdin string) Result{
 //
 //  1. kubectl alone, or with -h or --help anywhere before "--", prints kubectl's own help for
 //     the command named.
-//  2. A command kubectl has but DaemonLab does not run yet says so; anything else is cobra's
+//  2. Flags before the command are read as cobra reads them (commandFirst):
+//     `kubectl -n kube-system get ds` is `kubectl get ds -n kube-system`.
+//  3. A command kubectl has but DaemonLab does not run yet says so; anything else is cobra's
 //     "unknown command", with its suggestions.
 func Run(s *sim.Sim, args []string, stdin string) Result {
+	args = commandFirst(args)
 	if len(args) == 0 || asksForHelp(args) {
 		return Result{Out: helpText(helpTopic(args))}
 	}

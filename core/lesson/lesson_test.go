@@ -16,7 +16,9 @@ steps:
     solution: [{run: sim add-node hd4}]
   - id: b
     predict: {choices: 2, answer: 1}
-    ran: get pods
+    ran: [kubectl get pods]
+    accepts: [kubectl get po, k get pods -o wide, kubectl get pod/web]
+    refuses: [kubectl get pods -n kube-system]
     solution: [{run: kubectl get pods}]
   - id: c
     goal: [{run: kubectl get nodes, wantContains: [hd5]}]
@@ -28,7 +30,7 @@ title: T
 intro: I
 steps:
   a: {text: "do a", hints: [h]}
-  b: {text: "do b", hints: [h], choices: [x, z], explain: e}
+  b: {text: "do b", hints: [h], question: "q?", choices: [x, z], explain: e}
   c: {text: "do c", hints: [h]}
 `
 
@@ -40,17 +42,27 @@ func TestParseRefusesMalformedLessons(t *testing.T) {
 	for _, tc := range []struct {
 		name, lesson, text, want string
 	}{
-		{"unknown field", validLesson + "colour: red\n", validText, `lesson.yaml: line 13: unknown field "colour"`},
-		{"too few steps", "steps:\n  - id: a\n    ran: x\n    solution: [{run: k}]\n", validText, "lesson.yaml: a lesson has 3 to 6 steps, not 1"},
+		{"unknown field", validLesson + "colour: red\n", validText, `lesson.yaml: line 15: unknown field "colour"`},
+		{"too few steps", "steps:\n  - id: a\n    ran: [kubectl get pods]\n    solution: [{run: k}]\n", validText, "lesson.yaml: a lesson has 3 to 6 steps, not 1"},
 		{"unknown cluster", "cluster: big\n" + validLesson, validText, `lesson.yaml: cluster "big": use default, empty or kubeadm`},
 		{"unknown manifest", "apply: [nginx]\n" + validLesson, validText, `lesson.yaml: apply "nginx": there is no such built-in manifest`},
 		{"duplicate id", strings.Replace(validLesson, "id: c", "id: a", 1), validText, `lesson.yaml: step "a": the id is used twice`},
-		{"no goal", strings.Replace(validLesson, "    ran: get pods\n", "", 1), validText, `lesson.yaml: step "b": a step needs a goal: checks, ran, or both`},
-		{"bad ran", strings.Replace(validLesson, "ran: get pods", "ran: '('", 1), validText, "lesson.yaml: step \"b\": ran: error parsing regexp: missing closing ): `(`"},
+		{"no goal", strings.Replace(validLesson, "    ran: [kubectl get pods]\n", "", 1), validText, `lesson.yaml: step "b": a step needs a goal: checks, ran, or both`},
+		{"ran not kubectl", strings.Replace(validLesson, "ran: [kubectl get pods]", "ran: [get pods]", 1), validText, `lesson.yaml: step "b": ran "get pods": a ran line starts with kubectl`},
+		{"a spelling ran refuses", strings.Replace(validLesson, "k get pods -o wide", "kubectl get nodes", 1), validText, `lesson.yaml: step "b": ran does not accept "kubectl get nodes", which accepts lists`},
+		{"a near miss ran accepts", strings.Replace(validLesson, "kubectl get pods -n kube-system]", "kubectl get pods -n default]", 1), validText, `lesson.yaml: step "b": ran accepts "kubectl get pods -n default", which refuses lists`},
+		{"no question", validLesson, strings.Replace(validText, `question: "q?", `, "", 1), `en.yaml: step "b": the prediction needs a question, 2 choices and an explanation`},
+		{"a question without a prediction", validLesson, strings.Replace(validText, `a: {text: "do a",`, `a: {text: "do a", question: "q?",`, 1), `en.yaml: step "a" has a question or choices but no prediction`},
+		{"recap without commands", validLesson + "recap: {commands: []}\n", validText, "lesson.yaml: recap: a recap lists the commands the lesson used"},
+		{"claim of an unknown step", validLesson + "recap: {commands: [kubectl get pods], claims: [{seed: '000', section: '1.1', verdict: 'true', step: z}]}\n", validText, `lesson.yaml: recap: claim 1: there is no step "z"`},
+		{"claim without a verdict", validLesson + "recap: {commands: [kubectl get pods], claims: [{seed: '000', section: '1.1', verdict: maybe, step: a}]}\n", validText, `lesson.yaml: recap: claim 1: verdict is true, false or outdated, not "maybe"`},
+		{"recap without rules", validLesson + "recap: {commands: [kubectl get pods]}\n", validText, "en.yaml: the recap needs the rules the lesson taught"},
+		{"a recap text without a recap", validLesson, validText + "recap: {rules: [r]}\n", "en.yaml: a recap, but lesson.yaml has none"},
+		{"claims unworded", validLesson + "recap: {commands: [kubectl get pods], claims: [{seed: '003', section: '四', verdict: 'true', step: a}]}\n", validText + "recap: {rules: [r]}\n", "en.yaml: the recap words 0 claims, but lesson.yaml lists 1"},
 		{"answer out of range", strings.Replace(validLesson, "answer: 1", "answer: 3", 1), validText, `lesson.yaml: step "b": predict: 2 choices with answer 3`},
 		{"stdin elsewhere", strings.Replace(validLesson, "solution: [{run: kubectl get pods}]", "solution: [{run: kubectl create -f -, stdin: x}]", 1), validText, `lesson.yaml: step "b": solution 1: only kubectl apply -f - reads stdin`},
 		{"missing step text", validLesson, strings.Replace(validText, "  c: {text: \"do c\", hints: [h]}\n", "", 1), "en.yaml: 2 steps, but the lesson has 3"},
-		{"choices mismatch", validLesson, strings.Replace(validText, "choices: [x, z]", "choices: [x]", 1), `en.yaml: step "b": the prediction needs 2 choices and an explanation`},
+		{"choices mismatch", validLesson, strings.Replace(validText, "choices: [x, z]", "choices: [x]", 1), `en.yaml: step "b": the prediction needs a question, 2 choices and an explanation`},
 		{"no hints", validLesson, strings.Replace(validText, `a: {text: "do a", hints: [h]}`, `a: {text: "do a", hints: []}`, 1), `en.yaml: step "a" needs a text and hints`},
 		{"YAML syntax", validLesson, validText + "  d: [\n", "en.yaml: "},
 		{"an empty key (once a panic, found by FuzzParse)", "'': 0\n" + validLesson, validText, `lesson.yaml: line 1: unknown field ""`},
@@ -128,4 +140,45 @@ func TestALessonStartsFromItsCluster(t *testing.T) {
 			assert.Len(t, s.C.Nodes(), 3)
 		})
 	}
+}
+
+const validChallenge = `
+challenge: {minutes: 5}
+steps:
+  - id: task
+    goal: [{run: kubectl get nodes, wantContains: [hd4]}, {run: kubectl get nodes, wantContains: [hd1]}]
+    solution: [{run: sim add-node hd4}]
+`
+
+const validChallengeText = `
+title: C
+intro: I
+steps:
+  task: {text: "add hd4", hints: [h], checks: [hd4 is a node, hd1 still is]}
+`
+
+// TestParseReadsChallenges: a challenge is a lesson with one step, its task, whose goal's checks
+// each say in words what they verify (the page shows them after Check), and a time to take.
+func TestParseReadsChallenges(t *testing.T) {
+	texts := map[string][]byte{"en": []byte(validChallengeText), "zh-CN": []byte(validChallengeText)}
+	l, err := Parse("01-c", []byte(validChallenge), texts, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int32(5), l.Challenge.Minutes)
+	s, err := l.Start()
+	require.NoError(t, err)
+	assert.Equal(t, []int{0}, l.Steps[0].Failing(s), "hd4 is not there yet; hd1 is")
+
+	for _, tc := range []struct{ name, lesson, text, want string }{
+		{"two tasks", validChallenge + "  - {id: more, goal: [{run: kubectl get nodes}], solution: [{run: kubectl get nodes}]}\n", validChallengeText, "lesson.yaml: a challenge has one step, its task, not 2"},
+		{"no time", strings.Replace(validChallenge, "minutes: 5", "minutes: 0", 1), validChallengeText, "lesson.yaml: challenge: minutes is 1 to 60, not 0"},
+		{"a prediction", strings.Replace(validChallenge, "  - id: task\n", "  - id: task\n    predict: {choices: 2, answer: 1}\n", 1), validChallengeText, "a challenge's task has checks in its goal, and no prediction or ran"},
+		{"a check unworded", validChallenge, strings.Replace(validChallengeText, ", hd1 still is", "", 1), `en.yaml: step "task": a challenge says what each of its 2 checks verifies, not 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("01-c", []byte(tc.lesson), map[string][]byte{"en": []byte(tc.text), "zh-CN": []byte(validChallengeText)}, nil)
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+	_, err = Parse("01-x", []byte(validLesson), map[string][]byte{"en": []byte(strings.Replace(validText, `a: {text: "do a",`, `a: {text: "do a", checks: [x],`, 1)), "zh-CN": []byte(validText)}, nil)
+	assert.ErrorContains(t, err, `en.yaml: step "a": only a challenge's task has checks`)
 }

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -137,7 +138,7 @@ func TestTeachersOpenLessonsFromDisk(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{bad, `This lesson could not be opened: lesson.yaml: line 63: unknown field "colour".`},
+		{bad, fmt.Sprintf(`This lesson could not be opened: lesson.yaml: line %d: unknown field "colour".`, strings.Count(files["lesson.yaml"], "\n")+1)},
 		{map[string]string{"lesson.yaml": files["lesson.yaml"]}, "This lesson could not be opened: open the three files lesson.yaml, en.yaml and zh-CN.yaml together (en.yaml is missing)."},
 	} {
 		refused := Update(m, OpenMsg{Files: tc.files})

@@ -202,24 +202,7 @@ func grep(c *cluster.Cluster, words []string, in string) Result {
 	if err != nil {
 		return Result{Err: "grep: " + err.Error(), Code: 2}
 	}
-	var alternatives []string
-	for _, p := range o.patterns {
-		switch {
-		case o.fixed:
-			p = regexp.QuoteMeta(p)
-		case !o.extended:
-			p = basicToExtended(p)
-		}
-		if o.word {
-			p = `(?:^|\W)(?:` + p + `)(?:\W|$)`
-		}
-		alternatives = append(alternatives, "(?:"+p+")")
-	}
-	expr := strings.Join(alternatives, "|")
-	if o.ignoreCase {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile(expr)
+	re, err := grepRegexp(o)
 	if err != nil {
 		return Result{Err: "grep: " + grepSyntaxError(err), Code: 2}
 	}
@@ -238,6 +221,43 @@ func grep(c *cluster.Cluster, words []string, in string) Result {
 		r.Err, r.Code = strings.Join(errs, "\n"), 2
 	}
 	return r
+}
+
+// grepRegexp is the expression grep's options give: its patterns (basic, extended or fixed, as
+// whole words with -w) as alternatives, case-insensitive with -i.
+func grepRegexp(o grepOptions) (*regexp.Regexp, error) {
+	var alternatives []string
+	for _, p := range o.patterns {
+		switch {
+		case o.fixed:
+			p = regexp.QuoteMeta(p)
+		case !o.extended:
+			p = basicToExtended(p)
+		}
+		if o.word {
+			p = `(?:^|\W)(?:` + p + `)(?:\W|$)`
+		}
+		alternatives = append(alternatives, "(?:"+p+")")
+	}
+	expr := strings.Join(alternatives, "|")
+	if o.ignoreCase {
+		expr = "(?i)" + expr
+	}
+	return regexp.Compile(expr)
+}
+
+// GrepSelects reports whether the grep of a command (its words, grep first) would print a line
+// of text: the line matches its patterns, or, with -v, does not.
+func GrepSelects(words []string, line string) (bool, error) {
+	o, err := parseGrep(words)
+	if err != nil {
+		return false, err
+	}
+	re, err := grepRegexp(o)
+	if err != nil {
+		return false, err
+	}
+	return re.MatchString(line) != o.invert, nil
 }
 
 // grepInput writes what grep prints of one input, each line after prefix when there is one,

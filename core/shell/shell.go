@@ -157,19 +157,30 @@ type pipeline struct {
 	cmds []command
 }
 
-// Pipeline splits a command line into the words of each command of its last pipeline, leaving
-// out redirections (see parse).
-func Pipeline(line string) ([][]string, error) {
+// Pipelines splits a command line into its pipelines (those after ; && and || too), each the
+// words of its commands, leaving out redirections (see parse).
+func Pipelines(line string) ([][][]string, error) {
 	list, err := parse(line)
 	if err != nil {
 		return nil, err
 	}
-	cmds := list[len(list)-1].cmds
-	words := make([][]string, len(cmds))
-	for i, c := range cmds {
-		words[i] = c.words
+	out := make([][][]string, len(list))
+	for i, p := range list {
+		for _, c := range p.cmds {
+			out[i] = append(out[i], c.words)
+		}
 	}
-	return words, nil
+	return out, nil
+}
+
+// Pipeline splits a command line into the words of each command of its last pipeline (see
+// Pipelines).
+func Pipeline(line string) ([][]string, error) {
+	list, err := Pipelines(line)
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	return list[len(list)-1], nil
 }
 
 // parse splits a command line into the commands of a pipeline, as a POSIX shell does:
