@@ -2,7 +2,10 @@
 // start state of the free playground. It is data only: core/lesson parses and runs it.
 package lessons
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+)
 
 // FluentdDaemonSet is the DaemonSet tutorial's fluentd log collector (namespace kube-system,
 // tolerating the control-plane taint).
@@ -30,5 +33,19 @@ var Start = FluentdDaemonSet + "---\n" + webDeployment
 //go:embed */lesson.yaml */en.yaml */zh-CN.yaml
 var Files embed.FS
 
+//go:embed challenges/*/lesson.yaml challenges/*/en.yaml challenges/*/zh-CN.yaml
+var challengeFiles embed.FS
+
+// Challenges are the challenges, in the lessons' format (a directory each, "01-the-agent-skips-the-control-plane").
+var Challenges = sub(challengeFiles, "challenges")
+
+func sub(fsys fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err) // dir is a constant, and a valid path
+	}
+	return s
+}
+
 // BuiltIn are the manifests a lesson's start can apply by name.
-var BuiltIn = map[string]string{"fluentd": FluentdDaemonSet, "web": webDeployment}
+var BuiltIn = map[string]string{"fluentd": FluentdDaemonSet, "fluentd-k8s-master": K8sMasterDaemonSet, "web": webDeployment}

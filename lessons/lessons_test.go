@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -75,43 +77,179 @@ func TestEverySolutionMeetsEveryGoal(t *testing.T) {
 	}
 }
 
+// TestEveryChallengeStartsBrokenAndIsSolved: every challenge's start state fails at least one
+// of its checks (there is something to do), its solution passes them all, and checking changes
+// nothing.
+func TestEveryChallengeStartsBrokenAndIsSolved(t *testing.T) {
+	all, err := lesson.Load(Challenges, BuiltIn)
+	require.NoError(t, err, "every challenge parses strictly")
+	require.GreaterOrEqual(t, len(all), 10, "the lessons issue asks for at least ten challenges")
+	for _, c := range all {
+		t.Run(c.ID, func(t *testing.T) {
+			require.NotNil(t, c.Challenge, "a challenge says so")
+			s, err := c.Start()
+			require.NoError(t, err)
+			task := c.Steps[0]
+			before := s.C.Writes()
+			assert.NotEmpty(t, task.Failing(s), "the start state already passes every check")
+			require.Equal(t, before, s.C.Writes(), "checking changed the cluster")
+			for _, line := range task.Solution {
+				require.Empty(t, scenario.Check(line, lesson.RunSolution(s, line)), line.Run)
+			}
+			assert.Empty(t, task.Failing(s), "the solution fails checks")
+		})
+	}
+}
+
+// everything is every lesson and challenge, for the checks that hold for both.
+func everything(t *testing.T) []*lesson.Lesson {
+	t.Helper()
+	lessons, err := lesson.Load(Files, BuiltIn)
+	require.NoError(t, err)
+	challenges, err := lesson.Load(Challenges, BuiltIn)
+	require.NoError(t, err)
+	return append(lessons, challenges...)
+}
+
 // TestBothLanguagesTellTheSameLessons: every lesson has the same steps in English and Chinese
 // (Parse checks ids, hints and choices); a Chinese text keeps commands and YAML as they are.
 func TestBothLanguagesTellTheSameLessons(t *testing.T) {
-	all, err := lesson.Load(Files, BuiltIn)
-	require.NoError(t, err)
 	code := regexp.MustCompile("`[^`]*`")
-	for _, l := range all {
+	for _, l := range everything(t) {
 		en, zh := l.Text["en"], l.Text["zh-CN"]
 		for _, st := range l.Steps {
 			assert.ElementsMatch(t, code.FindAllString(en.Steps[st.ID].Text, -1), code.FindAllString(zh.Steps[st.ID].Text, -1),
 				"%s/%s: the same commands and names in code in both languages", l.ID, st.ID)
+			assert.Equal(t, len(en.Steps[st.ID].Hints), len(zh.Steps[st.ID].Hints), "%s/%s: as many hints in both languages", l.ID, st.ID)
 		}
 	}
 }
 
+// TestNoChoiceReadsLikeItsIndex: a prediction's choice never starts with a bare number, which
+// a learner would read as the choice's number ("2: only the workers" as choice 1).
+func TestNoChoiceReadsLikeItsIndex(t *testing.T) {
+	number := regexp.MustCompile(`^[0-9]+\b`)
+	for _, l := range everything(t) {
+		for lang, text := range l.Text {
+			for id, st := range text.Steps {
+				for _, c := range st.Choices {
+					assert.False(t, number.MatchString(strings.TrimSpace(c)), "%s/%s (%s): choice %q starts with a number", l.ID, id, lang, c)
+				}
+			}
+		}
+	}
+}
+
+// commandsOf are the command lines a step's solution types (not what it applies from the editor,
+// and not the clock's sim advance, which a text may name).
+func commandsOf(st lesson.Step) []string {
+	var lines []string
+	for _, s := range st.Solution {
+		if s.Stdin == "" && !strings.HasPrefix(s.Run, "sim advance") {
+			lines = append(lines, s.Run)
+		}
+	}
+	return lines
+}
+
+// TestHintsTeachAndTextsDoNotDictate: from lesson 2 on, a step's text never holds the command
+// it asks for; its hints go from the concept (no command in the first) to the command (only the
+// last may hold a solution's command line); a step has at least two hints.
+func TestHintsTeachAndTextsDoNotDictate(t *testing.T) {
+	for _, l := range everything(t) {
+		for lang, text := range l.Text {
+			for _, st := range l.Steps {
+				prose := text.Steps[st.ID]
+				where := fmt.Sprintf("%s/%s (%s)", l.ID, st.ID, lang)
+				if !assert.GreaterOrEqual(t, len(prose.Hints), 2, "%s: a hint on the idea before the command", where) {
+					continue
+				}
+				assert.NotRegexp(t, "`(kubectl|k|sim) ", prose.Hints[0], "%s: the first hint is the concept, not a command", where)
+				for _, cmd := range commandsOf(st) {
+					if l.ID != "01-one-pod-per-node" {
+						assert.NotContains(t, prose.Text, cmd, "%s: the text gives the command away", where)
+					}
+					for _, h := range prose.Hints[:len(prose.Hints)-1] {
+						assert.NotContains(t, h, cmd, "%s: only the last hint gives the command", where)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEveryRanGoalIsTriedWithItsSpellings: a ran goal lists at least three other spellings it
+// accepts and one near miss it refuses (Parse checks that it does).
+func TestEveryRanGoalIsTriedWithItsSpellings(t *testing.T) {
+	for _, l := range everything(t) {
+		for _, st := range l.Steps {
+			if len(st.Ran) > 0 {
+				assert.GreaterOrEqual(t, len(st.Accepts), 3, "%s/%s: three spellings a learner may type", l.ID, st.ID)
+				assert.NotEmpty(t, st.Refuses, "%s/%s: a near miss", l.ID, st.ID)
+			}
+		}
+	}
+}
+
+// TestEveryLessonEndsWithARecap: every lesson (not a challenge) has a recap: the commands it
+// used, and the rules it taught in both languages.
+func TestEveryLessonEndsWithARecap(t *testing.T) {
+	all, err := lesson.Load(Files, BuiltIn)
+	require.NoError(t, err)
+	for _, l := range all {
+		assert.NotNil(t, l.Recap, "%s: a recap", l.ID)
+	}
+}
+
+// TestTheSeedsClaimsTableIsTheRecaps: lessons/README.md's table of the seed tutorials' claims
+// is the recaps' claims, in the tutorials' order: one source for both. DAEMONLAB_UPDATE=1
+// rewrites the table.
+func TestTheSeedsClaimsTableIsTheRecaps(t *testing.T) {
+	all, err := lesson.Load(Files, BuiltIn)
+	require.NoError(t, err)
+	table := ClaimsTable(all)
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	begin, end := "<!-- claims: made by TestTheSeedsClaimsTableIsTheRecaps -->\n", "<!-- /claims -->"
+	before, rest, ok := strings.Cut(string(readme), begin)
+	require.True(t, ok, "README.md marks where the table goes")
+	_, after, ok := strings.Cut(rest, end)
+	require.True(t, ok)
+	want := before + begin + table + end + after
+	if os.Getenv("DAEMONLAB_UPDATE") != "" {
+		require.NoError(t, os.WriteFile("README.md", []byte(want), 0o644))
+	}
+	assert.Equal(t, want, string(readme), "run DAEMONLAB_UPDATE=1 go test ./lessons -run Claims")
+}
+
 // zhAvoid are renderings the zh-cn glossary rules out, with the form DaemonLab uses instead
 // (where kubernetes.io/zh-cn, kubernetes/website content/zh-cn/docs, uses more than one form,
-// DaemonLab uses one; the zh-cn style guide contribute/localization_zh.md breaks ties).
+// DaemonLab uses one; the zh-cn style guide contribute/localization_zh.md breaks ties), and
+// calques a review found.
 var zhAvoid = map[string]string{
 	"守护进程集": "DaemonSet", "容器组": "Pod", "副本集": "ReplicaSet", "命名空间": "名字空间",
 	"选择器": "选择算符", "排空": "腾空", "清空": "腾空", "控制面": "控制平面", "调度程序": "调度器",
 	"待处理": "悬决", "协调": "调和", "调谐": "调和", "条件": "状况", "注释": "注解", "污染": "污点",
 	"容忍性": "容忍度", "逐出": "驱逐", "节点失效": "节点故障",
+	"孤儿": "孤立的 Pod / 被遗弃的 Pod", "先扩容": "超出期望副本数 / 最大峰值（maxSurge）",
+	"让一分钟过去": "让模拟时间前进一分钟", "预算用完了": "不可用名额已用完",
+	"容忍度让它仍然可以进入": "容忍度允许它被调度到带有匹配污点的节点上",
+	"撤销": "撤消", "部署状态": "上线状态", "待定": "悬决",
 }
 
 // TestChineseUsesTheGlossarysTerms: every Chinese text uses kubernetes.io/zh-cn's terms as the
 // glossary picks them, never the alternatives.
 func TestChineseUsesTheGlossarysTerms(t *testing.T) {
-	all, err := lesson.Load(Files, BuiltIn)
-	require.NoError(t, err)
-	for _, l := range all {
+	for _, l := range everything(t) {
 		zh := l.Text["zh-CN"]
 		texts := []string{zh.Title, zh.Intro}
+		texts = append(texts, zh.Recap.Rules...)
+		texts = append(texts, zh.Recap.Claims...)
 		for _, st := range zh.Steps {
-			texts = append(texts, st.Text, st.Explain)
+			texts = append(texts, st.Text, st.Explain, st.Question)
 			texts = append(texts, st.Hints...)
 			texts = append(texts, st.Choices...)
+			texts = append(texts, st.Checks...)
 		}
 		for _, text := range texts {
 			for avoid, use := range zhAvoid {
