@@ -277,4 +277,10 @@ var curriculum = []string{
 	"13-qos-classes",
 	"14-eviction-under-memory-pressure",
 	"15-daemonset-or-deployment",
+	"16-a-toleration-is-not-an-invitation",
+	"17-maintenance-done-right",
+	"18-failover-and-lost-pods",
+	"19-where-qos-really-bites",
+	"20-rollouts-side-by-side",
+	"21-at-exam-speed",
 }
