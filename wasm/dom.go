@@ -62,6 +62,8 @@ type page struct {
 	lints                                          element                          // the warnings on the editor's text (View.Lints)
 	panes, drawer, drawerHandle, drawerFold        element                          // a phone's pane switcher; the terminal's drawer
 	dragging                                       bool                             // the drawer's handle is being dragged
+	shownInput                                     string                           // the prompt's text as the model last set it
+	timer                                          element                          // a challenge's timer, as last drawn; nil for none
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -251,6 +253,8 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		}
 	})
 	p.listen(p.byID("session-save").Underlying(), "click", func(js.Value) { p.exportSession() })
+	p.onClick(p.byID("reference-open"), func() playground.Msg { return playground.ReferenceMsg{Show: true} })
+	p.win.SetInterval(func() { Recover(p.tickTimer, p.showPanic) }, 1000)
 	p.listen(p.cluster.Underlying(), "change", func(js.Value) {
 		p.dispatch(playground.ClusterMsg{Cluster: sim.Topology(p.cluster.Value())})
 	})
@@ -491,6 +495,7 @@ func (p *page) promptKey(e js.Value) {
 		k.PreventDefault()
 		p.dispatch(msg)
 		p.prompt.SetValue(p.view.Input)
+		p.shownInput = p.view.Input
 	}
 }
 
@@ -507,6 +512,7 @@ func (p *page) promptPaste(e js.Value) {
 	line := value[:in.Get("selectionStart").Int()] // what the paste replaces is dropped
 	p.dispatch(playground.PasteMsg{Line: line, Text: text + value[in.Get("selectionEnd").Int():]})
 	p.prompt.SetValue(p.view.Input)
+	p.shownInput = p.view.Input
 }
 
 func (p *page) showPanic(r any) {
@@ -751,6 +757,10 @@ func (p *page) render() {
 	p.renderPanes(v)
 	p.renderDrawer(v.Drawer)
 	p.promptSign.SetTextContent(v.Prompt)
+	if v.Input != p.shownInput { // a solution's line put in the prompt, a key that changed the line
+		p.prompt.SetValue(v.Input)
+		p.shownInput = v.Input
+	}
 	if v.Cluster != "" {
 		p.cluster.SetValue(v.Cluster)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // lib is what the playground is made of: the start manifest and the lessons the page ships.
-var lib = playground.NewLibrary(lessons.Start, lessons.Files, lessons.BuiltIn)
+var lib = playground.NewLibrary(lessons.Start, lessons.Files, lessons.Challenges, lessons.BuiltIn)
 
 func main() {
 	debug.SetGCPercent(sim.GCPercent)

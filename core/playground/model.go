@@ -7,7 +7,6 @@ package playground
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
-	"daemonlab/core/lesson"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
@@ -42,6 +40,7 @@ type Model struct {
 	Events    EventFilter
 	Table     bool           // the cluster as a table rather than cards
 	Tutor     *Tutor         // the lesson being taken; nil in the sandbox
+	Reference bool           // the reference of every lesson's recap is shown
 	Progress  map[string]int // steps completed, by lesson ID (kept apart from the session)
 	// LessonsLater has the lesson picker list only the first LessonsListed lessons: the page
 	// opens listing none (reading the lessons would be most of its start-up) and after its first
@@ -74,26 +73,6 @@ type Model struct {
 	Pane   Pane
 	Drawer Drawer
 	lib    *Library // what the model's start states are made of, shared by every model made from it
-}
-
-// Library is what the playground's start states are made of, handed in by the page: its start
-// manifest, the built-in lessons' files and the manifests lessons name (as package lessons has
-// them). It reads the lessons when they are first needed, a lesson at a time, each once: the
-// page reads them after its first paint (see Model.LessonsLater), and whatever needs them all
-// reads the rest at once.
-type Library struct {
-	start   string
-	files   fs.FS
-	builtIn map[string]string
-	read    []*lesson.Lesson
-	reader  *lesson.Reader
-	err     error
-}
-
-// NewLibrary is the library of a start manifest, the lessons' files (a directory a lesson, see
-// lesson.NewReader) and the manifests they may name.
-func NewLibrary(start string, files fs.FS, builtIn map[string]string) *Library {
-	return &Library{start: start, files: files, builtIn: builtIn}
 }
 
 // Tick is the clock moving, under way: its step, the run doing it, the cluster's write count
@@ -693,7 +672,7 @@ func (ShowLessonsMsg) during() during { return keepTick }
 func (ShowLessonsMsg) update(m Model) Model {
 	if m.LessonsLater {
 		m.LessonsListed++
-		m.LessonsLater = m.LessonsListed < m.lib.lessonCount()
+		m.LessonsLater = m.LessonsListed < m.lib.listable()
 	}
 	return m
 }

@@ -13,7 +13,7 @@ import (
 
 // lib is the page's library, made as wasm's main makes it: one for every test, so that the
 // lessons are read once.
-var lib = NewLibrary(lessons.Start, lessons.Files, lessons.BuiltIn)
+var lib = NewLibrary(lessons.Start, lessons.Files, lessons.Challenges, lessons.BuiltIn)
 
 // TestStartStateShowsThreeFluentdPods: the page opens on hd1, hd2 and hd3 with one Running
 // fluentd pod each, hd1 showing its control-plane taint, and a web pod on each worker.

@@ -49,7 +49,13 @@ type SavedLesson struct {
 	Predicted int               `json:"predicted,omitempty"`
 	Hints     int               `json:"hints,omitempty"`
 	Solution  int               `json:"solution,omitempty"`
+	Revealed  bool              `json:"revealed,omitempty"`
 	Files     map[string]string `json:"files,omitempty"` // a lesson opened from disk
+	// A challenge's (see Tutor).
+	Checked []bool  `json:"checked,omitempty"`
+	GaveUp  bool    `json:"gaveUp,omitempty"`
+	Started float64 `json:"started,omitempty"`
+	Took    float64 `json:"took,omitempty"`
 }
 
 // savedVersion is the format's version; a saved session of another version is refused.
@@ -79,7 +85,8 @@ func Save(m Model) []byte {
 		sv.Cluster = string(m.Cluster)
 	}
 	if t := m.Tutor; t != nil {
-		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution, Files: t.Files}
+		sv.Lesson = &SavedLesson{ID: t.Lesson.ID, Step: t.Step, Typed: t.Typed, Predicted: t.Predicted, Hints: t.Hints, Solution: t.Solution,
+			Revealed: t.Revealed, Files: t.Files, Checked: t.Checked, GaveUp: t.GaveUp, Started: t.Started, Took: t.Took}
 	}
 	data, err := json.Marshal(sv)
 	if err != nil {
@@ -129,7 +136,9 @@ func load(lib *Library, data []byte, limit int) (Model, error) {
 	m.Terminal.Lines = sv.Terminal
 	m.Terminal.Pos = len(sv.Typed)
 	if l := sv.Lesson; l != nil {
-		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution, Files: l.Files}
+		m.Tutor = &Tutor{Lesson: m.Tutor.Lesson, Step: l.Step, Typed: l.Typed, Predicted: l.Predicted, Hints: l.Hints, Solution: l.Solution,
+			Revealed: l.Revealed, Files: l.Files, Checked: l.Checked, GaveUp: l.GaveUp, Started: l.Started, Took: l.Took}
+		m.Tutor.Met = m.Tutor.Lesson.Challenge != nil && len(l.Checked) > 0 && !slices.Contains(l.Checked, false)
 		m.observe()
 	}
 	return m, nil
@@ -187,7 +196,9 @@ func (l *SavedLesson) check(t *Tutor) error {
 		return fmt.Errorf("%w: its place in the lesson is impossible", errSaved)
 	}
 	st := t.Lesson.Steps[l.Step]
-	if l.Solution > len(st.Solution) || l.Hints > 5 || st.Predict == nil && l.Predicted > 0 || st.Predict != nil && l.Predicted > int(st.Predict.Choices) {
+	if l.Solution > len(st.Solution) || l.Hints > 5 || st.Predict == nil && (l.Predicted > 0 || l.Revealed) || st.Predict != nil && l.Predicted > int(st.Predict.Choices) ||
+		l.Checked != nil && len(l.Checked) != len(st.Goal) || t.Lesson.Challenge == nil && (l.Checked != nil || l.GaveUp || l.Started != 0 || l.Took != 0) ||
+		l.Started < 0 || l.Took < 0 {
 		return fmt.Errorf("%w: its place in the lesson is impossible", errSaved)
 	}
 	return nil
@@ -244,20 +255,27 @@ func ShareFragment(m Model) string {
 	return shareKey + base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-// lessonLinkKey introduces a link to a lesson: …/#lesson=7.
-const lessonLinkKey = "lesson="
+// lessonLinkKey and challengeLinkKey introduce a link to a lesson or a challenge: …/#lesson=7,
+// …/#challenge=3.
+const (
+	lessonLinkKey    = "lesson="
+	challengeLinkKey = "challenge="
+)
 
 // IsLink reports whether a URL fragment (without "#") is a link the playground opens: a share
-// link's, which claims to carry a session, or a link to a lesson.
+// link's, which claims to carry a session, or a link to a lesson or a challenge.
 func IsLink(fragment string) bool {
-	return strings.HasPrefix(fragment, shareKey) || strings.HasPrefix(fragment, lessonLinkKey)
+	return strings.HasPrefix(fragment, shareKey) || strings.HasPrefix(fragment, lessonLinkKey) || strings.HasPrefix(fragment, challengeLinkKey)
 }
 
 // OpenLink opens a link (see IsLink): the session a share link carries (LoadShared), or the
-// start of the lesson a #lesson=N link names.
+// start of the lesson a #lesson=N link names, or the challenge a #challenge=N link names.
 func OpenLink(lib *Library, fragment string) (Model, error) {
 	if id, ok := strings.CutPrefix(fragment, lessonLinkKey); ok {
 		return StartModel(lib, id)
+	}
+	if id, ok := strings.CutPrefix(fragment, challengeLinkKey); ok {
+		return StartModel(lib, challengePrefix+id)
 	}
 	return LoadShared(lib, fragment)
 }

@@ -328,7 +328,7 @@ func TestLeavingALessonBringsTheSandboxBack(t *testing.T) {
 	require.Len(t, m.Kept, 2)
 	l, ok := lib.findLesson("03-choosing-nodes")
 	require.True(t, ok)
-	assert.Equal(t, "Back to "+tutorView(English, &Tutor{Lesson: l}).Heading, Render(m).NoticeActions[0].Label)
+	assert.Equal(t, "Back to "+heading(English, l), Render(m).NoticeActions[0].Label)
 	m = Update(m, LessonMsg{})
 	assert.Nil(t, m.Tutor)
 	assert.Equal(t, "sandbox.back", m.Notice)

@@ -46,11 +46,12 @@ type View struct {
 	Unsaved       string         // says that the session is not being saved, or ""
 	Details       *Details       // the panel on the selected object, if it still exists
 	Picker        Picker
-	Tutor         *TutorView // the lesson panel, in a lesson
-	Events        Section    // the events list, filtered
-	Table         bool       // show the cluster as a table
-	Compact       bool       // too many nodes for cards: a grid of cells, without their pods
-	MorePending   int        // pending pods beyond the lane's maxPending
+	Tutor         *TutorView     // the lesson panel, in a lesson
+	Reference     *ReferenceView // every lesson's recap, when asked for
+	Events        Section        // the events list, filtered
+	Table         bool           // show the cluster as a table
+	Compact       bool           // too many nodes for cards: a grid of cells, without their pods
+	MorePending   int            // pending pods beyond the lane's maxPending
 	// The clock's state and what waits on it (see due.go): the state beside the clock ("▶ 10×",
 	// "❚❚ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
 	// next thing due or that the cluster is settled, and the click that moves time there (nil
@@ -260,7 +261,8 @@ func Render(m Model) View {
 	v.Due, v.DueLine, v.Next = dueView(l, m.Sim, due)
 	v.Events = events(m.Sim, m.Events)
 	v.Picker = RenderPicker(m)
-	v.Tutor = tutorView(l, m.Tutor)
+	v.Tutor = tutorView(m)
+	v.Reference = referenceView(m)
 	v.Panes, v.Drawer = paneViews(m), RenderDrawer(m)
 	return v
 }
@@ -462,7 +464,7 @@ func noticeActionsOf(m Model) []NoticeAction {
 // lesson 7 · Node failure".
 func keptLabel(m Model, k Kept) string {
 	if l, ok := m.lib.findLesson(k.Lesson); ok && k.Lesson != "" {
-		return T(m.Lang, "action.back.lesson", tutorView(m.Lang, &Tutor{Lesson: l}).Heading)
+		return T(m.Lang, "action.back.lesson", heading(m.Lang, l))
 	}
 	if k.Lesson != "" {
 		return T(m.Lang, "action.back.lesson", k.Lesson)
