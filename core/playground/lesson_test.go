@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"daemonlab/core/lesson"
 	"daemonlab/lessons"
 )
 
@@ -55,14 +56,26 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 	assert.Equal(t, 1, m.Tutor.Predicted, "a prediction is made once")
 
 	m = Update(m, NextStepMsg{})
-	for range 3 {
-		m = Update(m, SolutionMsg{})
-	}
+	m = Update(m, SolutionMsg{})
 	v = Render(m).Tutor
-	assert.True(t, v.Met, "Show solution answers and runs the step")
+	assert.True(t, v.Revealed, "Show solution before a prediction reveals the answer")
+	assert.Equal(t, "Revealed by Show solution.", v.Verdict, "never Right")
+	assert.Equal(t, 2, v.Answer)
+	assert.Equal(t, []SolutionLine{{Text: "kubectl get pods -n kube-system -o wide"}}, v.Solution)
+	assert.Equal(t, "kubectl get pods -n kube-system -o wide", m.Terminal.Input, "the solution's command is in the prompt, ready to run")
+	assert.False(t, v.Met, "nothing ran")
+	m = Update(m, PredictMsg{Choice: 1})
+	assert.Zero(t, m.Tutor.Predicted, "a revealed prediction takes no choice")
+	m = Update(m, RunMsg{m.Terminal.Input})
+	v = Render(m).Tutor
+	assert.True(t, v.Met, "the learner ran the solution")
 	assert.True(t, v.Last)
 	assert.Equal(t, "$ kubectl get pods -n kube-system -o wide", Render(m).Terminal[len(Render(m).Terminal)-2].Text)
 	assert.Equal(t, 3, m.Progress["01-one-pod-per-node"])
+	require.NotNil(t, v.Recap, "the last step met shows the recap")
+	assert.NotEmpty(t, v.Recap.Rules)
+	require.NotNil(t, v.Next)
+	assert.Equal(t, "02-nodes-come-and-go", v.Next.ID)
 
 	saved, err := Load(lib, Save(m))
 	require.NoError(t, err)
@@ -75,23 +88,30 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 }
 
 // TestLessonsAreListedAfterTheFirstPaint: the page opens with an empty lesson picker (reading
-// fifteen lessons would be most of its start-up) and lists one more lesson for each
-// ShowLessonsMsg, in order, until all are listed.
+// every lesson would be most of its start-up) and lists one more lesson, then challenge, for
+// each ShowLessonsMsg, in order, until all are listed.
 func TestLessonsAreListedAfterTheFirstPaint(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m.LessonsLater = true
 	assert.Empty(t, Render(m).Picker.Lessons)
 	all := Render(Model{Sim: m.Sim, Lang: English, lib: lib}).Picker.Lessons
-	require.Len(t, all, 15)
-	for n := 1; n <= 15; n++ {
-		require.True(t, m.LessonsLater, "lesson %d is still to list", n)
+	builtIn, err := lesson.Load(lessons.Files, lessons.BuiltIn)
+	require.NoError(t, err)
+	challenges, err := lesson.Load(lessons.Challenges, lessons.BuiltIn)
+	require.NoError(t, err)
+	require.Len(t, all, len(builtIn)+len(challenges))
+	for n := 1; n <= len(all); n++ {
+		require.True(t, m.LessonsLater, "item %d is still to list", n)
 		m = Update(m, ShowLessonsMsg{})
 		assert.Equal(t, all[:n], Render(m).Picker.Lessons)
 	}
 	assert.False(t, m.LessonsLater, "all are listed")
+	assert.False(t, all[len(builtIn)-1].Challenge)
+	assert.True(t, all[len(builtIn)].Challenge, "the challenges come after the lessons")
+	assert.Equal(t, "challenges/01-the-agent-skips-the-control-plane", all[len(builtIn)].ID)
 	m = Update(m, ShowLessonsMsg{})
-	assert.Len(t, Render(m).Picker.Lessons, 15)
+	assert.Len(t, Render(m).Picker.Lessons, len(all))
 }
 
 // TestLessonsListAndChineseText: the lesson list in the page's language, with progress.
@@ -100,8 +120,7 @@ func TestLessonsListAndChineseText(t *testing.T) {
 	require.NoError(t, err)
 	m = Update(m, LangMsg{Chinese})
 	items := Render(m).Picker.Lessons
-	require.Len(t, items, 15)
-	assert.Equal(t, LessonItem{ID: "07-node-failure", Title: "节点故障", Steps: 4}, items[6])
+	assert.Equal(t, LessonItem{ID: "07-node-failure", Title: "节点故障", Steps: 4, Label: "7. 节点故障（0/4）"}, items[6])
 	m = Update(m, LessonMsg{ID: "07-node-failure"})
 	assert.Equal(t, "节点故障", Render(m).Tutor.Title)
 	m = Update(m, ResetMsg{})
@@ -163,18 +182,126 @@ func TestProgressFilesAreCheckedAndMerged(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
 	m.Progress = map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 1}
-	m = Update(m, ProgressMsg{Data: `{"01-one-pod-per-node": 1, "02-nodes-come-and-go": 4, "07-node-failure": 2}`})
-	assert.Equal(t, map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 4, "07-node-failure": 2}, m.Progress)
+	m = Update(m, ProgressMsg{Data: `{"01-one-pod-per-node": 1, "02-nodes-come-and-go": 4, "07-node-failure": 2, "challenges/01-the-agent-skips-the-control-plane": 3}`})
+	assert.Equal(t, map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 4, "07-node-failure": 2, "challenges/01-the-agent-skips-the-control-plane": 3}, m.Progress)
 	assert.Equal(t, "Your lesson progress was loaded.", Render(m).Notice)
 	for data, want := range map[string]string{
 		`[1, 2]`:                                 "This progress file could not be read: it is not a DaemonLab progress file.",
 		`{"99-nope": 1}`:                         `This progress file could not be read: it names no step 1 of a lesson "99-nope".`,
 		`{"01-one-pod-per-node": 9}`:             `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node".`,
 		`{"7": 1}`:                               `This progress file could not be read: it names no step 1 of a lesson "7".`,
+		`{"challenges/01-the-agent-skips-the-control-plane": 4}`: `This progress file could not be read: it names no step 4 of a lesson "challenges/01-the-agent-skips-the-control-plane".`,
+		`{"challenges/99-none": 1}`:              `This progress file could not be read: it names no step 1 of a lesson "challenges/99-none".`,
 		`{"v":1,"steps":[],"pos":0,"editor":""}`: "This progress file could not be read: it is a session file: open it with Open session.",
 	} {
 		refused := Update(m, ProgressMsg{Data: data})
 		assert.Equal(t, want, Render(refused).Notice, data)
 		assert.Equal(t, m.Progress, refused.Progress)
 	}
+}
+
+// TestAChallengeIsCheckedNotWatched: a challenge's checks stay hidden and unjudged while the
+// learner works; Check judges them all and shows each one's verdict; a pass keeps the time the
+// task took since the timer started and the result in the progress (with hints: "solved with
+// hints"); giving up shows the solution, ready to run, and keeps "gave up"; a reload keeps it all.
+func TestAChallengeIsCheckedNotWatched(t *testing.T) {
+	const id = "challenges/01-the-agent-skips-the-control-plane"
+	m, err := OpenLink(lib, "challenge=1")
+	require.NoError(t, err)
+	require.NotNil(t, m.Tutor)
+	assert.Equal(t, id, m.Tutor.Lesson.ID)
+	v := Render(m).Tutor
+	require.NotNil(t, v.Challenge)
+	assert.Equal(t, "Challenge 1 · The log agent skips the control plane", v.Heading)
+	assert.Empty(t, v.Challenge.Checks, "checks are hidden until Check")
+	assert.Empty(t, v.Hints, "hints are locked until asked for")
+	assert.Empty(t, v.Solution, "the solution only after giving up")
+
+	m = Update(m, TimerMsg{Now: 1_000})
+	m = Update(m, CheckMsg{Now: 2_000})
+	v = Render(m).Tutor
+	require.Len(t, v.Challenge.Checks, 3)
+	assert.False(t, v.Challenge.Checks[0].Passed, "fluentd runs on two nodes of three")
+	assert.True(t, v.Challenge.Checks[2].Passed, "hd1 has its taint")
+	assert.Equal(t, "The DaemonSet wants a pod on every node, and all of them are ready", v.Challenge.Checks[0].Text)
+	assert.False(t, v.Met)
+
+	m = Update(m, HintMsg{})
+	m = Update(m, RunMsg{Line: `kubectl patch ds fluentd-elasticsearch -n kube-system --type=json -p '[{"op":"replace","path":"/spec/template/spec/tolerations/0/key","value":"node-role.kubernetes.io/control-plane"}]'`})
+	m = Update(m, RunMsg{Line: "sim advance 30s"})
+	assert.False(t, Render(m).Tutor.Met, "nothing is judged until Check")
+	assert.False(t, Render(m).Tutor.Challenge.Checks[0].Passed, "the verdicts are the last Check's")
+
+	m = Update(m, CheckMsg{Now: 186_000})
+	v = Render(m).Tutor
+	assert.True(t, v.Met)
+	assert.True(t, v.Challenge.Solved)
+	assert.Equal(t, "Solved in 3:05.", TookText(English, v.Challenge.Took))
+	assert.Equal(t, challengeWithHints, m.Progress[id])
+	assert.Equal(t, "solved with hints", v.Challenge.Result)
+	assert.NotNil(t, v.Next, "the next challenge")
+
+	reloaded, err := Load(lib, Save(m))
+	require.NoError(t, err)
+	reloaded.Progress = m.Progress // the page keeps the progress apart from the session
+	assert.Equal(t, Render(m).Tutor, Render(reloaded).Tutor, "a reload keeps the verdicts, the time and the result")
+
+	fresh := Update(m, LessonMsg{ID: id})
+	fresh = Update(fresh, SolutionMsg{})
+	v = Render(fresh).Tutor
+	assert.True(t, v.Challenge.GaveUp)
+	assert.Equal(t, "kubectl patch ds fluentd-elasticsearch -n kube-system --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/template/spec/tolerations/0/key\",\"value\":\"node-role.kubernetes.io/control-plane\"}]'", fresh.Terminal.Input)
+	assert.Len(t, v.Solution, 2)
+	assert.Equal(t, challengeWithHints, fresh.Progress[id], "a result only grows")
+	assert.Equal(t, "1. The log agent skips the control plane (solved with hints)", Render(fresh).Picker.Lessons[len(Render(fresh).Picker.Lessons)-countChallenges(t)].Label)
+}
+
+// countChallenges is the number of built-in challenges.
+func countChallenges(t *testing.T) int {
+	t.Helper()
+	all, err := lesson.Load(lessons.Challenges, lessons.BuiltIn)
+	require.NoError(t, err)
+	return len(all)
+}
+
+// TestTimerTextCountsDownThenOver: a challenge's timer shows the time left of its suggested
+// minutes, then how far over them the learner is.
+func TestTimerTextCountsDownThenOver(t *testing.T) {
+	for _, tc := range []struct {
+		now  float64
+		want string
+	}{
+		{0, "5:00 left"}, {1_500, "4:59 left"}, {300_000, "0:00 left"}, {301_000, "0:01 over the suggested time"}, {-5, "5:00 left"},
+	} {
+		assert.Equal(t, tc.want, TimerText(English, 5, 0, tc.now))
+	}
+	assert.Equal(t, "剩余 4:00", TimerText(Chinese, 5, 1_000, 61_000))
+}
+
+// TestTheReferenceIsEveryLessonsRecap: the reference lists every lesson's recap, in order, each
+// with its heading, and opens in the sandbox too (the lesson pane shows it on a phone).
+func TestTheReferenceIsEveryLessonsRecap(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	assert.Nil(t, Render(m).Reference)
+	m = Update(m, ReferenceMsg{Show: true})
+	r := Render(m).Reference
+	require.NotNil(t, r)
+	builtIn, err := lesson.Load(lessons.Files, lessons.BuiltIn)
+	require.NoError(t, err)
+	var want []string
+	for _, l := range builtIn {
+		if l.Recap != nil {
+			want = append(want, heading(English, l))
+		}
+	}
+	var got []string
+	for _, e := range r.Lessons {
+		got = append(got, e.Heading)
+		assert.NotEmpty(t, e.Recap.Rules, e.Heading)
+	}
+	assert.Equal(t, want, got)
+	assert.Contains(t, paneViews(m), PaneView{Pane: LessonPane, Label: "Lesson", Selected: true}, "a phone shows the reference in the lesson's pane")
+	m = Update(m, ReferenceMsg{})
+	assert.Nil(t, Render(m).Reference)
 }

@@ -77,6 +77,7 @@ func lessonModel(lib *Library, l *lesson.Lesson) (Model, error) {
 
 func (LessonMsg) during() during { return dropTick }
 func (msg LessonMsg) update(m Model) Model {
+	m.Reference = false
 	if msg.ID == "" && m.Tutor != nil { // leaving a lesson: back to the learner's own sandbox, if kept
 		for i, k := range m.Kept {
 			if k.Lesson == "" {
@@ -252,6 +253,9 @@ func (msg TimerMsg) update(m Model) Model {
 func (ReferenceMsg) during() during { return keepTick }
 func (msg ReferenceMsg) update(m Model) Model {
 	m.Reference = msg.Show
+	if msg.Show {
+		m.Pane = LessonPane
+	}
 	return m
 }
 
