@@ -35,30 +35,45 @@ func replicas(n *int32) int32 {
 	return *n
 }
 
-// Sync runs one sync of d, in syncDeployment's order:
+// Sync runs one sync of d, in syncDeployment's order (deployment_controller.go):
 //
-//  1. A Deployment being deleted or paused only gets its new ReplicaSet's annotations and
-//     revision synced, if it has one (syncStatusOnly and sync call
-//     getAllReplicaSetsAndSyncRevision too), and its status.
-//  2. Recreate: scale every old ReplicaSet to 0, wait until their pods are gone, then create or
+//  1. A Deployment being deleted gets its new ReplicaSet's annotations and revision synced, if
+//     it has one, and its status counted (syncStatusOnly, sync.go): no ReplicaSet is scaled and
+//     the Progressing condition stays as it stands.
+//  2. Every other Deployment first has its pause or resume recorded in its Progressing
+//     condition (see checkPausedConditions).
+//  3. A paused Deployment then gets its new ReplicaSet synced as in 1, its old ReplicaSets
+//     beyond revisionHistoryLimit deleted, and its status counted, the Progressing condition
+//     left as 2 made it (sync, sync.go).
+//  4. Recreate: scale every old ReplicaSet to 0, wait until their pods are gone, then create or
 //     scale the new one to the replicas.
-//  3. RollingUpdate: scale the new ReplicaSet up within maxSurge, then old ones down within
+//  5. RollingUpdate: scale the new ReplicaSet up within maxSurge, then old ones down within
 //     maxUnavailable (see rolloutRolling).
-//  4. Once complete, old ReplicaSets beyond revisionHistoryLimit are deleted.
-//  5. The status and the Available and Progressing conditions are written, unless the sync
-//     failed to make the new ReplicaSet (a hash collision, a create the API server refused).
+//  6. Once complete, old ReplicaSets beyond revisionHistoryLimit are deleted.
+//  7. After 4 or 5 the status and the Available and Progressing conditions are written (see
+//     syncRolloutStatus), unless the sync failed to make the new ReplicaSet (a hash collision,
+//     a create the API server refused).
 //
 // It returns whether anything changed. Not modelled: proportional scaling of a paused or
 // rolling Deployment, rollbacks through spec.rollbackTo, the ReplicaFailure condition.
 func Sync(c *cluster.Cluster, d *api.Deployment) bool {
 	s := &syncer{c: c, d: api.DeepCopy(d)}
 	before := c.Version()
-	switch {
-	case d.DeletionTimestamp != nil || d.Spec.Paused:
-		s.newReplicaSet(false)
-	case d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType:
+	if d.DeletionTimestamp != nil {
+		newRS, _ := s.newReplicaSet(false)
+		s.writeStatus(s.calculateStatus(newRS))
+		return c.Version() != before
+	}
+	s.checkPausedConditions()
+	if d.Spec.Paused {
+		newRS, old := s.newReplicaSet(false)
+		s.cleanup(old)
+		s.writeStatus(s.calculateStatus(newRS))
+		return c.Version() != before
+	}
+	if d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType {
 		s.rolloutRecreate()
-	default:
+	} else {
 		s.rolloutRolling()
 	}
 	if !s.failed {

@@ -10,9 +10,66 @@ import (
 	"daemonlab/core/cluster"
 )
 
-func (s *syncer) hasProgressDeadline() bool {
-	d := s.d.Spec.ProgressDeadlineSeconds
-	return d != nil && *d != math.MaxInt32
+// hasProgressDeadline is HasProgressDeadline: progressDeadlineSeconds set, and not MaxInt32.
+func hasProgressDeadline(d *api.Deployment) bool {
+	p := d.Spec.ProgressDeadlineSeconds
+	return p != nil && *p != math.MaxInt32
+}
+
+func (s *syncer) hasProgressDeadline() bool { return hasProgressDeadline(s.d) }
+
+// The reasons and messages of the Progressing condition while a Deployment is paused, and once
+// it is resumed (PausedDeployReason, ResumedDeployReason in
+// pkg/controller/deployment/util/deployment_util.go; checkPausedConditions).
+const (
+	reasonPaused   = "DeploymentPaused"
+	reasonResumed  = "DeploymentResumed"
+	messagePaused  = "Deployment is paused"
+	messageResumed = "Deployment is resumed"
+)
+
+// pausedCondition decides checkPausedConditions (pkg/controller/deployment/sync.go): the
+// reason and message of the Progressing condition d's pause or resume calls for, if any.
+//
+//  1. Without a progress deadline, none: nothing times out, so nothing needs guarding.
+//  2. A Progressing condition ProgressDeadlineExceeded stays: a lack of progress once reported
+//     is not overwritten, paused or not.
+//  3. A paused Deployment whose condition is not already DeploymentPaused: Progressing Unknown
+//     DeploymentPaused "Deployment is paused".
+//  4. A Deployment no longer paused whose condition is still DeploymentPaused: Progressing
+//     Unknown DeploymentResumed "Deployment is resumed".
+//  5. Otherwise none.
+func pausedCondition(d *api.Deployment) (reason, message string, ok bool) {
+	if !hasProgressDeadline(d) {
+		return "", "", false
+	}
+	cur := progressing(d.Status)
+	if cur != nil && cur.Reason == "ProgressDeadlineExceeded" {
+		return "", "", false
+	}
+	pausedShown := cur != nil && cur.Reason == reasonPaused
+	switch {
+	case d.Spec.Paused && !pausedShown:
+		return reasonPaused, messagePaused, true
+	case !d.Spec.Paused && pausedShown:
+		return reasonResumed, messageResumed, true
+	}
+	return "", "", false
+}
+
+// checkPausedConditions applies pausedCondition: the condition is set (setCondition: from
+// DeploymentPaused to DeploymentResumed the status stays Unknown, so the transition time stays
+// the pause's) with lastUpdateTime now, and written at once, before the sync goes on. A
+// resumed Deployment's progress deadline so counts from the resume (see timedOut), not from
+// the last progress before the pause; syncRolloutStatus replaces the condition as soon as the
+// rollout progresses or completes.
+func (s *syncer) checkPausedConditions() {
+	reason, message, ok := pausedCondition(s.d)
+	if !ok {
+		return
+	}
+	setCondition(&s.d.Status, condition("Progressing", api.ConditionUnknown, reason, message, s.c))
+	s.write()
 }
 
 func findCondition(st api.DeploymentStatus, typ string) *api.WorkloadCondition {
@@ -139,6 +196,13 @@ func (s *syncer) syncRolloutStatus() {
 			setCondition(&st, condition("Progressing", api.ConditionFalse, "ProgressDeadlineExceeded", name("has timed out progressing."), s.c))
 		}
 	}
+	s.writeStatus(st)
+}
+
+// writeStatus writes st unless it is the status the Deployment has (syncDeploymentStatus, and
+// the end of syncRolloutStatus). Alone after calculateStatus, it is syncDeploymentStatus: the
+// counts and the Available condition, the Progressing condition as it stands.
+func (s *syncer) writeStatus(st api.DeploymentStatus) {
 	if !statusEqual(st, s.d.Status) {
 		s.d.Status = st
 		s.write()
@@ -151,18 +215,44 @@ func statusEqual(a, b api.DeploymentStatus) bool {
 	return string(ja) == string(jb)
 }
 
-// NextTimer returns when a rollout in progress runs past its deadline.
+// deadlineSkew is the second requeueStuckDeployment adds to the wait for a progress check, to
+// absorb the workqueue's millisecond skew (pkg/controller/deployment/progress.go).
+const deadlineSkew = time.Second
+
+// progressCheck is requeueStuckDeployment (pkg/controller/deployment/progress.go): when d is
+// synced again to check whether its rollout ran past its deadline.
+//
+//  1. Only a rollout syncRolloutStatus checks is: not one being deleted or paused (their syncs
+//     never reach syncRolloutStatus), and one with a progress deadline and a Progressing
+//     condition.
+//  2. Not one complete (NewReplicaSetAvailable) or already timed out (ProgressDeadlineExceeded);
+//     nor one whose new ReplicaSet the API server refused (ReplicaSetCreateError: its syncs
+//     fail before the status).
+//  3. The check comes at the condition's lastUpdateTime + progressDeadlineSeconds + 1s. As
+//     DeploymentTimedOut needs the deadline strictly passed (Before), the check finds it
+//     passed, and ProgressDeadlineExceeded is stamped one second after the deadline.
+//
+// Not modelled: a sync less than a second before the deadline requeues the Deployment at once,
+// rate-limited, milliseconds apart, until it is past. DaemonLab instead syncs every Deployment
+// whenever the cluster settles, so one that settles at another instant between the deadline
+// and the check times out there.
+func progressCheck(d *api.Deployment) (time.Time, bool) {
+	cond := progressing(d.Status)
+	switch {
+	case d.DeletionTimestamp != nil || d.Spec.Paused || !hasProgressDeadline(d) || cond == nil:
+		return time.Time{}, false
+	case cond.Reason == "NewReplicaSetAvailable" || cond.Reason == "ProgressDeadlineExceeded" || cond.Reason == "ReplicaSetCreateError":
+		return time.Time{}, false
+	}
+	return cond.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds)*time.Second + deadlineSkew), true
+}
+
+// NextTimer returns the first progress check due (see progressCheck).
 func NextTimer(c *cluster.Cluster) (time.Time, bool) {
 	var next time.Time
 	found := false
 	for d := range cluster.All[*api.Deployment](c) {
-		cond := progressing(d.Status)
-		if d.Spec.ProgressDeadlineSeconds == nil || cond == nil || cond.Status != api.ConditionTrue || cond.Reason == "NewReplicaSetAvailable" {
-			continue
-		}
-		// DeploymentTimedOut compares with Before: the deadline has passed one nanosecond after it.
-		t := cond.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds)*time.Second + time.Nanosecond)
-		if !found || t.Before(next) {
+		if t, ok := progressCheck(d); ok && (!found || t.Before(next)) {
 			next, found = t, true
 		}
 	}
