@@ -1,9 +1,12 @@
 package lessons
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,7 +210,7 @@ func TestEveryLessonEndsWithARecap(t *testing.T) {
 func TestTheSeedsClaimsTableIsTheRecaps(t *testing.T) {
 	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err)
-	table := ClaimsTable(all)
+	table := claimsTable(all)
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	begin, end := "<!-- claims: made by TestTheSeedsClaimsTableIsTheRecaps -->\n", "<!-- /claims -->"
@@ -234,7 +237,7 @@ var zhAvoid = map[string]string{
 	"孤儿": "孤立的 Pod / 被遗弃的 Pod", "先扩容": "超出期望副本数 / 最大峰值（maxSurge）",
 	"让一分钟过去": "让模拟时间前进一分钟", "预算用完了": "不可用名额已用完",
 	"容忍度让它仍然可以进入": "容忍度允许它被调度到带有匹配污点的节点上",
-	"撤销": "撤消", "部署状态": "上线状态", "待定": "悬决",
+	"撤销":          "撤消", "部署状态": "上线状态", "待定": "悬决",
 }
 
 // TestChineseUsesTheGlossarysTerms: every Chinese text uses kubernetes.io/zh-cn's terms as the
@@ -283,4 +286,50 @@ var curriculum = []string{
 	"19-where-qos-really-bites",
 	"20-rollouts-side-by-side",
 	"21-at-exam-speed",
+}
+
+// claimsTable is the table of the seed tutorials' claims that lessons/README.md shows: every
+// claim a lesson's recap lists, by tutorial and section (in the tutorial's order), with its
+// verdict and the step that tests it, in English.
+func claimsTable(all []*lesson.Lesson) string {
+	type row struct {
+		claim lesson.Claim
+		text  string
+		where string
+	}
+	var rows []row
+	for _, l := range all {
+		if l.Recap == nil {
+			continue
+		}
+		number, _ := strconv.Atoi(strings.SplitN(l.ID, "-", 2)[0])
+		for i, c := range l.Recap.Claims {
+			rows = append(rows, row{c, l.Text["en"].Recap.Claims[i], fmt.Sprintf("%d/%s", number, c.Step)})
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		return cmp.Or(cmp.Compare(a.claim.Seed, b.claim.Seed), compareSections(a.claim.Section, b.claim.Section))
+	})
+	var b strings.Builder
+	b.WriteString("| Tutorial | Section | Claim | In v1.37 | Tested in |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.claim.Seed, r.claim.Section, strings.ReplaceAll(strings.TrimSpace(r.text), "|", `\|`), r.claim.Verdict, r.where)
+	}
+	return b.String()
+}
+
+// compareSections orders section numbers as a tutorial does: 1.2 before 1.10 before 2.
+func compareSections(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		if c := cmp.Compare(na, nb); ea == nil && eb == nil && c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pa[i], pb[i]); (ea != nil || eb != nil) && c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(pa), len(pb))
 }
