@@ -192,7 +192,8 @@ func (r *Reader) Next() (*Lesson, error) {
 //  1. a lesson has 3 to 6 steps with unique ids, each with a goal and a solution; a challenge
 //     has one, whose goal has checks and no prediction or ran, and takes 1 to 60 minutes;
 //  2. every goal and solution line is a valid command step; a solution may feed stdin only to
-//     `kubectl apply -f -` (the page applies it from the editor);
+//     `kubectl apply -f -` (the page applies it from the editor's manifest) and to `cat > FILE`
+//     (the page writes it in the file's tab);
 //  3. ran lines are kubectl command lines (see ParseLook), which accept every line of accepts
 //     and none of refuses;
 //  4. a prediction has 2 to 5 choices and an answer among them;
@@ -314,8 +315,8 @@ func (st *Step) validate(before []string) error {
 		if err := s.Validate(); err != nil {
 			return fmt.Errorf("solution %d: %w", i+1, err)
 		}
-		if s.Stdin != "" && s.Run != "kubectl apply -f -" {
-			return fmt.Errorf("solution %d: only kubectl apply -f - reads stdin", i+1)
+		if _, writes := WritesFile(s.Run); s.Stdin != "" && s.Run != "kubectl apply -f -" && !writes {
+			return fmt.Errorf("solution %d: only kubectl apply -f - and cat > FILE read stdin", i+1)
 		}
 	}
 	return nil
@@ -432,9 +433,26 @@ func (st Step) ranLine(line string) bool {
 	return slices.ContainsFunc(st.looks, func(l Look) bool { return l.RunBy(line) })
 }
 
+// writeFile is a solution line that writes its stdin to a file of the workspace.
+var writeFile = regexp.MustCompile(`^cat > ([A-Za-z0-9._/-]+)$`)
+
+// WritesFile returns the file a solution line writes from its stdin (`cat > FILE`), if it is
+// one.
+func WritesFile(run string) (string, bool) {
+	m := writeFile.FindStringSubmatch(run)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
 // RunSolution runs one line of a solution as the page does: a manifest on stdin is applied from
-// the editor (all or nothing), anything else is typed into the terminal.
+// the editor (all or nothing), a file's text written as its tab writes it, anything else is
+// typed into the terminal.
 func RunSolution(s *sim.Sim, st scenario.Step) shell.Result {
+	if _, ok := WritesFile(st.Run); ok {
+		return shell.Run(s, st.Run, st.Stdin)
+	}
 	if st.Stdin != "" {
 		return shell.ApplyAll(s, st.Stdin)
 	}

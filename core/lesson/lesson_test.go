@@ -60,7 +60,7 @@ func TestParseRefusesMalformedLessons(t *testing.T) {
 		{"a recap text without a recap", validLesson, validText + "recap: {rules: [r]}\n", "en.yaml: a recap, but lesson.yaml has none"},
 		{"claims unworded", validLesson + "recap: {commands: [kubectl get pods], claims: [{seed: '003', section: '四', verdict: 'true', step: a}]}\n", validText + "recap: {rules: [r]}\n", "en.yaml: the recap words 0 claims, but lesson.yaml lists 1"},
 		{"answer out of range", strings.Replace(validLesson, "answer: 1", "answer: 3", 1), validText, `lesson.yaml: step "b": predict: 2 choices with answer 3`},
-		{"stdin elsewhere", strings.Replace(validLesson, "solution: [{run: kubectl get pods}]", "solution: [{run: kubectl create -f -, stdin: x}]", 1), validText, `lesson.yaml: step "b": solution 1: only kubectl apply -f - reads stdin`},
+		{"stdin elsewhere", strings.Replace(validLesson, "solution: [{run: kubectl get pods}]", "solution: [{run: kubectl create -f -, stdin: x}]", 1), validText, `lesson.yaml: step "b": solution 1: only kubectl apply -f - and cat > FILE read stdin`},
 		{"missing step text", validLesson, strings.Replace(validText, "  c: {text: \"do c\", hints: [h]}\n", "", 1), "en.yaml: 2 steps, but the lesson has 3"},
 		{"choices mismatch", validLesson, strings.Replace(validText, "choices: [x, z]", "choices: [x]", 1), `en.yaml: step "b": the prediction needs a question, 2 choices and an explanation`},
 		{"no hints", validLesson, strings.Replace(validText, `a: {text: "do a", hints: [h]}`, `a: {text: "do a", hints: []}`, 1), `en.yaml: step "a" needs a text and hints`},

@@ -174,8 +174,8 @@ func (SolutionMsg) update(m Model) Model {
 	return m
 }
 
-// UseSolutionMsg puts a line of the shown solution in the prompt, or its manifest in the
-// editor's manifest tab, for the learner to run.
+// UseSolutionMsg puts a line of the shown solution in the prompt, its manifest in the editor's
+// manifest tab, or the file it writes (`cat > FILE`) in the file's tab, for the learner to run.
 func (UseSolutionMsg) during() during { return keepTick }
 func (msg UseSolutionMsg) update(m Model) Model {
 	t := m.Tutor
@@ -183,6 +183,12 @@ func (msg UseSolutionMsg) update(m Model) Model {
 		return m
 	}
 	line := t.step().Solution[msg.Line]
+	if file, ok := lesson.WritesFile(line.Run); ok {
+		m.openFiles([]string{"cat", file})
+		m.writeFile(file, line.Stdin)
+		m.Pane = YAMLPane
+		return m
+	}
 	if line.Stdin != "" {
 		m.Editor, m.Open, m.Editing = line.Stdin, "", false
 		m.Pane = YAMLPane
@@ -336,7 +342,8 @@ type TutorView struct {
 }
 
 // SolutionLine is a line of a shown solution: the command to type, or a manifest to apply from
-// the editor (Text is then its first lines' kind and name).
+// the editor (Text is then its objects' kinds and names) or a file to write in its tab (Text is
+// the file's name).
 type SolutionLine struct {
 	Text   string
 	Editor bool
@@ -453,7 +460,9 @@ func tutorView(m Model) *TutorView {
 		}
 	}
 	for _, line := range st.Solution[:t.Solution] {
-		if line.Stdin != "" {
+		if file, ok := lesson.WritesFile(line.Run); ok {
+			v.Solution = append(v.Solution, SolutionLine{Text: file, Editor: true})
+		} else if line.Stdin != "" {
 			v.Solution = append(v.Solution, SolutionLine{Text: manifestLabel(line.Stdin), Editor: true})
 		} else {
 			v.Solution = append(v.Solution, SolutionLine{Text: line.Run})
