@@ -28,7 +28,12 @@ func IsPodAvailable(p *Pod, minReadySeconds int32, now time.Time) bool {
 // IsPodActive reports whether a pod counts for its controller: not finished and not being deleted
 // (controller.IsPodActive).
 func IsPodActive(p *Pod) bool {
-	return p.Status.Phase != PodSucceeded && p.Status.Phase != PodFailed && p.DeletionTimestamp == nil
+	return !IsPodTerminal(p) && p.DeletionTimestamp == nil
+}
+
+// IsPodTerminal reports whether a pod has ended: Failed or Succeeded (podutil.IsPodTerminal).
+func IsPodTerminal(p *Pod) bool {
+	return p.Status.Phase == PodSucceeded || p.Status.Phase == PodFailed
 }
 
 // IsMirrorPod reports whether a pod is the API server's copy of a kubelet's static pod: it has

@@ -253,7 +253,7 @@ const (
 //  2. a pod marked for deletion is removed once its containers have stopped;
 //  3. a crashed container of a Running pod restarts when its back-off is over;
 //  4. a pod not yet admitted, which the node's pressure refuses, is rejected AdmissionDelay
-//     after binding.
+//     after binding (once: a rejected pod is Failed, and a pod that has ended is due nothing).
 //
 // A stopped kubelet is due to do nothing.
 func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
@@ -263,7 +263,7 @@ func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
 		return next, false
 	}
 	rejection := func(p *api.Pod) (time.Time, bool) {
-		if len(p.Status.ContainerStatuses) > 0 || !refused(c, p, p.Spec.NodeName) {
+		if len(p.Status.ContainerStatuses) > 0 || api.IsPodTerminal(p) || !refused(c, p, p.Spec.NodeName) {
 			return time.Time{}, false
 		}
 		return admissionAt(p)
