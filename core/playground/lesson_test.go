@@ -69,9 +69,17 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 	m = Update(m, RunMsg{m.Terminal.Input})
 	v = Render(m).Tutor
 	assert.True(t, v.Met, "the learner ran the solution")
-	assert.True(t, v.Last)
+	assert.Nil(t, v.Recap, "the recap waits for the lesson's end")
 	assert.Equal(t, "$ kubectl get pods -n kube-system -o wide", Render(m).Terminal[len(Render(m).Terminal)-2].Text)
 	assert.Equal(t, 3, m.Progress["01-one-pod-per-node"])
+
+	m = Update(m, NextStepMsg{})
+	m = Update(m, PredictMsg{Choice: 3})
+	m = Update(m, RunMsg{"kubectl apply -f log-agent.yaml"})
+	v = Render(m).Tutor
+	assert.True(t, v.Met)
+	assert.True(t, v.Last)
+	assert.Equal(t, 4, m.Progress["01-one-pod-per-node"])
 	require.NotNil(t, v.Recap, "the last step met shows the recap")
 	assert.NotEmpty(t, v.Recap.Rules)
 	require.NotNil(t, v.Next)
@@ -83,7 +91,7 @@ func TestLessonIsTakenStepByStep(t *testing.T) {
 
 	m = Update(m, LessonMsg{})
 	assert.Nil(t, m.Tutor)
-	assert.Equal(t, 3, m.Progress["01-one-pod-per-node"], "progress outlives the lesson")
+	assert.Equal(t, 4, m.Progress["01-one-pod-per-node"], "progress outlives the lesson")
 	assert.Len(t, Render(m).Nodes[1].Pods, 2, "the sandbox's start state again")
 }
 
@@ -236,10 +244,11 @@ func TestAChallengeIsCheckedNotWatched(t *testing.T) {
 	v = Render(m).Tutor
 	assert.True(t, v.Met)
 	assert.True(t, v.Challenge.Solved)
-	assert.Equal(t, "Solved in 3:05.", TookText(English, v.Challenge.Took))
+	assert.Equal(t, "Time taken: 3:05.", TookText(English, v.Challenge.Took))
 	assert.Equal(t, challengeWithHints, m.Progress[id])
 	assert.Equal(t, "solved with hints", v.Challenge.Result)
-	assert.NotNil(t, v.Next, "the next challenge")
+	require.NotNil(t, v.Next, "the next challenge")
+	assert.Equal(t, "challenges/02-a-manifest-that-will-not-apply", v.Next.ID)
 
 	reloaded, err := Load(lib, Save(m))
 	require.NoError(t, err)
@@ -304,4 +313,20 @@ func TestTheReferenceIsEveryLessonsRecap(t *testing.T) {
 	assert.Contains(t, paneViews(m), PaneView{Pane: LessonPane, Label: "Lesson", Selected: true}, "a phone shows the reference in the lesson's pane")
 	m = Update(m, ReferenceMsg{})
 	assert.Nil(t, Render(m).Reference)
+}
+
+// TestAChallengeSaysNoUnaskedWordOnTheCause: while a challenge is under way the cluster shows no
+// "not here" placeholder and the editor no lint, which would name the fault; once the learner
+// gives up, they are back.
+func TestAChallengeSaysNoUnaskedWordOnTheCause(t *testing.T) {
+	m, err := OpenLink(lib, "challenge=1")
+	require.NoError(t, err)
+	m = Update(m, ApplyMsg{Text: lessons.K8sMasterDaemonSet})
+	v := Render(m)
+	assert.Empty(t, v.Nodes[0].Ghosts, "hd1 would say why it has no fluentd pod")
+	assert.Empty(t, v.Lints, "the k8s-master toleration would be named")
+	m = Update(m, SolutionMsg{})
+	v = Render(m)
+	assert.NotEmpty(t, v.Nodes[0].Ghosts)
+	assert.NotEmpty(t, v.Lints)
 }

@@ -280,6 +280,14 @@ func (m Model) restart(fresh Model, notice, note string) Model {
 
 func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }
 
+// examining reports whether a challenge is under way, not given up: the page then says no
+// unasked word on the cause (no "not here" placeholders, no editor lints), as an exam would not;
+// what the learner asks for (kubectl, a node's details) it answers as ever.
+func (m Model) examining() bool {
+	t := m.Tutor
+	return t != nil && t.Lesson.Challenge != nil && !t.GaveUp && !t.Met
+}
+
 // text is the current step's prose in a language.
 func (t *Tutor) text(l Lang) lesson.StepText { return t.Lesson.Text[string(l)].Steps[t.step().ID] }
 

@@ -243,7 +243,10 @@ func Render(m Model) View {
 			nv.Actions, nv.Daemons, nv.Faults = nodeActions(l, n, machine), daemonReasons(l, c, n), kubelet.ActiveFaults(machine)
 		}
 		if !v.Compact {
-			nv.Usage, nv.Notes, nv.Ghosts = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n), ghosts(l, c, n, nv.Pods)
+			nv.Usage, nv.Notes = nodeUsage(n, podsOn[n.Name]), nodeNotes(l, c, n)
+			if !m.examining() {
+				nv.Ghosts = ghosts(l, c, n, nv.Pods)
+			}
 		}
 		v.Nodes = append(v.Nodes, nv)
 		if selected {
@@ -268,7 +271,8 @@ func Render(m Model) View {
 }
 
 // EditorMarks are what the editor's pane marks on the open tab's text: the last apply's
-// problems and the lints of the text ("line N: message" where the line is known), and both for
+// problems and the lints of the text ("line N: message" where the line is known; none during a
+// challenge, see examining), and both for
 // the code editor to mark at their lines (View.Diagnostics). Render has them; the page asks for
 // them alone as the learner types, which renders nothing else.
 func EditorMarks(m Model) (problems, lints []string, diagnostics string) {
@@ -284,7 +288,11 @@ func EditorMarks(m Model) (problems, lints []string, diagnostics string) {
 		marks = append(marks, diagnostic{pr.Line, pr.Column, pr.Message, "error"})
 		problems = append(problems, at(pr.Line, pr.Message))
 	}
-	for _, lint := range editorLints(m, m.tabText()) {
+	var found []Lint
+	if !m.examining() {
+		found = editorLints(m, m.tabText())
+	}
+	for _, lint := range found {
 		marks = append(marks, diagnostic{lint.Line, 0, lint.Message, "warning"})
 		lints = append(lints, at(lint.Line, lint.Message))
 	}

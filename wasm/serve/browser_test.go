@@ -844,35 +844,128 @@ func (b *browser) nextStep(t *testing.T) {
 
 // TestBrowserLessonOneByTypingInTheTerminal: lesson 1 from the lesson list, the DaemonSet applied
 // from the editor and everything else typed into the terminal, each goal ticking as it is met,
-// a wrong prediction explained, and the progress kept across a reload.
+// a wrong prediction explained, the recap at the end with the next lesson, and the progress kept
+// across a reload.
 func TestBrowserLessonOneByTypingInTheTerminal(t *testing.T) {
 	b, _ := openPlayground(t)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lesson-picker`), "01-one-pod-per-node")))
 	eval[bool](t, b, `document.getElementById('lesson-picker').dispatchEvent(new Event('change'))`)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
 	assert.Equal(t, "Lesson 1 · One pod per node", b.text(t, "#tutor h2"))
-	assert.Equal(t, "Step 1 of 3 | Goal not met yet", b.lessonState(t))
+	assert.Equal(t, "Step 1 of 4 | Goal not met yet", b.lessonState(t))
 	assert.Empty(t, b.podsByNode(t), "the lesson starts without workloads")
 
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
 	b.run(t, "sim advance 30s")
-	assert.Equal(t, "Step 1 of 3 | ✓ Goal met", b.lessonState(t))
+	assert.Equal(t, "Step 1 of 4 | ✓ Goal met", b.lessonState(t))
 	b.nextStep(t)
 
+	assert.Equal(t, "How many pods will the DESIRED column show?", b.text(t, "#tutor .predict .question"), "the question above the choices")
 	assert.False(t, b.predict(t, 1), "2 is wrong: the control plane runs one too")
 	assert.Contains(t, b.text(t, "#tutor .explain"), "Not quite. DESIRED is 3")
-	b.run(t, "kubectl get ds -n kube-system")
-	assert.Equal(t, "Step 2 of 3 | ✓ Goal met", b.lessonState(t))
+	b.run(t, "kubectl -n kube-system get ds")
+	assert.Equal(t, "Step 2 of 4 | ✓ Goal met", b.lessonState(t), "kubectl's own spellings count")
 	b.nextStep(t)
 
 	assert.True(t, b.predict(t, 2))
 	b.run(t, "kubectl get pods -n kube-system -o wide")
-	assert.Equal(t, "Step 3 of 3 | ✓ Goal met", b.lessonState(t))
+	assert.Equal(t, "Step 3 of 4 | ✓ Goal met", b.lessonState(t))
+	b.nextStep(t)
+
+	assert.True(t, b.predict(t, 3))
+	b.run(t, "kubectl apply -f log-agent.yaml")
+	assert.Equal(t, "Step 4 of 4 | ✓ Goal met", b.lessonState(t))
 	assert.Equal(t, "Lesson complete!", b.text(t, "#tutor .lesson-done"))
+	assert.Equal(t, "What you learned", b.text(t, "#tutor .recap h3"), "the recap card ends the lesson")
+	assert.Equal(t, "Next: Lesson 2 · Nodes come and go", b.text(t, `#tutor button[data-key="lesson goto"]`))
+	b.screenshot(t, "lesson-1-recap")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #tutor`))))
-	assert.Equal(t, "Step 3 of 3 | ✓ Goal met", b.lessonState(t), "a reload keeps the place")
-	assert.Equal(t, "1. One pod per node (3/3)", eval[string](t, b, `document.querySelector('#lesson-picker option[value="01-one-pod-per-node"]').textContent`))
-	b.screenshot(t, "lesson-1")
+	assert.Equal(t, "Step 4 of 4 | ✓ Goal met", b.lessonState(t), "a reload keeps the place")
+	assert.Equal(t, "1. One pod per node (4/4)", eval[string](t, b, `document.querySelector('#lesson-picker option[value="01-one-pod-per-node"]').textContent`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="lesson goto"]`))))
+	assert.Equal(t, "Lesson 2 · Nodes come and go", b.text(t, "#tutor h2"), "Next opens the next lesson")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserShowSolutionBeforePredictingRevealsTheAnswer: Show solution before a prediction
+// marks its answer revealed, never right, explains it, and shows the solution's commands ready to
+// run — the first already in the prompt, each one a click away — rather than running them.
+func TestBrowserShowSolutionBeforePredictingRevealsTheAnswer(t *testing.T) {
+	b, url := openPlayground(t)
+	b.openPage(t, url+"#lesson=2")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor .predict`))))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="lesson solve"]`))))
+	b.idle(t)
+	assert.Equal(t, 0, eval[int](t, b, `document.querySelectorAll('#tutor .predict .choice.right, #tutor .predict .choice.wrong').length`), "never Right")
+	assert.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('#tutor .predict .choice.revealed').length`), "the answer is marked revealed")
+	assert.True(t, strings.HasPrefix(b.text(t, "#tutor .explain"), "Revealed by Show solution."))
+	lines := eval[[]string](t, b, `Array.from(document.querySelectorAll('#tutor .solution .solution-line')).map(b => b.textContent)`)
+	assert.Equal(t, []string{"sim add-node hd4", "sim advance 10s"}, lines)
+	assert.Equal(t, "sim add-node hd4", eval[string](t, b, `document.getElementById('prompt').value`), "the first command waits in the prompt")
+	assert.Equal(t, "Step 1 of 5 | Goal not met yet", b.lessonState(t), "nothing ran")
+	assert.Len(t, b.podsByNode(t), 3, "no node was added")
+	b.screenshot(t, "lesson-2-revealed")
+
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS(`#prompt`), kb.Enter)))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="solution 1"]`))))
+	b.idle(t)
+	assert.Equal(t, "sim advance 10s", eval[string](t, b, `document.getElementById('prompt').value`))
+	assert.Equal(t, "prompt", eval[string](t, b, `document.activeElement.id`), "the prompt has the focus, ready for Enter")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS(`#prompt`), kb.Enter)))
+	assert.Equal(t, "Step 1 of 5 | ✓ Goal met", b.lessonState(t), "the learner ran it")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserAChallengeFromStartToCheck: a challenge opened by its link shows the task and not
+// its checks; the timer counts down; a Check before the fix marks what fails; hints come one at
+// a time; after the fix a Check passes every check, says how long it took and keeps the result,
+// which the picker shows, across a reload.
+func TestBrowserAChallengeFromStartToCheck(t *testing.T) {
+	b, url := openPlayground(t)
+	b.openPage(t, url+"#challenge=1")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "Challenge 1 · The log agent skips the control plane", b.text(t, "#tutor h2"))
+	assert.Equal(t, "Suggested time: 5 min", b.text(t, "#tutor .lesson-step"))
+	assert.Equal(t, 0, eval[int](t, b, `document.querySelectorAll('#tutor .check').length`), "the checks are hidden")
+	assert.Equal(t, 0, eval[int](t, b, `document.querySelectorAll('#tutor .hint').length`), "the hints are locked")
+
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="challenge timer"]`))))
+	b.idle(t)
+	assert.Regexp(t, `^[45]:[0-5][0-9] left$`, b.text(t, "#tutor .timer"))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="challenge check"]`))))
+	b.idle(t)
+	checks := func() []string {
+		return eval[[]string](t, b, `Array.from(document.querySelectorAll('#tutor .check')).map(c => c.className + ': ' + c.textContent)`)
+	}
+	assert.Equal(t, []string{
+		"check failed: The DaemonSet wants a pod on every node, and all of them are ready",
+		"check failed: A fluentd pod runs on hd1",
+		"check passed: hd1 keeps its control-plane taint, as kubeadm set it",
+	}, checks())
+	assert.Equal(t, "Hint (1 of 3)", b.text(t, `#tutor button[data-key="lesson hint"]`))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="lesson hint"]`))))
+	b.idle(t)
+	assert.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('#tutor .hint').length`), "one hint at a time")
+	b.screenshot(t, "challenge-1-checked")
+
+	b.run(t, `kubectl patch ds fluentd-elasticsearch -n kube-system --type=json -p '[{"op":"replace","path":"/spec/template/spec/tolerations/0/key","value":"node-role.kubernetes.io/control-plane"}]'`)
+	b.run(t, "sim advance 30s")
+	assert.Equal(t, "check failed", eval[string](t, b, `document.querySelector('#tutor .check').className`), "nothing is judged until Check")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="challenge check"]`))))
+	b.idle(t)
+	for _, c := range checks() {
+		assert.True(t, strings.HasPrefix(c, "check passed"), c)
+	}
+	assert.Regexp(t, `^Solved! Time taken: [0-9]+:[0-5][0-9]\.$`, b.text(t, "#tutor .lesson-done"))
+	assert.Equal(t, "Your best: solved with hints", b.text(t, "#tutor .result"))
+	b.screenshot(t, "challenge-1-solved")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #tutor`))))
+	assert.Equal(t, "Your best: solved with hints", b.text(t, "#tutor .result"), "a reload keeps the result")
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`!!document.querySelector('#lesson-picker option[value^="challenges/"]')`, chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err, "the picker lists the challenges after the first paint")
+	assert.Equal(t, "1. The log agent skips the control plane (solved with hints)",
+		eval[string](t, b, `document.querySelector('#lesson-picker option[value="challenges/01-the-agent-skips-the-control-plane"]').textContent`))
+	assert.Equal(t, "Challenges", eval[string](t, b, `document.querySelector('#lesson-picker option[value="challenges/01-the-agent-skips-the-control-plane"]').parentElement.label`))
 	assert.Empty(t, b.consoleErrors())
 }
 
@@ -904,6 +997,7 @@ func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
 			assert.Equal(t, "第 1 步，共 4 步 | ✓ 目标已达成", b.lessonState(t))
 			b.pickPane(t, "lesson")
 			b.nextStep(t)
+			assert.True(t, b.predict(t, 2))
 			b.pickPane(t, "terminal")
 			b.run(t, "kubectl describe node hd2")
 			b.pickPane(t, "lesson")
@@ -949,7 +1043,7 @@ func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#tutor`)),
 	))
 	assert.Equal(t, "Your lesson · My own lesson", b.text(t, "#tutor h2"))
-	assert.Equal(t, "Step 1 of 3 | Goal not met yet", b.lessonState(t))
+	assert.Equal(t, "Step 1 of 4 | Goal not met yet", b.lessonState(t))
 	assert.Empty(t, b.consoleErrors())
 }
 
