@@ -63,7 +63,8 @@ func (p *page) renderLessons(v playground.View) {
 	} else {
 		head.AppendChild(p.el("span", "lesson-step", playground.T(l, "lesson.step", t.Step, t.Steps)))
 	}
-	head.AppendChild(p.button("small quiet", playground.T(l, "lesson.leave"), "lesson leave", func() playground.Msg { return playground.LessonMsg{} }))
+	leave := map[bool]string{false: "lesson.leave", true: "challenge.leave"}[t.Challenge != nil]
+	head.AppendChild(p.button("small quiet", playground.T(l, leave), "lesson leave", func() playground.Msg { return playground.LessonMsg{} }))
 	panel.AppendChild(head)
 	if t.Step == 1 {
 		panel.AppendChild(p.prose("p", "intro", t.Intro))

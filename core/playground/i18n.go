@@ -225,6 +225,7 @@ var texts = map[string]text{
 	"challenge.notYet":           {"Not solved yet: fix what is marked ✗ and check again.", "尚未完成：修正标记为 ✗ 的项，然后再次检查。"},
 	"challenge.done":             {"Solved!", "完成！"},
 	"challenge.took":             {"Time taken: %s.", "用时 %s。"},
+	"challenge.leave":            {"Leave the challenge", "退出挑战"},
 	"challenge.giveup":           {"Give up and show the solution", "放弃并显示答案"},
 	"challenge.solved":           {"solved", "已完成"},
 	"challenge.hints":            {"solved with hints", "借助提示完成"},

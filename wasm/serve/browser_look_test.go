@@ -200,6 +200,9 @@ func TestBrowserLooks(t *testing.T) {
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
 		box := eval[[]float64](t, b, `(() => { const r = document.getElementById('session-items').getBoundingClientRect(); return [r.left, r.right]; })()`)
 		assert.True(t, box[0] >= 0 && box[1] <= float64(shot.width), "%s: the Session menu is on the screen: %v", shot.name, box)
+		covered := eval[[]string](t, b, `Array.from(document.querySelectorAll('#session-items [role=menuitem]')).filter(i => {
+			const r = i.getBoundingClientRect(); return !i.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }).map(i => i.textContent)`)
+		assert.Empty(t, covered, "%s: nothing covers the Session menu's items", shot.name)
 		b.saveScreenshot(t, shot.name+"-session-menu", chromedp.CaptureScreenshot())
 	}
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
@@ -237,5 +240,70 @@ func TestBrowserLooks(t *testing.T) {
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "en")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
 	b.saveScreenshot(t, "look-dark", chromedp.CaptureScreenshot())
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserLessonsAndChallengesLook: a prediction's question, a revealed answer with the
+// solution's lines, a lesson's recap, the reference and a checked challenge, at 1440×900,
+// 1280×720 and on a 390×844 phone, and in Chinese on a dark system theme, saved under
+// .screenshots/ for a person to look at; nothing in the lesson's pane is wider than the pane.
+func TestBrowserLessonsAndChallengesLook(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t)
+	fits := func(name string) {
+		t.Helper()
+		over := eval[float64](t, b, `document.getElementById('tutor').scrollWidth - document.getElementById('tutor').clientWidth`)
+		assert.LessOrEqual(t, over, 1.0, "%s: the lesson's pane scrolls sideways", name)
+	}
+	shoot := func(name string) {
+		t.Helper()
+		fits(name)
+		b.saveScreenshot(t, name, chromedp.CaptureScreenshot())
+	}
+	for _, size := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"1440x900", 1440, 900, false}, {"1280x720", 1280, 720, false}, {"390x844", 390, 844, true}} {
+		opts := []chromedp.EmulateViewportOption{}
+		if size.mobile {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(size.width, size.height, opts...)))
+		b.openPage(t, url+"#lesson=6")
+		b.pickPane(t, "lesson")
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor .predict .question`))))
+		shoot("lesson-question-" + size.name)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="lesson solve"]`))))
+		b.idle(t)
+		shoot("lesson-revealed-" + size.name)
+
+		b.openPage(t, url+"#challenge=3")
+		b.pickPane(t, "lesson")
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="challenge check"]`))))
+		b.idle(t)
+		shoot("challenge-checked-" + size.name)
+
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`)), chromedp.Click(chromedp.CSS(`#reference-open`))))
+		b.idle(t)
+		require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor .recap`))))
+		assert.Equal(t, "Reference", b.text(t, "#tutor h2"))
+		assert.GreaterOrEqual(t, eval[int](t, b, `document.querySelectorAll('#tutor .recap').length`), 21, "every lesson's recap")
+		shoot("reference-" + size.name)
+	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	})))
+	b.openPage(t, url+"#lesson=13")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
+	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+	b.idle(t)
+	shoot("lesson-dark-zh-CN")
+	b.openPage(t, url+"#challenge=1")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#tutor button[data-key="challenge check"]`))))
+	b.idle(t)
+	shoot("challenge-dark-zh-CN")
 	assert.Empty(t, b.consoleErrors())
 }
