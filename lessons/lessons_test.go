@@ -210,19 +210,48 @@ func TestEveryLessonEndsWithARecap(t *testing.T) {
 func TestTheSeedsClaimsTableIsTheRecaps(t *testing.T) {
 	all, err := lesson.Load(Files, BuiltIn)
 	require.NoError(t, err)
-	table := claimsTable(all)
+	readmeHolds(t, "claims", "TestTheSeedsClaimsTableIsTheRecaps", claimsTable(all))
+}
+
+// TestTheLessonsTablesAreTheLessons: lessons/README.md lists every lesson with its steps and
+// every challenge with its time, as the files have them. DAEMONLAB_UPDATE=1 rewrites the tables.
+func TestTheLessonsTablesAreTheLessons(t *testing.T) {
+	all, err := lesson.Load(Files, BuiltIn)
+	require.NoError(t, err)
+	challenges, err := lesson.Load(Challenges, BuiltIn)
+	require.NoError(t, err)
+	var b strings.Builder
+	b.WriteString("| # | Lesson | Steps |\n|---|---|---|\n")
+	for i, l := range all {
+		var ids []string
+		for _, st := range l.Steps {
+			ids = append(ids, st.ID)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s |\n", i+1, l.Text["en"].Title, strings.Join(ids, ", "))
+	}
+	b.WriteString("\n| # | Challenge | Minutes |\n|---|---|---|\n")
+	for i, c := range challenges {
+		fmt.Fprintf(&b, "| %d | %s | %d |\n", i+1, c.Text["en"].Title, c.Challenge.Minutes)
+	}
+	readmeHolds(t, "lessons", "TestTheLessonsTablesAreTheLessons", b.String())
+}
+
+// readmeHolds checks that lessons/README.md holds text between its markers for name, and
+// rewrites it there with DAEMONLAB_UPDATE=1.
+func readmeHolds(t *testing.T, name, test, text string) {
+	t.Helper()
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
-	begin, end := "<!-- claims: made by TestTheSeedsClaimsTableIsTheRecaps -->\n", "<!-- /claims -->"
+	begin, end := "<!-- "+name+": made by "+test+" -->\n", "<!-- /"+name+" -->"
 	before, rest, ok := strings.Cut(string(readme), begin)
-	require.True(t, ok, "README.md marks where the table goes")
+	require.True(t, ok, "README.md marks where the %s table goes", name)
 	_, after, ok := strings.Cut(rest, end)
 	require.True(t, ok)
-	want := before + begin + table + end + after
+	want := before + begin + text + end + after
 	if os.Getenv("DAEMONLAB_UPDATE") != "" {
 		require.NoError(t, os.WriteFile("README.md", []byte(want), 0o644))
 	}
-	assert.Equal(t, want, string(readme), "run DAEMONLAB_UPDATE=1 go test ./lessons -run Claims")
+	assert.Equal(t, want, string(readme), "run DAEMONLAB_UPDATE=1 go test ./lessons -run Table")
 }
 
 // zhAvoid are renderings the zh-cn glossary rules out, with the form DaemonLab uses instead
