@@ -330,3 +330,16 @@ func TestAChallengeSaysNoUnaskedWordOnTheCause(t *testing.T) {
 	assert.NotEmpty(t, v.Nodes[0].Ghosts)
 	assert.NotEmpty(t, v.Lints)
 }
+
+// TestAPredictionWaitsWithoutHints: while a lesson step's prediction waits for its answer the
+// editor's lints and the cluster's "not here" placeholders, which would give it away (lesson 5's
+// editor holds the k8s-master toleration the lint names), say nothing; once it is answered they
+// are back.
+func TestAPredictionWaitsWithoutHints(t *testing.T) {
+	m, err := StartModel(lib, "5")
+	require.NoError(t, err)
+	require.NotNil(t, m.Tutor.step().Predict)
+	assert.Empty(t, Render(m).Lints, "the lint would say hd1 gets no pod")
+	m = Update(m, PredictMsg{Choice: 1})
+	assert.NotEmpty(t, Render(m).Lints)
+}

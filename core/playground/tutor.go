@@ -280,12 +280,19 @@ func (m Model) restart(fresh Model, notice, note string) Model {
 
 func (t *Tutor) step() lesson.Step { return t.Lesson.Steps[t.Step] }
 
-// examining reports whether a challenge is under way, not given up: the page then says no
-// unasked word on the cause (no "not here" placeholders, no editor lints), as an exam would not;
-// what the learner asks for (kubectl, a node's details) it answers as ever.
+// examining reports whether the page should say no unasked word on a cause (no "not here"
+// placeholders, no editor lints), which would give the answer away: while a challenge is under
+// way and not given up, as an exam would not, and while a lesson step's prediction waits for its
+// answer. What the learner asks for (kubectl, a node's details) it answers as ever.
 func (m Model) examining() bool {
 	t := m.Tutor
-	return t != nil && t.Lesson.Challenge != nil && !t.GaveUp && !t.Met
+	switch {
+	case t == nil:
+		return false
+	case t.Lesson.Challenge != nil:
+		return !t.GaveUp && !t.Met
+	}
+	return t.step().Predict != nil && t.Predicted == 0 && !t.Revealed
 }
 
 // text is the current step's prose in a language.
