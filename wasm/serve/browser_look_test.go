@@ -177,6 +177,26 @@ func TestBrowserHeaderIsOneRow(t *testing.T) {
 	assert.Empty(t, b.consoleErrors())
 }
 
+// lookSize is a window the look tests take the page at: its name in the screenshots' names.
+type lookSize struct {
+	name          string
+	width, height int64
+	mobile        bool
+}
+
+// lookSizes are the sizes the issues name: two wide windows and a phone.
+var lookSizes = []lookSize{{"1440x900", 1440, 900, false}, {"1280x720", 1280, 720, false}, {"390x844", 390, 844, true}}
+
+// emulate makes the browser's window a look size.
+func (b *browser) emulate(t *testing.T, size lookSize) {
+	t.Helper()
+	opts := []chromedp.EmulateViewportOption{}
+	if size.mobile {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(size.width, size.height, opts...)))
+}
+
 // TestBrowserLooks: the page at the sizes the issue names, in Chinese and in a dark system
 // theme (whose background is dark, and whose code is in a monospace font, CJK included), saved
 // under .screenshots/ for a person to look at; pods fade in and out, except under
@@ -184,26 +204,19 @@ func TestBrowserHeaderIsOneRow(t *testing.T) {
 func TestBrowserLooks(t *testing.T) {
 	url := servePage(t)
 	b := newBrowser(t)
-	for _, shot := range []struct {
-		name          string
-		width, height int64
-		mobile        bool
-	}{{"look-1440x900", 1440, 900, false}, {"look-1280x720", 1280, 720, false}, {"look-390x844", 390, 844, true}} {
-		opts := []chromedp.EmulateViewportOption{}
-		if shot.mobile {
-			opts = append(opts, chromedp.EmulateMobile)
-		}
-		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(shot.width, shot.height, opts...)))
+	for _, size := range lookSizes {
+		name := "look-" + size.name
+		b.emulate(t, size)
 		b.openPage(t, url)
-		assert.LessOrEqual(t, eval[float64](t, b, `document.querySelector('.top').getBoundingClientRect().height`), 100.0, "%s: the header is two rows at most", shot.name)
-		b.saveScreenshot(t, shot.name, chromedp.CaptureScreenshot())
+		assert.LessOrEqual(t, eval[float64](t, b, `document.querySelector('.top').getBoundingClientRect().height`), 100.0, "%s: the header is two rows at most", name)
+		b.saveScreenshot(t, name, chromedp.CaptureScreenshot())
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
 		box := eval[[]float64](t, b, `(() => { const r = document.getElementById('session-items').getBoundingClientRect(); return [r.left, r.right]; })()`)
-		assert.True(t, box[0] >= 0 && box[1] <= float64(shot.width), "%s: the Session menu is on the screen: %v", shot.name, box)
+		assert.True(t, box[0] >= 0 && box[1] <= float64(size.width), "%s: the Session menu is on the screen: %v", name, box)
 		covered := eval[[]string](t, b, `Array.from(document.querySelectorAll('#session-items [role=menuitem]')).filter(i => {
 			const r = i.getBoundingClientRect(); return !i.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }).map(i => i.textContent)`)
-		assert.Empty(t, covered, "%s: nothing covers the Session menu's items", shot.name)
-		b.saveScreenshot(t, shot.name+"-session-menu", chromedp.CaptureScreenshot())
+		assert.Empty(t, covered, "%s: nothing covers the Session menu's items", name)
+		b.saveScreenshot(t, name+"-session-menu", chromedp.CaptureScreenshot())
 	}
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
 	b.openPage(t, url)
@@ -260,16 +273,8 @@ func TestBrowserLessonsAndChallengesLook(t *testing.T) {
 		fits(name)
 		b.saveScreenshot(t, name, chromedp.CaptureScreenshot())
 	}
-	for _, size := range []struct {
-		name          string
-		width, height int64
-		mobile        bool
-	}{{"1440x900", 1440, 900, false}, {"1280x720", 1280, 720, false}, {"390x844", 390, 844, true}} {
-		opts := []chromedp.EmulateViewportOption{}
-		if size.mobile {
-			opts = append(opts, chromedp.EmulateMobile)
-		}
-		require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(size.width, size.height, opts...)))
+	for _, size := range lookSizes {
+		b.emulate(t, size)
 		b.openPage(t, url+"#lesson=6")
 		b.pickPane(t, "lesson")
 		require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor .predict .question`))))
