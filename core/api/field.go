@@ -176,8 +176,9 @@ func NotSupported[T ~string](p *Path, value any, valid []T) *FieldError {
 // ErrorList is the result of validating an object; the order is the order of the checks.
 type ErrorList []*FieldError
 
-// dedupe drops repeated messages, keeping the first, as ErrorList.ToAggregate does.
-func (l ErrorList) dedupe() ErrorList {
+// Dedupe drops repeated messages, keeping the first, as ErrorList.ToAggregate does (and kubectl's
+// statusCausesToAggrError with a refusal's causes).
+func (l ErrorList) Dedupe() ErrorList {
 	seen := map[string]bool{}
 	var out ErrorList
 	for _, e := range l {
@@ -191,7 +192,7 @@ func (l ErrorList) dedupe() ErrorList {
 
 // Error renders the list as an aggregate: one message, or several in brackets.
 func (l ErrorList) Error() string {
-	l = l.dedupe()
+	l = l.Dedupe()
 	if len(l) == 1 {
 		return l[0].Error()
 	}

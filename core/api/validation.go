@@ -26,6 +26,7 @@ func Validate(obj Object) ErrorList {
 		errs = append(errs, validateReplicaSetSpec(&o.Spec, NewPath("spec"))...)
 	case *Pod:
 		errs = validateObjectMeta(&o.ObjectMeta, true, IsDNS1123Subdomain)
+		errs = append(errs, validatePodAnnotations(o, NewPath("metadata", "annotations"))...)
 		errs = append(errs, validatePodSpec(&o.Spec, NewPath("spec"))...)
 	case *Node:
 		errs = validateObjectMeta(&o.ObjectMeta, false, IsDNS1123Subdomain)
@@ -41,7 +42,7 @@ func Validate(obj Object) ErrorList {
 	case *ControllerRevision, *Event:
 		errs = validateObjectMeta(obj.GetObjectMeta(), true, IsDNS1123Subdomain)
 	}
-	return errs.dedupe()
+	return errs.Dedupe()
 }
 
 // validateObjectMeta follows ValidateObjectMeta:

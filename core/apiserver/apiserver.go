@@ -171,7 +171,8 @@ func generatedName(base, suffix string) string {
 //  2. Defaulting, the registry's BeginUpdate (a service keeps what was allocated to it, see
 //     allocateService), then the strategy's PrepareForUpdate: the stored status stays, and the
 //     generation counts one more only when the spec changed.
-//  3. Validation and the update rules (immutable fields): Invalid.
+//  3. Validation and the update rules (immutable fields; a pod's spec, but for its images,
+//     deadline and tolerations, see api.ValidatePodUpdate): Invalid, each message once.
 //  4. An update that changes nothing is not written: the stored object comes back, its
 //     resourceVersion unchanged.
 //  5. An update that leaves an object being deleted without finalizers, its grace period over,
@@ -222,7 +223,7 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 	if !status {
 		errs := api.Validate(obj)
 		if st.validateUpdate != nil {
-			errs = append(errs, st.validateUpdate(obj, old)...)
+			errs = append(errs, st.validateUpdate(obj, old)...).Dedupe()
 		}
 		if len(errs) > 0 {
 			return nil, invalid(kind, m.Name, errs)

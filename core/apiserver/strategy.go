@@ -37,7 +37,7 @@ type strategy struct {
 
 // strategies are the kinds' registry strategies.
 var strategies = map[string]strategy{
-	"Pod":                {generation: true, status: true, create: podPrepareForCreate},
+	"Pod":                {generation: true, status: true, create: podPrepareForCreate, validateUpdate: podValidateUpdate},
 	"Node":               {status: true, validateUpdate: podCIDRImmutable},
 	"Namespace":          {status: true},
 	"DaemonSet":          {generation: true, status: true, create: daemonSetPrepareForCreate, update: daemonSetPrepareForUpdate, validateUpdate: selectorImmutable},
@@ -55,14 +55,21 @@ var strategies = map[string]strategy{
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a
 // new pod has generation 1 (the strategy's generation), is Pending and has the QoS class of its
-// resources. DaemonLab keeps a phase the
-// manifest gives, where upstream resets the whole status.
+// resources. DaemonLab keeps the status the manifest gives (a phase defaults to Pending), where
+// upstream resets the whole status to Pending: tests create pods already Running or Failed.
 func podPrepareForCreate(obj api.Object) {
 	pod := obj.(*api.Pod)
 	if pod.Status.Phase == "" {
 		pod.Status.Phase = api.PodPending
 	}
 	pod.Status.QOSClass = string(api.ComputeQOS(&pod.Spec))
+}
+
+// podValidateUpdate is podStrategy.ValidateUpdate's update rules (pkg/registry/core/pod/
+// strategy.go, ValidatePodUpdate): see api.ValidatePodUpdate. The kubelet's status writes and
+// the scheduler's binding do not come this way.
+func podValidateUpdate(obj, old api.Object) api.ErrorList {
+	return api.ValidatePodUpdate(obj.(*api.Pod), old.(*api.Pod))
 }
 
 // daemonSetPrepareForCreate is daemonSetStrategy.PrepareForCreate

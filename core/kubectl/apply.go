@@ -342,7 +342,7 @@ func withSource(err error, doing, source string) error {
 func applyError(err error, doing, source string) string {
 	var se *apiserver.StatusError
 	if errors.As(err, &se) && se.Reason != apiserver.ReasonInvalid {
-		return fmt.Sprintf("Error from server (%s): %s", se.Reason, withSource(err, doing, source).Error())
+		return fromServer(se.Reason, withSource(err, doing, source).Error())
 	}
 	return ServerError(err)
 }

@@ -43,15 +43,23 @@ func HelpTopics() []string {
 	return topics
 }
 
-// helpTopic finds the command a line asks help for: the longest run of its leading words that
-// is a topic (`kubectl rollout status ds/x --help` is rollout status's help).
+// helpTopic finds the command a line asks help for, as cobra's Find walks the command tree:
+//
+//  1. It is the longest run of the line's leading words, up to the first flag, that names a
+//     topic (`kubectl rollout status ds/x --help` is rollout status's help).
+//  2. A word after a command that groups others is read as that command's subcommand by any
+//     of its names (subcommandNames: `kubectl create pdb --help` is create
+//     poddisruptionbudget's help, `kubectl top nodes --help` top node's).
 func helpTopic(words []string) string {
 	topic := ""
-	for i := range words {
-		if strings.HasPrefix(words[i], "-") {
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
 			break
 		}
-		candidate := strings.Join(words[:i+1], " ")
+		if name := subcommandNames[topic][w]; name != "" {
+			w = name
+		}
+		candidate := strings.TrimPrefix(topic+" "+w, " ")
 		if helpText(candidate) == "" {
 			break
 		}

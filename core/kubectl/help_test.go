@@ -17,6 +17,7 @@ import (
 	kubectlcmd "k8s.io/kubectl/pkg/cmd"
 
 	"daemonlab/core/kubectl"
+	"daemonlab/core/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite help.json from kubectl v0.37.2's own commands")
@@ -63,4 +64,34 @@ func TestHelpIsKubectls(t *testing.T) {
 	got, err := os.ReadFile("help.json")
 	require.NoError(t, err)
 	assert.JSONEq(t, string(data), string(got), "help.json is stale: go test ./core/kubectl -run TestHelpIsKubectls -update")
+}
+
+// TestHelpOfASubcommandByAnyOfItsNamesIsItsHelp: cobra finds a subcommand by its aliases too
+// (cobra command.go Find, findNext matching Aliases), so `kubectl create pdb --help` and
+// `kubectl help top nodes` print create poddisruptionbudget's and top node's help, not their
+// group's. Every name kubectl's own command tree gives the subcommands DaemonLab runs is tried.
+func TestHelpOfASubcommandByAnyOfItsNamesIsItsHelp(t *testing.T) {
+	s, err := sim.New(1, sim.Default)
+	require.NoError(t, err)
+	topics := kubectl.HelpTopics()
+	root := kubectlcmd.NewKubectlCommand(kubectlcmd.KubectlOptions{IOStreams: genericiooptions.NewTestIOStreamsDiscard()})
+	tried := 0
+	for _, group := range root.Commands() {
+		for _, sub := range group.Commands() {
+			if !slices.Contains(topics, group.Name()+" "+sub.Name()) {
+				continue
+			}
+			for _, name := range append([]string{sub.Name()}, sub.Aliases...) {
+				path := group.Name() + " " + name
+				want := upstreamHelp(t, path)
+				tried++
+				for _, args := range [][]string{{group.Name(), name, "--help"}, {"help", group.Name(), name}, {group.Name(), name, "x", "-h"}} {
+					r := kubectl.Run(s, args, "")
+					assert.Equal(t, want, r.Out, strings.Join(args, " "))
+					assert.Zero(t, r.Code, strings.Join(args, " "))
+				}
+			}
+		}
+	}
+	assert.Greater(t, tried, 12, "create deploy, ns and pdb, top no/nodes and po/pods are among them")
 }

@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -102,7 +103,13 @@ var replaceFlags = append([]FlagSpec{
 //  2. kubectl then polls every second until each is gone (a pod is gone once its kubelet has
 //     stopped it), for --timeout or else 5 minutes: the simulated clock moves meanwhile. Past
 //     the timeout it fails, and nothing is created.
-//  3. Each object is then created, printing "KIND/NAME replaced"; the first refusal stops it.
+//  3. Each object is then created, printing "KIND/NAME replaced". The object sent has no
+//     resourceVersion: the resource helper clears it before a create (cli-runtime
+//     pkg/resource/helper.go CreateWithOptions, which forceReplace calls through Create with
+//     modify), so a saved `kubectl get -o yaml` is re-created, where the API server would
+//     refuse the resourceVersion (see apiserver.Create) after the delete.
+//  4. A refusal does not stop the others (the builder's ContinueOnError): the refusals come
+//     last, one as checkErr words it, several one a line (see refusals).
 func forceReplace(s *sim.Sim, f Flags, manifests []api.Manifest) Result {
 	var grace *int64
 	if f.Has("grace-period") && f.Int("grace-period") >= 0 {
@@ -141,11 +148,36 @@ func forceReplace(s *sim.Sim, f Flags, manifests []api.Manifest) Result {
 			}
 		}
 	}
+	var refused []error
 	for _, m := range manifests {
+		m.Object.GetObjectMeta().ResourceVersion = ""
 		if _, err := apiserver.Create(s.C, m.Object, apiserver.Options{}); err != nil {
-			return Result{Out: out.String(), Err: ServerError(err), Code: 1}
+			refused = append(refused, err)
+			continue
 		}
 		fmt.Fprintf(&out, "%s/%s replaced\n", resourceName(m.Kind), m.Object.GetObjectMeta().Name)
 	}
+	if len(refused) > 0 {
+		return Result{Out: out.String(), Err: refusals(refused), Code: 1}
+	}
 	return Result{Out: out.String()}
+}
+
+// refusals words the API server's refusals of a command that went on after each, as checkErr
+// words the aggregate it gets (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr): one
+// as ServerError does, several one a line as StandardErrorMessage words each (MultipleErrors).
+func refusals(errs []error) string {
+	if len(errs) == 1 {
+		return ServerError(errs[0])
+	}
+	lines := make([]string, len(errs))
+	for i, err := range errs {
+		var se *apiserver.StatusError
+		if errors.As(err, &se) {
+			lines[i] = fromServer(se.Reason, se.Message)
+		} else {
+			lines[i] = err.Error()
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -101,11 +101,15 @@ const defaultWatchLimit = 5 * time.Minute
 //  1. Each named object's status is printed as its status viewer words it; a DaemonSet must use
 //     RollingUpdate.
 //  2. With --watch (the default) kubectl follows the object until the rollout is done; in
-//     DaemonLab watching lets simulated time pass, event by event, printing each new message, up
-//     to --timeout (or 5 minutes when none is given), after which it fails as kubectl does:
-//     "timed out waiting for the condition".
-//  3. An object deleted while watched ends the watch with "object has been deleted".
-//  4. A watch that spends the command's budget (sim.Sim.Spent) ends where it stands and says so.
+//     DaemonLab watching lets simulated time pass, event by event, printing each new message.
+//  3. With --timeout the watch ends there: the clock moves on to it and the command fails as
+//     kubectl does, "timed out waiting for the condition".
+//  4. Without it (or with 0, "zero means never") kubectl waits for as long as it takes, which
+//     DaemonLab cannot: it stops when nothing more is due in the cluster, or after
+//     defaultWatchLimit (5m) of simulated time, and fails with a note that says which and that
+//     kubectl would still be waiting (see stoppedWaiting), never with an error kubectl prints.
+//  5. An object deleted while watched ends the watch with "object has been deleted".
+//  6. A watch that spends the command's budget (sim.Sim.Spent) ends where it stands and says so.
 func rolloutStatus(s *sim.Sim, args []string) Result {
 	f, targets, bad := rolloutTargets(s, "status", args, rolloutStatusFlags)
 	if bad != nil {
@@ -115,23 +119,24 @@ func rolloutStatus(s *sim.Sim, args []string) Result {
 	if bad != nil {
 		return *bad
 	}
-	limit := defaultWatchLimit
+	limit, capped := defaultWatchLimit, true
 	if d := f.Duration("timeout"); d > 0 {
-		limit = d
+		limit, capped = d, false
 	}
 	watch := !f.Has("watch") || f.IsTrue("watch")
 	var out strings.Builder
 	for _, t := range targets {
-		if err := watchRollout(s, &out, t, revision, watch, limit); err != "" {
+		if err := watchRollout(s, &out, t, revision, watch, limit, capped); err != "" {
 			return Result{Out: out.String(), Err: err, Code: 1}
 		}
 	}
 	return Result{Out: out.String()}
 }
 
-// watchRollout prints one object's rollout status, watching until it is done; it returns
-// kubectl's error, if any.
-func watchRollout(s *sim.Sim, out *strings.Builder, t target, revision int64, watch bool, limit time.Duration) string {
+// watchRollout prints one object's rollout status, watching until it is done or limit has
+// passed (DaemonLab's own limit when capped, kubectl's --timeout otherwise); it returns kubectl's
+// error, or DaemonLab's note, if any.
+func watchRollout(s *sim.Sim, out *strings.Builder, t target, revision int64, watch bool, limit time.Duration, capped bool) string {
 	key := cluster.Key{Namespace: t.obj.GetObjectMeta().Namespace, Name: t.name}
 	deadline := s.C.Now().Add(limit)
 	last := ""
@@ -155,10 +160,27 @@ func watchRollout(s *sim.Sim, out *strings.Builder, t target, revision int64, wa
 			if s.Spent() {
 				return "error: " + sim.Stopped("kubectl rollout status", s.C.Now().Sub(deadline.Add(-limit)), limit)
 			}
-			s.Advance(deadline.Sub(s.C.Now())) // kubectl waited out its --timeout
+			if _, due := s.NextTimer(); capped && !due {
+				return stoppedWaiting(0)
+			}
+			s.Advance(deadline.Sub(s.C.Now())) // kubectl waited out its --timeout, or DaemonLab its limit
+			if capped {
+				return stoppedWaiting(limit)
+			}
 			return "error: timed out waiting for the condition"
 		}
 	}
+}
+
+// stoppedWaiting is DaemonLab's note when it stops a rollout status that kubectl, without
+// --timeout, would keep watching: after limit of simulated time, or (limit 0) at once when
+// nothing more is due in the cluster, so that nothing could change however long it waited.
+func stoppedWaiting(limit time.Duration) string {
+	const forever = "kubectl rollout status without --timeout waits for as long as it takes."
+	if limit == 0 {
+		return "DaemonLab stopped waiting: nothing more is due in the simulated cluster, so the rollout cannot go on by itself; " + forever
+	}
+	return fmt.Sprintf("DaemonLab stopped waiting after %v of simulated time; %s", limit, forever)
 }
 
 // rolloutStatusOf is the status viewer of a kind (DaemonSetStatusViewer, DeploymentStatusViewer).

@@ -16,7 +16,8 @@ import (
 //  2. Invalid about no object, with a cause that names no field: "The request is invalid: "
 //     and the cause as statusCausesToAggrError writes it, "<field>: <message>" with the field
 //     empty (so "The request is invalid: : …", as kubectl prints a JSON patch that cannot apply).
-//  3. Any other refusal: "Error from server (<Reason>): <message>".
+//  3. Any other refusal: "Error from server (<Reason>): <message>", or without the
+//     parenthesis when the status has no reason (a 500 the server made of a plain error).
 func ServerError(err error) string {
 	var se *apiserver.StatusError
 	switch {
@@ -27,7 +28,16 @@ func ServerError(err error) string {
 	case se.Reason == apiserver.ReasonInvalid && se.Details.Unexpected != "":
 		return "The request is invalid: : " + se.Details.Unexpected
 	}
-	return fmt.Sprintf("Error from server (%s): %s", se.Reason, se.Message)
+	return fromServer(se.Reason, se.Message)
+}
+
+// fromServer words a status as StandardErrorMessage does: "Error from server (<Reason>): …",
+// or "Error from server: …" when the status has no reason.
+func fromServer(reason apiserver.Reason, msg string) string {
+	if reason == apiserver.ReasonUnknown {
+		return "Error from server: " + msg
+	}
+	return fmt.Sprintf("Error from server (%s): %s", reason, msg)
 }
 
 // invalidMessage words a 422 as kubectl's checkErr does (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go checkErr): one cause on the line,
