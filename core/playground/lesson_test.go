@@ -194,13 +194,13 @@ func TestProgressFilesAreCheckedAndMerged(t *testing.T) {
 	assert.Equal(t, map[string]int{"01-one-pod-per-node": 3, "02-nodes-come-and-go": 4, "07-node-failure": 2, "challenges/01-the-agent-skips-the-control-plane": 3}, m.Progress)
 	assert.Equal(t, "Your lesson progress was loaded.", Render(m).Notice)
 	for data, want := range map[string]string{
-		`[1, 2]`:                                 "This progress file could not be read: it is not a DaemonLab progress file.",
-		`{"99-nope": 1}`:                         `This progress file could not be read: it names no step 1 of a lesson "99-nope".`,
-		`{"01-one-pod-per-node": 9}`:             `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node".`,
-		`{"7": 1}`:                               `This progress file could not be read: it names no step 1 of a lesson "7".`,
+		`[1, 2]`:                     "This progress file could not be read: it is not a DaemonLab progress file.",
+		`{"99-nope": 1}`:             `This progress file could not be read: it names no step 1 of a lesson "99-nope".`,
+		`{"01-one-pod-per-node": 9}`: `This progress file could not be read: it names no step 9 of a lesson "01-one-pod-per-node".`,
+		`{"7": 1}`:                   `This progress file could not be read: it names no step 1 of a lesson "7".`,
 		`{"challenges/01-the-agent-skips-the-control-plane": 4}`: `This progress file could not be read: it names no step 4 of a lesson "challenges/01-the-agent-skips-the-control-plane".`,
-		`{"challenges/99-none": 1}`:              `This progress file could not be read: it names no step 1 of a lesson "challenges/99-none".`,
-		`{"v":1,"steps":[],"pos":0,"editor":""}`: "This progress file could not be read: it is a session file: open it with Open session.",
+		`{"challenges/99-none": 1}`:                              `This progress file could not be read: it names no step 1 of a lesson "challenges/99-none".`,
+		`{"v":1,"steps":[],"pos":0,"editor":""}`:                 "This progress file could not be read: it is a session file: open it with Open session.",
 	} {
 		refused := Update(m, ProgressMsg{Data: data})
 		assert.Equal(t, want, Render(refused).Notice, data)

@@ -631,7 +631,9 @@ func TimerText(l Lang, minutes int, started, now float64) string {
 }
 
 // TookText is how long a solved challenge took (milliseconds), as the panel says it.
-func TookText(l Lang, took float64) string { return T(l, "challenge.took", clockText(int64(took)/1000)) }
+func TookText(l Lang, took float64) string {
+	return T(l, "challenge.took", clockText(int64(took)/1000))
+}
 
 // clockText is a number of seconds as minutes and seconds: "4:05".
 func clockText(seconds int64) string { return fmt.Sprintf("%d:%02d", seconds/60, seconds%60) }
