@@ -63,6 +63,9 @@ type page struct {
 	panes, drawer, drawerHandle, drawerFold        element                          // a phone's pane switcher; the terminal's drawer
 	dragging                                       bool                             // the drawer's handle is being dragged
 	shownInput                                     string                           // the prompt's text as the model last set it
+	shownPane                                      string                           // the pane a phone shows, as last drawn
+	shownPanel                                     string                           // what the lesson panel shows (a lesson and step, or the reference), as last drawn
+	giveUpArmed                                    bool                             // Give up was clicked once: the next click gives up
 	timer                                          element                          // a challenge's timer, as last drawn; nil for none
 }
 
@@ -352,6 +355,14 @@ func (p *page) renderPanes(v playground.View) {
 	for _, e := range all(p.doc, ".work > [data-pane]") {
 		setClass(e, "shown", e.GetAttribute("data-pane") == shown)
 	}
+	if shown != p.shownPane {
+		// A phone shows one pane at a time, below the sticky timeline: another pane starts at its
+		// top, not at the scroll of the one before (which could hide the terminal's new lines).
+		if p.shownPane != "" && p.panes.Underlying().Get("offsetParent").Truthy() {
+			js.Global().Call("scrollTo", 0, 0)
+		}
+		p.shownPane = shown
+	}
 }
 
 // tick is play's timer. Play ticks are chained, not on an interval: while the clock is moving (a
@@ -531,7 +542,7 @@ const workSlice = 30 * time.Millisecond
 // false) and leaves the model as it was.
 func (p *page) dispatch(msg playground.Msg) (ok bool) {
 	ok = !Recover(func() {
-		p.resetArmed = false
+		p.resetArmed, p.giveUpArmed = false, false
 		p.model = playground.Update(p.model, msg)
 		switch msg.(type) {
 		case playground.TickMsg:

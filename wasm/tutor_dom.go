@@ -48,6 +48,14 @@ func (p *page) renderLessons(v playground.View) {
 	panel.SetTextContent("")
 	p.timer = nil
 	setClass(panel, "hidden", v.Tutor == nil && v.Reference == nil)
+	shows := "reference"
+	if t := v.Tutor; v.Reference == nil && t != nil {
+		shows = t.ID + "/" + strconv.Itoa(t.Step)
+	}
+	if shows != p.shownPanel { // another lesson, step or the reference starts at its top
+		panel.Underlying().Set("scrollTop", 0)
+		p.shownPanel = shows
+	}
 	switch {
 	case v.Reference != nil:
 		p.renderReference(v.Lang, v.Reference)
@@ -87,12 +95,15 @@ func (p *page) renderLessons(v playground.View) {
 	hint := p.button("small quiet", playground.T(l, "lesson.hint"), "lesson hint", func() playground.Msg { return playground.HintMsg{} })
 	setDisabled(hint, !t.MoreHints)
 	actions.AppendChild(hint)
-	solve := p.button("small quiet", playground.T(l, "lesson.solve"), "lesson solve", func() playground.Msg { return playground.SolutionMsg{} })
+	solve := p.button("small quiet", playground.T(l, "lesson.solve"), "lesson solve", func() playground.Msg { return p.showSolution() })
 	setDisabled(solve, len(t.Solution) > 0)
 	actions.AppendChild(solve)
 	goal := p.el("span", "goal", playground.T(l, "lesson.goal"))
-	if t.Met {
+	switch {
+	case t.Met:
 		goal = p.el("span", "goal met", playground.T(l, "lesson.met"))
+	case t.PredictFirst:
+		goal = p.el("span", "goal", playground.T(l, "lesson.predictFirst"))
 	}
 	goal.SetAttribute("role", "status")
 	actions.AppendChild(goal)
@@ -136,13 +147,14 @@ func (p *page) prediction(l playground.Lang, t *playground.TutorView) element {
 		box.AppendChild(b)
 	}
 	if t.Answer > 0 {
-		box.AppendChild(p.prose("p", "explain", t.Verdict+" "+t.Explain))
+		box.AppendChild(p.prose("p", "explain", playground.JoinProse(t.Verdict, playground.Flow(t.Explain))))
 	}
 	return box
 }
 
-// solution is a shown solution: each line a button that puts it in the prompt (or its manifest
-// in the editor) and moves the focus there, for the learner to run.
+// solution is a shown solution: nothing has run; each line is a button that puts it in the
+// prompt (or its manifest or file in the editor) and moves the focus there, for the learner to
+// run.
 func (p *page) solution(l playground.Lang, lines []playground.SolutionLine) element {
 	box := p.el("div", "solution", "")
 	box.AppendChild(p.el("p", "solution-head", playground.T(l, "lesson.solution")))
@@ -150,22 +162,14 @@ func (p *page) solution(l playground.Lang, lines []playground.SolutionLine) elem
 	for i, line := range lines {
 		item := p.el("li", "", "")
 		key := "solution " + strconv.Itoa(i)
-		var b element
-		if line.Editor {
-			b = p.button("small quiet solution-line", playground.T(l, "lesson.solution.editor", line.Text), key, nil)
-		} else {
-			b = p.button("small quiet solution-line", "", key, nil)
-			b.AppendChild(p.el("code", "", line.Text))
-			b.SetAttribute("title", playground.T(l, "lesson.solution.prompt"))
-		}
+		b := p.button("small quiet solution-line", "", key, nil)
+		b.AppendChild(p.el("code", "", line.Text))
+		to := map[bool]string{false: "lesson.solution.prompt", true: "lesson.solution.editor"}[line.Editor]
+		b.AppendChild(p.el("span", "solution-to", "→ "+playground.T(l, to)))
 		editor := line.Editor
 		p.clicks[key] = func() playground.Msg {
 			p.dispatch(playground.UseSolutionMsg{Line: i})
-			if editor { // the manifest is in the editor: Apply is next
-				p.apply.Underlying().Call("focus")
-			} else {
-				p.prompt.Focus()
-			}
+			p.focusSolution(editor)
 			return nil
 		}
 		item.AppendChild(b)
@@ -173,6 +177,26 @@ func (p *page) solution(l playground.Lang, lines []playground.SolutionLine) elem
 	}
 	box.AppendChild(list)
 	return box
+}
+
+// showSolution shows the step's solution (a challenge's: gives up) with its first line ready,
+// and moves the focus where it waits.
+func (p *page) showSolution() playground.Msg {
+	p.dispatch(playground.SolutionMsg{})
+	if t := p.view.Tutor; t != nil && len(t.Solution) > 0 {
+		p.focusSolution(t.Solution[0].Editor)
+	}
+	return nil
+}
+
+// focusSolution moves the focus where a solution's line waits: the prompt, or Apply under the
+// editor that holds it.
+func (p *page) focusSolution(editor bool) {
+	if editor {
+		p.apply.Underlying().Call("focus")
+		return
+	}
+	p.prompt.Focus()
 }
 
 // challenge is a challenge's part of the panel: the timer, the hint, Check and Give up buttons,
@@ -198,7 +222,17 @@ func (p *page) challenge(l playground.Lang, t *playground.TutorView, c *playgrou
 	setDisabled(hint, !t.MoreHints)
 	actions.AppendChild(hint)
 	if !c.Solved && !c.GaveUp {
-		actions.AppendChild(p.button("small quiet", playground.T(l, "challenge.giveup"), "lesson solve", func() playground.Msg { return playground.SolutionMsg{} }))
+		label := map[bool]string{false: "challenge.giveup", true: "challenge.giveupConfirm"}[p.giveUpArmed]
+		giveUp := p.button("small quiet", playground.T(l, label), "lesson solve", func() playground.Msg {
+			if !p.giveUpArmed { // a give-up is asked twice, as a reset is
+				p.giveUpArmed = true
+				p.render()
+				return nil
+			}
+			return p.showSolution()
+		})
+		setClass(giveUp, "armed", p.giveUpArmed)
+		actions.AppendChild(giveUp)
 	}
 	box.AppendChild(actions)
 	if len(c.Checks) > 0 {
@@ -218,8 +252,11 @@ func (p *page) challenge(l playground.Lang, t *playground.TutorView, c *playgrou
 	}
 	if c.Solved {
 		done := playground.T(l, "challenge.done")
-		if c.Took > 0 {
-			done += " " + playground.TookText(l, c.Took)
+		switch {
+		case c.GaveUp:
+			done = playground.T(l, "challenge.withSolution")
+		case c.Took > 0:
+			done = playground.JoinProse(done, playground.TookText(l, c.Took))
 		}
 		box.AppendChild(p.el("strong", "lesson-done", done))
 	}
@@ -297,15 +334,24 @@ func (p *page) renderReference(l playground.Lang, r *playground.ReferenceView) {
 		card := p.recap(l, entry.Heading, entry.Recap)
 		id := entry.ID
 		card.AppendChild(p.button("small quiet", playground.T(l, "reference.lesson"), "reference lesson "+id, func() playground.Msg { return playground.LessonMsg{ID: id} }))
-		p.tutor.AppendChild(card)
+		if entry.Done {
+			p.tutor.AppendChild(card)
+			continue
+		}
+		// A lesson not finished yet: its recap answers its predictions, so it is folded.
+		folded := p.el("details", "recap-later", "")
+		folded.AppendChild(p.el("summary", "", playground.T(l, "reference.later", entry.Heading)))
+		folded.AppendChild(card)
+		p.tutor.AppendChild(folded)
 	}
 }
 
-// prose is an element with a lesson's text, `code` spans as <code>: built node by node, never
-// from markup, so a lesson file cannot inject HTML.
+// prose is an element with a lesson's text, its lines flowing as written text does
+// (playground.Flow), `code` spans as <code>: built node by node, never from markup, so a lesson
+// file cannot inject HTML.
 func (p *page) prose(tag, class, text string) element {
 	e := p.el(tag, class, "")
-	for i, part := range strings.Split(strings.TrimSpace(text), "`") {
+	for i, part := range strings.Split(playground.Flow(text), "`") {
 		if part == "" {
 			continue
 		}

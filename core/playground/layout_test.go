@@ -68,7 +68,7 @@ func TestButtonsAreEchoedInTheTerminal(t *testing.T) {
 		{"Pause", PlayMsg{On: false}, []TermLine{{Text: "# ❚❚ Pause at t = 40s", Note: true}}},
 		{"another starting cluster", ClusterMsg{Cluster: "kubeadm"}, []TermLine{{Text: "# Starting cluster: 3 nodes + kubeadm's add-ons", Note: true}}},
 		{"Reset", ResetMsg{}, []TermLine{{Text: "# Reset: the cluster is back at its start", Note: true}}},
-		{"a lesson", LessonMsg{ID: "1"}, []TermLine{{Text: "# " + heading(English, mustLesson(t, "1").Tutor.Lesson) + ": the cluster is the lesson's", Note: true}}},
+		{"a lesson", LessonMsg{ID: "1"}, []TermLine{{Text: "# " + heading(English, mustLesson(t, "1").Tutor.Lesson) + ": the cluster is now the lesson's starting cluster", Note: true}}},
 		{"in Chinese", LangMsg{Lang: Chinese}, []TermLine{}},
 		{"Reset, in Chinese", ResetMsg{}, []TermLine{{Text: "# 重置：集群已回到初始状态", Note: true}}},
 	}

@@ -310,6 +310,9 @@ func TestTheReferenceIsEveryLessonsRecap(t *testing.T) {
 		assert.NotEmpty(t, e.Recap.Rules, e.Heading)
 	}
 	assert.Equal(t, want, got)
+	assert.False(t, r.Lessons[0].Done, "lesson 1 is not finished: its recap is folded")
+	m.Progress = map[string]int{"01-one-pod-per-node": len(builtIn[0].Steps)}
+	assert.True(t, Render(m).Reference.Lessons[0].Done)
 	assert.Contains(t, paneViews(m), PaneView{Pane: LessonPane, Label: "Lesson", Selected: true}, "a phone shows the reference in the lesson's pane")
 	m = Update(m, ReferenceMsg{})
 	assert.Nil(t, Render(m).Reference)
@@ -342,4 +345,55 @@ func TestAPredictionWaitsWithoutHints(t *testing.T) {
 	assert.Empty(t, Render(m).Lints, "the lint would say hd1 gets no pod")
 	m = Update(m, PredictMsg{Choice: 1})
 	assert.NotEmpty(t, Render(m).Lints)
+}
+
+// TestALessonLeftForAnotherIsTakenUpWhereItWasLeft: picking a lesson the learner left for another
+// one opens it as it was left (its session was kept), not from its start; Reset starts it over.
+func TestALessonLeftForAnotherIsTakenUpWhereItWasLeft(t *testing.T) {
+	m, err := StartModel(lib, "2")
+	require.NoError(t, err)
+	m = Update(m, PredictMsg{Choice: 2})
+	m = Update(m, RunMsg{Line: "sim add-node hd4"})
+	m = Update(m, RunMsg{Line: "sim advance 10s"})
+	m = Update(m, NextStepMsg{})
+	require.Equal(t, 1, m.Tutor.Step)
+	m = Update(m, LessonMsg{ID: "3"})
+	require.Equal(t, "03-choosing-nodes", m.Tutor.Lesson.ID)
+	m = Update(m, LessonMsg{ID: "02-nodes-come-and-go"})
+	assert.Equal(t, 1, m.Tutor.Step, "back at step 2")
+	assert.Len(t, m.Sim.C.Nodes(), 4, "with hd4, as it was left")
+	assert.Equal(t, "You are back in the lesson where you left it; Reset starts it over.", Render(m).Notice)
+	m = Update(m, ResetMsg{})
+	assert.Zero(t, m.Tutor.Step, "Reset starts it over")
+}
+
+// TestAPredictionSaysItComesFirst: while a step's prediction waits, the goal says that what is
+// run before it does not count.
+func TestAPredictionSaysItComesFirst(t *testing.T) {
+	m, err := StartModel(lib, "2")
+	require.NoError(t, err)
+	assert.True(t, Render(m).Tutor.PredictFirst)
+	m = Update(m, PredictMsg{Choice: 1})
+	assert.False(t, Render(m).Tutor.PredictFirst)
+}
+
+// TestGivingUpStopsTheChallengesClock: a challenge given up has no time to beat: its timer stops
+// and does not start again, and solving it then says it was solved with the solution.
+func TestGivingUpStopsTheChallengesClock(t *testing.T) {
+	m, err := OpenLink(lib, "challenge=1")
+	require.NoError(t, err)
+	m = Update(m, TimerMsg{Now: 1_000})
+	m = Update(m, SolutionMsg{})
+	assert.Zero(t, Render(m).Tutor.Challenge.Started)
+	m = Update(m, TimerMsg{Now: 2_000})
+	assert.Zero(t, Render(m).Tutor.Challenge.Started, "no timer after giving up")
+	m = Update(m, RunMsg{Line: m.Terminal.Input})
+	m = Update(m, UseSolutionMsg{Line: 1})
+	m = Update(m, RunMsg{Line: m.Terminal.Input})
+	m = Update(m, CheckMsg{Now: 9_000})
+	v := Render(m).Tutor.Challenge
+	assert.True(t, v.Solved)
+	assert.True(t, v.GaveUp)
+	assert.Zero(t, v.Took)
+	assert.Equal(t, "gave up", v.Result)
 }

@@ -341,7 +341,7 @@ func (m Model) replace(fresh Model, notice string) Model {
 	fresh.Kept = m.Kept
 	if m.worthKeeping() {
 		fresh.Kept = pushKept(m.Kept, keptOf(Save(m)))
-	} else if notice != "back.done" && notice != "sandbox.back" {
+	} else if notice != "back.done" && notice != "sandbox.back" && notice != "lesson.resumed" {
 		notice = ""
 	}
 	return m.keepOutliving(fresh, notice)

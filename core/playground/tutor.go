@@ -34,7 +34,8 @@ type Tutor struct {
 	Took    float64
 }
 
-// The lesson messages: start a lesson (an empty ID leaves for the sandbox), predict, ask for a
+// The lesson messages: start a lesson (an empty ID leaves for the sandbox; a lesson left for
+// another, kept, is taken up where it was left), predict, ask for a
 // hint, show the solution (a challenge's: give up), put one of its lines in the prompt or the
 // editor, go on to the next step; a challenge's Check and timer, both at Now, the page's clock
 // in milliseconds; show or hide the reference of every lesson's recap.
@@ -82,6 +83,13 @@ func (msg LessonMsg) update(m Model) Model {
 		for i, k := range m.Kept {
 			if k.Lesson == "" {
 				return m.openKept(i, "sandbox.back")
+			}
+		}
+	}
+	if l, ok := m.lib.findLesson(msg.ID); ok && (m.Tutor == nil || m.Tutor.Lesson.ID != l.ID) {
+		for i, k := range m.Kept { // a lesson left for another is taken up where it was left
+			if k.Lesson == l.ID {
+				return m.openKept(i, "lesson.resumed")
 			}
 		}
 	}
@@ -162,7 +170,7 @@ func (SolutionMsg) update(m Model) Model {
 		return m
 	}
 	if t.Lesson.Challenge != nil {
-		t.GaveUp = true
+		t.GaveUp, t.Started = true, 0 // the timer stops: there is no time to beat any more
 		m.progress(t.Lesson.ID, challengeGaveUp)
 	} else if t.step().Predict != nil && t.Predicted == 0 {
 		t.Revealed = true
@@ -247,10 +255,10 @@ func (msg CheckMsg) update(m Model) Model {
 	return m
 }
 
-// TimerMsg starts a challenge's timer (again, if it ran).
+// TimerMsg starts a challenge's timer (again, if it ran), until the learner gives up.
 func (TimerMsg) during() during { return keepTick }
 func (msg TimerMsg) update(m Model) Model {
-	if t := m.Tutor; t != nil && t.Lesson.Challenge != nil && !t.Met && msg.Now > 0 {
+	if t := m.Tutor; t != nil && t.Lesson.Challenge != nil && !t.Met && !t.GaveUp && msg.Now > 0 {
 		t.Started = msg.Now
 	}
 	return m
@@ -350,6 +358,7 @@ type TutorView struct {
 	Explain          string   // shown once a choice is made or revealed
 	Verdict          string   // whether the choice was right, or that it was revealed
 	Met, Last        bool
+	PredictFirst     bool           // the step's goal waits for its prediction (what is run before it does not count)
 	Solution         []SolutionLine // the solution's lines, once shown
 	Recap            *RecapView     // the lesson's recap, once its last step is met
 	Next             *LessonItem    // what comes next, once the last step is met
@@ -465,6 +474,7 @@ func tutorView(m Model) *TutorView {
 		Met: t.Met, Last: t.Step == len(t.Lesson.Steps)-1, Heading: heading(l, t.Lesson)}
 	if st.Predict != nil {
 		v.Question, v.Choices, v.Predicted, v.Revealed = prose.Question, prose.Choices, t.Predicted, t.Revealed
+		v.PredictFirst = t.Predicted == 0 && !t.Revealed
 		switch {
 		case t.Revealed:
 			v.Answer, v.Explain, v.Verdict = int(st.Predict.Answer), prose.Explain, T(l, "lesson.revealed")
@@ -557,9 +567,11 @@ type ReferenceView struct {
 	Lessons []ReferenceEntry
 }
 
-// ReferenceEntry is one lesson's recap in the reference.
+// ReferenceEntry is one lesson's recap in the reference, and whether the learner has finished
+// the lesson (the page folds the recaps of the others, which answer their predictions).
 type ReferenceEntry struct {
 	ID, Heading string
+	Done        bool
 	Recap       RecapView
 }
 
@@ -572,7 +584,7 @@ func referenceView(m Model) *ReferenceView {
 	v := &ReferenceView{}
 	for _, ls := range lessons {
 		if r := recapView(m.Lang, ls); r != nil {
-			v.Lessons = append(v.Lessons, ReferenceEntry{ID: ls.ID, Heading: heading(m.Lang, ls), Recap: *r})
+			v.Lessons = append(v.Lessons, ReferenceEntry{ID: ls.ID, Heading: heading(m.Lang, ls), Done: m.Progress[ls.ID] >= len(ls.Steps), Recap: *r})
 		}
 	}
 	return v

@@ -435,7 +435,7 @@ type NoticeAction struct {
 // when a session is kept (Model.Kept), and names it.
 var noticeActions = map[string][]string{
 	"link.kept": {"back"}, "kept.lesson": {"back"}, "kept.reset": {"back"}, "kept.cluster": {"back"}, "kept.file": {"back"}, "kept.tab": {"back"},
-	"kept.other": {"back"}, "back.done": {"back"}, "sandbox.back": {"back"}, "saved.bad": {"download-unreadable", "back"},
+	"kept.other": {"back"}, "back.done": {"back"}, "sandbox.back": {"back"}, "lesson.resumed": {"back"}, "saved.bad": {"download-unreadable", "back"},
 	"session.cut":    {"back"},
 	"saved.bad.held": {"download-unreadable", "save-over", "back"},
 	"save.big":       {"export-session"}, "save.full": {"export-session"}, "save.off": {"export-session"}, "save.editor": {"export-session"},
