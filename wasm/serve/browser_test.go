@@ -860,8 +860,8 @@ func TestBrowserLessonOneByTypingInTheTerminal(t *testing.T) {
 	assert.Equal(t, "Step 1 of 4 | ✓ Goal met", b.lessonState(t))
 	b.nextStep(t)
 
-	assert.Equal(t, "How many pods will the DESIRED column show?", b.text(t, "#tutor .predict .question"), "the question above the choices")
-	assert.False(t, b.predict(t, 1), "2 is wrong: the control plane runs one too")
+	assert.Equal(t, "The DaemonSet was only just created. What will its UP-TO-DATE column show?", b.text(t, "#tutor .predict .question"), "the question above the choices")
+	assert.False(t, b.predict(t, 1), "zero is wrong: UP-TO-DATE counts pods of the current template")
 	assert.Contains(t, b.text(t, "#tutor .explain"), "Not quite. DESIRED is 3")
 	b.run(t, "kubectl -n kube-system get ds")
 	assert.Equal(t, "Step 2 of 4 | ✓ Goal met", b.lessonState(t), "kubectl's own spellings count")
