@@ -177,13 +177,16 @@ func (SolutionMsg) update(m Model) Model {
 	}
 	t.Solution = len(t.step().Solution)
 	if m.Terminal.Input == "" {
-		return UseSolutionMsg{Line: 0}.update(m)
+		pane := m.Pane // a phone stays on the lesson, where the answer and the lines show
+		m = UseSolutionMsg{Line: 0}.update(m)
+		m.Pane = pane
 	}
 	return m
 }
 
 // UseSolutionMsg puts a line of the shown solution in the prompt, its manifest in the editor's
-// manifest tab, or the file it writes (`cat > FILE`) in the file's tab, for the learner to run.
+// manifest tab, or the file it writes (`cat > FILE`) in the file's tab, for the learner to run;
+// a phone shows that pane.
 func (UseSolutionMsg) during() during { return keepTick }
 func (msg UseSolutionMsg) update(m Model) Model {
 	t := m.Tutor
