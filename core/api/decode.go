@@ -63,6 +63,7 @@ var Kinds = []Kind{
 	{"apps", "v1", "Deployment", "deployments", true, func() Object { return &Deployment{} }},
 	{"apps", "v1", "ReplicaSet", "replicasets", true, func() Object { return &ReplicaSet{} }},
 	{"policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, func() Object { return &PodDisruptionBudget{} }},
+	{"scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", false, func() Object { return &PriorityClass{} }},
 }
 
 // KindFor returns the kind served at apiVersion, if any.

@@ -3,7 +3,8 @@ package api
 import "strings"
 
 // Default fills in what the API server defaults when an object is created or updated
-// (pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go).
+// (pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go,
+// pkg/apis/scheduling/v1/defaults.go).
 func Default(obj Object) {
 	switch o := obj.(type) {
 	case *Pod:
@@ -30,6 +31,8 @@ func Default(obj Object) {
 		}
 	case *Service:
 		defaultService(o)
+	case *PriorityClass:
+		defaultPriorityClass(o)
 	case *Node:
 		if o.Status.Allocatable == nil && o.Status.Capacity != nil {
 			o.Status.Allocatable = ResourceList{}

@@ -9,7 +9,7 @@ import (
 )
 
 // Validate checks an object, already defaulted, as the API server's create validation does
-// (pkg/apis/core/validation, pkg/apis/apps/validation). The errors come in the order upstream
+// (pkg/apis/core/validation, pkg/apis/apps/validation, pkg/apis/scheduling/validation, …). The errors come in the order upstream
 // produces them: metadata first, then the spec from top to bottom. Where upstream ranges over a
 // map, keys are taken in sorted order.
 func Validate(obj Object) ErrorList {
@@ -39,6 +39,8 @@ func Validate(obj Object) ErrorList {
 		errs = validateServiceAccount(o)
 	case *Service:
 		errs = validateService(o)
+	case *PriorityClass:
+		errs = validatePriorityClass(o)
 	case *ControllerRevision, *Event:
 		errs = validateObjectMeta(obj.GetObjectMeta(), true, IsDNS1123Subdomain)
 	}

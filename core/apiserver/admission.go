@@ -8,32 +8,43 @@ import (
 	"daemonlab/core/cluster"
 )
 
-// admissionPlugin is a mutating admission plugin: it may change a new object, or refuse it
-// with the reason Forbidden words. It reads the cluster as the plugin's informers do; a dry run
-// (o) must store nothing.
+// admissionPlugin is an admission plugin: admit may change a new object, or refuse it with the
+// reason Forbidden words; admitUpdate may change an object being updated (old is the stored
+// one; DaemonLab's plugins never refuse an update); validate may refuse a create (old nil) or
+// an update once the object is prepared and validated. Each reads the cluster as the plugin's
+// informers do; a dry run (o) must store nothing.
 type admissionPlugin struct {
-	name  string
-	admit func(c *cluster.Cluster, obj api.Object, o Options) (refusal string)
+	name        string
+	admit       func(c *cluster.Cluster, obj api.Object, o Options) (refusal string)
+	admitUpdate func(obj, old api.Object)
+	validate    func(c *cluster.Cluster, obj, old api.Object) (refusal string)
 }
 
-// admission is kube-apiserver's chain of mutating admission plugins that DaemonLab models, in
-// the order of its recommended plugin list (pkg/kubeapiserver/options/plugins.go
-// AllOrderedPlugins), run on every create before the registry's strategy:
+// admission is kube-apiserver's chain of admission plugins that DaemonLab models, in the order
+// of its recommended plugin list (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
 //
 //  1. ServiceAccount: a pod's service account and the projected volume of its token.
-//  2. Priority: a pod's priority from its priorityClassName.
+//  2. Priority: a pod's priority from its priorityClassName, kept on updates; at most one
+//     global default PriorityClass (validating).
 //  3. DefaultTolerationSeconds: a pod's 300s tolerations of not-ready and unreachable.
 //
+// The mutating half of the chain runs on every create before the registry's strategy, and on
+// every update after defaulting (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go,
+// update.go); the validating half after the strategy validated the object, before the store
+// (pkg/registry/generic/registry/store.go createValidation, updateValidation).
 // NamespaceLifecycle, the first of the list, is checked by Create itself (see there).
 var admission = []admissionPlugin{
-	{"ServiceAccount", admitServiceAccount},
-	{"Priority", admitPriority},
-	{"DefaultTolerationSeconds", admitDefaultTolerationSeconds},
+	{name: "ServiceAccount", admit: admitServiceAccount},
+	{name: "Priority", admit: admitPriority, admitUpdate: keepPriority, validate: validatePriorityClass},
+	{name: "DefaultTolerationSeconds", admit: admitDefaultTolerationSeconds},
 }
 
-// admit runs the chain on a new object and returns the first refusal.
+// admit runs the mutating chain on a new object and returns the first refusal.
 func admit(c *cluster.Cluster, kind api.Kind, obj api.Object, o Options) *StatusError {
 	for _, p := range admission {
+		if p.admit == nil {
+			continue
+		}
 		if refusal := p.admit(c, obj, o); refusal != "" {
 			m := obj.GetObjectMeta()
 			name := m.Name
@@ -46,52 +57,32 @@ func admit(c *cluster.Cluster, kind api.Kind, obj api.Object, o Options) *Status
 	return nil
 }
 
+// admitUpdate runs the mutating chain on an object being updated.
+func admitUpdate(obj, old api.Object) {
+	for _, p := range admission {
+		if p.admitUpdate != nil {
+			p.admitUpdate(obj, old)
+		}
+	}
+}
+
+// validate runs the validating chain on a new object (old nil) or an update, and returns the
+// first refusal.
+func validate(c *cluster.Cluster, kind api.Kind, obj, old api.Object) *StatusError {
+	for _, p := range admission {
+		if p.validate == nil {
+			continue
+		}
+		if refusal := p.validate(c, obj, old); refusal != "" {
+			return forbidden(kind, obj.GetObjectMeta().Name, refusal)
+		}
+	}
+	return nil
+}
+
 // defaultTolerationSeconds is kube-apiserver's --default-not-ready-toleration-seconds and
 // --default-unreachable-toleration-seconds.
 const defaultTolerationSeconds = 300
-
-// PriorityClasses are the priority classes every cluster has (scheduling.k8s.io/v1, created by
-// the API server); DaemonLab has no others and no global default.
-var PriorityClasses = map[string]int32{
-	"system-node-critical":    2000001000,
-	"system-cluster-critical": 2000000000,
-}
-
-// preemptLowerPriority is the preemption policy of the built-in classes and of pods without one.
-const preemptLowerPriority = "PreemptLowerPriority"
-
-// admitPriority is the Priority admission plugin (plugin/pkg/admission/priority/admission.go
-// admitPod) for pods:
-//
-//  1. A pod without priorityClassName gets priority 0 (no global default class).
-//  2. A pod naming a class gets its value; an unknown class is refused, and so is a priority in
-//     the spec that differs from the class's.
-//  3. The preemption policy comes from the class (PreemptLowerPriority for the built-in ones
-//     and for none); a different one in the spec is refused.
-func admitPriority(_ *cluster.Cluster, obj api.Object, _ Options) string {
-	pod, ok := obj.(*api.Pod)
-	if !ok {
-		return ""
-	}
-	priority := int32(0)
-	if name := pod.Spec.PriorityClassName; name != "" {
-		value, ok := PriorityClasses[name]
-		if !ok {
-			return fmt.Sprintf("no PriorityClass with name %v was found", name)
-		}
-		priority = value
-	}
-	if pod.Spec.Priority != nil && *pod.Spec.Priority != priority {
-		return fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *pod.Spec.Priority, priority)
-	}
-	pod.Spec.Priority = &priority
-	if p := pod.Spec.PreemptionPolicy; p != nil && *p != preemptLowerPriority {
-		return fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *p, preemptLowerPriority)
-	}
-	policy := preemptLowerPriority
-	pod.Spec.PreemptionPolicy = &policy
-	return ""
-}
 
 // admitDefaultTolerationSeconds is the DefaultTolerationSeconds admission plugin
 // (plugin/pkg/admission/defaulttolerationseconds/admission.go Admit) for pods:

@@ -81,7 +81,7 @@ const maxNameGenerationCreateAttempts = 8
 //     node ports, see allocateService); and the strategy's PrepareForCreate runs: status
 //     reset, generation 1 for workloads and pods.
 //  4. generateName gets five random characters appended when name is empty.
-//  5. Validation: Invalid.
+//  5. Validation: Invalid; then the validating admission chain: Forbidden.
 //  6. DaemonLab's own bounds, checked where ResourceQuota's validating admission would be: a pod
 //     past MaxPods, or a node past MaxNodes, is Forbidden.
 //  7. The store: an object that sets metadata.resourceVersion is refused first, with a 500
@@ -132,6 +132,9 @@ func Create(c *cluster.Cluster, obj api.Object, o Options) (stored api.Object, e
 		if errs := api.Validate(obj); len(errs) > 0 {
 			return nil, invalid(kind, m.Name, errs)
 		}
+		if err := validate(c, kind, obj, nil); err != nil {
+			return nil, err
+		}
 		if bound, ok := bounds[kind.Kind]; ok && c.Count(kind.Kind) >= bound {
 			return nil, forbidden(kind, m.Name, fmt.Sprintf("DaemonLab's cluster holds at most %d %s", bound, kind.Resource))
 		}
@@ -168,11 +171,13 @@ func generatedName(base, suffix string) string {
 //
 //  1. The object must exist (NotFound); uid and creationTimestamp stay the stored ones, and so
 //     does a deletion under way (its deletionTimestamp and grace period).
-//  2. Defaulting, the registry's BeginUpdate (a service keeps what was allocated to it, see
-//     allocateService), then the strategy's PrepareForUpdate: the stored status stays, and the
-//     generation counts one more only when the spec changed.
+//  2. Defaulting, the mutating admission chain's update half (a pod keeps its priority), the
+//     registry's BeginUpdate (a service keeps what was allocated to it, see allocateService),
+//     then the strategy's PrepareForUpdate: the stored status stays, and the generation counts
+//     one more only when the spec changed.
 //  3. Validation and the update rules (immutable fields; a pod's spec, but for its images,
-//     deadline and tolerations, see api.ValidatePodUpdate): Invalid, each message once.
+//     deadline and tolerations, see api.ValidatePodUpdate; a PriorityClass has the update rules
+//     only): Invalid, each message once. Then the validating admission chain: Forbidden.
 //  4. An update that changes nothing is not written: the stored object comes back, its
 //     resourceVersion unchanged.
 //  5. An update that leaves an object being deleted without finalizers, its grace period over,
@@ -206,6 +211,9 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	}
 	api.Default(obj)
+	if !status {
+		admitUpdate(obj, old)
+	}
 	st := strategies[kind.Kind]
 	if st.allocate != nil && !status {
 		if err := st.allocate(c, obj, old, o); err != nil {
@@ -221,12 +229,18 @@ func update(c *cluster.Cluster, obj api.Object, o Options, status bool) (api.Obj
 		st.prepareForUpdate(obj, old)
 	}
 	if !status {
-		errs := api.Validate(obj)
+		var errs api.ErrorList
+		if !st.updateRulesOnly {
+			errs = api.Validate(obj)
+		}
 		if st.validateUpdate != nil {
 			errs = append(errs, st.validateUpdate(obj, old)...).Dedupe()
 		}
 		if len(errs) > 0 {
 			return nil, invalid(kind, m.Name, errs)
+		}
+		if err := validate(c, kind, obj, old); err != nil {
+			return nil, err
 		}
 	}
 	if reflect.DeepEqual(jsonValue(obj), jsonValue(old)) {
@@ -348,12 +362,18 @@ type DeleteOptions struct {
 }
 
 // Delete deletes an object as the delete handler does: NotFound when it does not exist;
+// Forbidden when the kind's storage refuses it (a system PriorityClass), dry run or not;
 // otherwise the store's graceful deletion (see cluster.DeleteObject). It returns the object as
 // it was.
 func Delete(c *cluster.Cluster, kind api.Kind, key cluster.Key, o DeleteOptions) (api.Object, error) {
 	obj := c.Get(kind.Kind, key)
 	if obj == nil {
 		return nil, NotFound(kind, key.Name)
+	}
+	if refuse := strategies[kind.Kind].refuseDelete; refuse != nil {
+		if reason := refuse(obj); reason != "" {
+			return nil, forbidden(kind, key.Name, reason)
+		}
 	}
 	if !o.DryRun {
 		c.DeleteObject(obj, o.Propagation, o.GracePeriodSeconds)

@@ -27,12 +27,18 @@ type strategy struct {
 	update func(obj, old api.Object)
 	// validateUpdate, if set, adds the update-only rules (ValidateUpdate): immutable fields.
 	validateUpdate func(obj, old api.Object) api.ErrorList
+	// updateRulesOnly: validateUpdate is the whole of an update's validation, as the kind's
+	// ValidateUpdate does not run the create's rules again (PriorityClass's).
+	updateRulesOnly bool
 	// allocate, if set, is the registry's BeginCreate and BeginUpdate (old nil on a create): it
 	// runs before the strategy and validation, and may take what the cluster hands out.
 	allocate func(c *cluster.Cluster, obj, old api.Object, o Options) *StatusError
 	// statusKeepsLabels: a write of the status keeps the stored labels too (the Deployment's
 	// status strategy; the others take the writer's metadata as it comes).
 	statusKeepsLabels bool
+	// refuseDelete, if set, is why the kind's storage refuses to delete an object (its REST
+	// Delete), or "": the delete is Forbidden with that reason.
+	refuseDelete func(obj api.Object) string
 }
 
 // strategies are the kinds' registry strategies.
@@ -51,6 +57,8 @@ var strategies = map[string]strategy{
 	"ServiceAccount": {},
 	// Service: pkg/registry/core/service/strategy.go and storage/storage.go.
 	"Service": {status: true, create: clearStatus, update: servicePrepareForUpdate, validateUpdate: serviceClusterIPsImmutable, allocate: allocateService},
+	// PriorityClass: pkg/registry/scheduling/priorityclass/strategy.go and storage/storage.go.
+	"PriorityClass": {create: priorityClassPrepareForCreate, validateUpdate: priorityClassValidateUpdate, updateRulesOnly: true, refuseDelete: systemPriorityClassDelete},
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a

@@ -12,6 +12,7 @@ package cluster
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"iter"
 	"maps"
 	"math/rand/v2"
@@ -351,7 +352,12 @@ func (c *Cluster) IntN(n int) int {
 
 func (c *Cluster) newUID() string {
 	c.drew()
-	hi, lo := c.rng.Uint64(), c.rng.Uint64()
+	return uidFrom(c.rng)
+}
+
+// uidFrom draws a version 4 (random) UUID, as the API server gives every new object.
+func uidFrom(rng *rand.Rand) string {
+	hi, lo := rng.Uint64(), rng.Uint64()
 	hi = hi&^0xf000 | 0x4000     // version 4
 	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
 	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
@@ -379,13 +385,28 @@ func (c *Cluster) Get(kind string, k Key) api.Object {
 // Create stores a new object, as etcd3's store does under the API server (which has admitted,
 // prepared and validated it: core/apiserver): it may not exist yet, and it gets a uid, a
 // resourceVersion and the current time as creationTimestamp.
-func (c *Cluster) Create(obj api.Object) error {
+func (c *Cluster) Create(obj api.Object) error { return c.create(obj, c.newUID) }
+
+// CreateSystem stores one of the objects the API server makes as it starts, as Create does, but
+// draws its uid from a source of its own, seeded by the cluster's seed and the object's kind,
+// namespace and name (a derived sub-seed, as TigerBeetle's VOPR gives each subsystem one): what
+// every cluster holds from the start leaves the random source that every later uid and
+// generated name is drawn from where it stood, so adding such an object to every cluster
+// changes no seed's names.
+func (c *Cluster) CreateSystem(obj api.Object) error {
+	m := obj.GetObjectMeta()
+	h := fnv.New64a()
+	h.Write([]byte(kindOf(obj) + "/" + m.Namespace + "/" + m.Name))
+	return c.create(obj, func() string { return uidFrom(rand.New(rand.NewPCG(c.seed, h.Sum64()))) })
+}
+
+func (c *Cluster) create(obj api.Object, uid func() string) error {
 	m := obj.GetObjectMeta()
 	kind := kindOf(obj)
 	if _, exists := c.objects[kind][KeyOf(obj)]; exists {
 		return fmt.Errorf("%s %q already exists", kind, m.Name)
 	}
-	m.UID = c.newUID()
+	m.UID = uid()
 	m.CreationTimestamp = api.NewTime(c.now)
 	m.ManagedFields = nil
 	c.bump(m)

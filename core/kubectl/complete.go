@@ -30,6 +30,7 @@ var commandFlags = map[string][]FlagSpec{
 	"create deployment":          createDeploymentFlag,
 	"create namespace":           dryRunFlags,
 	"create poddisruptionbudget": createPDBFlags,
+	"create priorityclass":       createPriorityClassFlags,
 	"top node":                   topFlags,
 	"top pod":                    topFlags,
 	"rollout history":            slices.Concat(rolloutCommonFlags, rolloutHistoryFlags),
@@ -46,12 +47,13 @@ var commandFlags = map[string][]FlagSpec{
 
 // flagValues are the values offered after a flag that takes one.
 var flagValues = map[string][]string{
-	"output":  {"json", "yaml", "wide", "name", "jsonpath=", "jsonpath-as-json=", "custom-columns="},
-	"dry-run": {"none", "client", "server"},
-	"restart": {"Always", "OnFailure", "Never"},
-	"type":    {"strategic", "merge", "json"},
-	"cascade": {"background", "foreground", "orphan"},
-	"sort-by": {"name", "kind"},
+	"output":            {"json", "yaml", "wide", "name", "jsonpath=", "jsonpath-as-json=", "custom-columns="},
+	"dry-run":           {"none", "client", "server"},
+	"restart":           {"Always", "OnFailure", "Never"},
+	"type":              {"strategic", "merge", "json"},
+	"cascade":           {"background", "foreground", "orphan"},
+	"sort-by":           {"name", "kind"},
+	"preemption-policy": {"PreemptLowerPriority", "Never"},
 }
 
 // positional says what a command's positional arguments are: "type" then "names" of that

@@ -19,9 +19,12 @@ import (
 //
 //  1. `describe TYPE NAME…`, `describe TYPE/NAME`, `describe TYPE` (every object of the type,
 //     -l to select) print one description after another, separated by a blank line.
-//  2. Events are shown for a single object only, unless --show-events says otherwise.
+//  2. Events are shown when one object is described; describing several (a selector, a type
+//     alone, several names), or a name that was not found, leaves them out, unless --show-events
+//     says otherwise either way (pkg/cmd/describe DescribeOptions.Run: "(err != nil ||
+//     len(infos) > 1) && !o.ShowEventsExplicitlySet" turns DescriberSettings.ShowEvents off).
 //  3. A name that matches nothing describes every object whose name starts with it (without
-//     events); if none does, it is NotFound.
+//     events, as rule 2 says, even when one matches); if none does, it is NotFound.
 //  4. Lines are aligned by a tabwriter with padding 2 (tabbedString), and "\x1b" and "\r" are
 //     escaped (printers.WriteEscaped).
 
@@ -46,6 +49,7 @@ var describers = map[string]describer{
 	"PodDisruptionBudget": describePodDisruptionBudget,
 	"ServiceAccount":      describeServiceAccount,
 	"Service":             describeService,
+	"PriorityClass":       describePriorityClass,
 }
 
 func describeCommand(s *sim.Sim, args []string) Result {

@@ -19,6 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -147,6 +148,8 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		objs = append(objs, typed(t, sh, obj, &corev1.Namespace{}))
 	case "PodDisruptionBudget":
 		objs = append(objs, typed(t, sh, obj, &policyv1.PodDisruptionBudget{}))
+	case "PriorityClass":
+		objs = append(objs, typed(t, sh, obj, &schedulingv1.PriorityClass{}))
 	case "Service":
 		objs = append(objs, typed(t, sh, obj, &corev1.Service{}))
 		for _, slice := range endpointSlices(s, obj.(*api.Service)) {
@@ -170,6 +173,8 @@ func upstreamDescribeShifted(t *testing.T, s *sim.Sim, sh *shifter, kind string,
 		describer = &describe.PodDisruptionBudgetDescriber{Interface: client}
 	case "Service":
 		describer = &describe.ServiceDescriber{Interface: client}
+	case "PriorityClass":
+		describer = &describe.PriorityClassDescriber{Interface: client}
 	}
 	out, err := describer.Describe(meta.Namespace, meta.Name, describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})
 	require.NoError(t, err)
@@ -272,11 +277,11 @@ func honourFieldSelectors(client *fake.Clientset, eventQueue []*corev1.EventList
 }
 
 // TestDescribeIsKubectlsDescribe plays every scenario and describes every pod, node,
-// DaemonSet, ReplicaSet, namespace, PodDisruptionBudget and Service both with DaemonLab and with kubectl's own describers
-// (k8s.io/kubectl/pkg/describe, against a fake API server holding the same objects): the
-// outputs must be identical, character for character.
+// DaemonSet, ReplicaSet, namespace, PodDisruptionBudget, Service and PriorityClass both with
+// DaemonLab and with kubectl's own describers (k8s.io/kubectl/pkg/describe, against a fake API
+// server holding the same objects): the outputs must be identical, character for character.
 func TestDescribeIsKubectlsDescribe(t *testing.T) {
-	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces", "PodDisruptionBudget": "poddisruptionbudgets", "Service": "services"}
+	kinds := map[string]string{"Pod": "pods", "Node": "nodes", "DaemonSet": "daemonsets", "ReplicaSet": "replicasets", "Namespace": "namespaces", "PodDisruptionBudget": "poddisruptionbudgets", "Service": "services", "PriorityClass": "priorityclasses"}
 	forEachScenario(t, func(t *testing.T, s *sim.Sim) {
 		for kind, resource := range kinds {
 			for _, obj := range s.C.ListKind(kind) {

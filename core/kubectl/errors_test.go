@@ -47,6 +47,11 @@ func TestNewCommandsRefuseBadInputWithKubectlsMessages(t *testing.T) {
 		{"delete pod x --grace-period=1.5", "error: invalid argument \"1.5\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"1.5\": invalid syntax\nSee 'kubectl delete --help' for usage."},
 		{"rollout history ds/agent --revision=x", "error: invalid argument \"x\" for \"--revision\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\nSee 'kubectl rollout history --help' for usage."},
 		{"rollout status ds/agent --timeout=soon", "error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\nSee 'kubectl rollout status --help' for usage."},
+		{"create priorityclass high --value=3000000000", "error: invalid argument \"3000000000\" for \"--value\" flag: strconv.ParseInt: parsing \"3000000000\": value out of range\nSee 'kubectl create priorityclass --help' for usage."},
+		{"create pc high --value=1k", "error: invalid argument \"1k\" for \"--value\" flag: strconv.ParseInt: parsing \"1k\": invalid syntax\nSee 'kubectl create priorityclass --help' for usage."},
+		{"create pc", "error: exactly one NAME is required, got 0\nSee 'kubectl create priorityclass -h' for help and examples"},
+		{"create pc high --value=2000000000", `error: failed to create priorityclass: PriorityClass.scheduling.k8s.io "high" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000`},
+		{"delete pc system-cluster-critical", `Error from server (Forbidden): priorityclasses.scheduling.k8s.io "system-cluster-critical" is forbidden: this is a system priority class and cannot be deleted`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

@@ -19,9 +19,15 @@ type FlagSpec struct {
 	Check     func(string) error
 }
 
-// IsInt and IsDuration check a value as pflag's int and duration flags parse it.
+// IsInt, IsInt32 and IsDuration check a value as pflag's int, int32 and duration flags parse
+// it.
 func IsInt(v string) error {
 	_, err := strconv.ParseInt(v, 0, 64)
+	return err
+}
+
+func IsInt32(v string) error {
+	_, err := strconv.ParseInt(v, 0, 32)
 	return err
 }
 

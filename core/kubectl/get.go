@@ -38,6 +38,7 @@ var resources = []resource{
 	{kindOf("Event"), []string{"ev", "event", "events"}, tableOf(eventColumns), "ev", allVerbs, ""},
 	{kindOf("ControllerRevision"), []string{"controllerrevision", "controllerrevisions"}, tableOf(controllerRevisionColumns), "", allVerbs, ""},
 	{kindOf("PodDisruptionBudget"), []string{"pdb", "poddisruptionbudget", "poddisruptionbudgets"}, tableOf(pdbColumns), "pdb", allVerbs, ""},
+	{kindOf("PriorityClass"), []string{"pc", "priorityclass", "priorityclasses"}, tableOf(priorityClassColumns), "pc", allVerbs, ""},
 }
 
 func kindOf(kind string) api.Kind {

@@ -35,7 +35,7 @@ func helpText(topic string) string {
 // HelpTopics lists the command paths whose help DaemonLab prints: "" for kubectl alone,
 // "options", every command DaemonLab runs and their subcommands.
 func HelpTopics() []string {
-	topics := append([]string{"", "options", "set image", "create deployment", "create namespace", "create poddisruptionbudget", "top node", "top pod"}, Commands()...)
+	topics := append([]string{"", "options", "set image", "create deployment", "create namespace", "create poddisruptionbudget", "create priorityclass", "top node", "top pod"}, Commands()...)
 	for sub := range rolloutSubcommands {
 		topics = append(topics, "rollout "+sub)
 	}

@@ -25,10 +25,11 @@ var createSubcommands = map[string]func(s *sim.Sim, args []string) Result{
 	"deployment": createDeployment, "deploy": createDeployment,
 	"namespace": createNamespace, "ns": createNamespace,
 	"poddisruptionbudget": createPodDisruptionBudget, "pdb": createPodDisruptionBudget,
+	"priorityclass": createPriorityClass, "pc": createPriorityClass,
 }
 
 // kubectlCreateSubcommands are kubectl's other create subcommands.
-var kubectlCreateSubcommands = []string{"clusterrole", "clusterrolebinding", "configmap", "cm", "cronjob", "cj", "ingress", "ing", "job", "priorityclass", "pc", "quota", "resourcequota", "role", "rolebinding", "secret", "service", "svc", "serviceaccount", "sa", "token"}
+var kubectlCreateSubcommands = []string{"clusterrole", "clusterrolebinding", "configmap", "cm", "cronjob", "cj", "ingress", "ing", "job", "quota", "resourcequota", "role", "rolebinding", "secret", "service", "svc", "serviceaccount", "sa", "token"}
 
 // dryRun is --dry-run: none, client or server (a bare --dry-run is refused, as kubectl does).
 type dryRun string
@@ -279,14 +280,16 @@ func splitList(values []string) []string {
 	return out
 }
 
-// int32Flag reads an int32 flag as pflag does, with def when it is absent.
+// int32Flag reads an int32 flag as pflag's int32Value does (strconv.ParseInt with base 0, so
+// 0x10 is 16; its error says "invalid syntax" or "value out of range"), with def when it is
+// absent.
 func int32Flag(f Flags, name string, def int32) (int32, *Result) {
 	if !f.Has(name) {
 		return def, nil
 	}
-	v, err := strconv.ParseInt(f.Get(name), 10, 32)
+	v, err := strconv.ParseInt(f.Get(name), 0, 32)
 	if err != nil {
-		return 0, &Result{Err: fmt.Sprintf("error: invalid argument %q for \"--%s\" flag: strconv.ParseInt: parsing %q: invalid syntax", f.Get(name), name, f.Get(name)), Code: 1}
+		return 0, &Result{Err: fmt.Sprintf("error: invalid argument %q for \"--%s\" flag: %v", f.Get(name), name, err), Code: 1}
 	}
 	return int32(v), nil
 }

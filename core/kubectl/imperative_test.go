@@ -38,7 +38,7 @@ func upstreamDryRun(t *testing.T, newCmd func(cmdutil.Factory, genericiooptions.
 }
 
 // TestImperativeDryRunIsKubectls compares `kubectl create deployment`, `create namespace`,
-// `create poddisruptionbudget` and `run` with --dry-run=client (-o yaml, -o json, -o name and
+// `create poddisruptionbudget`, `create priorityclass` and `run` with --dry-run=client (-o yaml, -o json, -o name and
 // the default message) with what kubectl's own commands print: the objects kubectl builds,
 // field for field.
 func TestImperativeDryRunIsKubectls(t *testing.T) {
@@ -56,6 +56,12 @@ func TestImperativeDryRunIsKubectls(t *testing.T) {
 		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web --min-available=2 -o yaml"},
 		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web,tier,!legacy --max-unavailable=30% -n team-a -o json"},
 		{"create poddisruptionbudget", kubectlcreate.NewCmdCreatePodDisruptionBudget, "web --selector=app=web --max-unavailable=1"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "high-priority --value=1000 --description=high -o yaml"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "default-priority --value=1000 --global-default=true --description=default -o json"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "batch --value=10 --preemption-policy=Never --global-default -o yaml"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "zero -o yaml"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "high-priority --value=1000"},
+		{"create priorityclass", kubectlcreate.NewCmdCreatePriorityClass, "high-priority --value=1000 -o name"},
 		{"run", kubectlrun.NewCmdRun, "nginx --image=nginx -o yaml"},
 		{"run", kubectlrun.NewCmdRun, "besteffort --image=nginx --restart=Never --labels=app=qos,tier=test --env=A=1 --env=B=two --port=80 -o yaml"},
 		{"run", kubectlrun.NewCmdRun, "sleeper --image=busybox --command -n kube-system --image-pull-policy=IfNotPresent --annotations=a=b -o yaml -- sleep 3600"},

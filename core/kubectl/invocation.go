@@ -107,7 +107,7 @@ var subcommandNames = map[string]map[string]string{
 	"set":     {"image": "image"},
 	"top":     {"node": "node", "nodes": "node", "no": "node", "pod": "pod", "pods": "pod", "po": "pod"},
 	"create": {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
-		"poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget"},
+		"poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget", "priorityclass": "priorityclass", "pc": "priorityclass"},
 }
 
 // setsSomething reports whether a positional argument sets rather than names: a label or an

@@ -122,14 +122,14 @@ func applyCommand(s *sim.Sim, args []string, stdin string) Result {
 }
 
 // createCommand runs `kubectl create -f FILE…`, or one of create's subcommands for the kinds
-// DaemonLab models (deployment, namespace).
+// DaemonLab models (deployment, namespace, poddisruptionbudget, priorityclass).
 func createCommand(s *sim.Sim, args []string, stdin string) Result {
 	if len(args) > 0 {
 		if sub, ok := createSubcommands[args[0]]; ok {
 			return sub(s, args[1:])
 		}
 		if slices.Contains(kubectlCreateSubcommands, args[0]) {
-			return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"create %s\" yet; of kubectl create it runs -f, deployment and namespace", args[0]), Code: 1}
+			return Result{Err: fmt.Sprintf("error: DaemonLab's kubectl does not run \"create %s\" yet; of kubectl create it runs -f, deployment, namespace, poddisruptionbudget and priorityclass", args[0]), Code: 1}
 		}
 	}
 	return fromFiles("create", Create, s, args, stdin)

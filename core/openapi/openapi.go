@@ -2,9 +2,12 @@
 // what kubectl explain prints and what strategic merge patches follow (patch strategies and
 // merge keys).
 //
-// openapi.json holds the documents of the groups DaemonLab models (api/v1, apis/apps/v1), cut
-// down to its kinds and to the keys explain and patching read; TestSchemaIsUpstreams checks it
-// against kubernetes v1.37.2's.
+// openapi.json holds the documents of the groups DaemonLab models (api/v1, apis/apps/v1,
+// apis/policy/v1, apis/scheduling.k8s.io/v1), cut down to its kinds and to the keys explain and
+// patching read; TestSchemaIsUpstreams checks it against kubernetes v1.37.2's. A schema the
+// documents share (ObjectMeta in all of them, the pod spec in api/v1 and apps/v1) is written
+// once: the file is {"schemas": every schema by name, "documents": by group-version path, each
+// document's paths and the names of its schemas}, and Document puts each document back whole.
 package openapi
 
 import (
@@ -29,17 +32,49 @@ var (
 	docs     map[string]Schema // by group-version path: "api/v1", "apis/apps/v1"
 )
 
-// Raw returns openapi.json, the documents by group-version path.
-func Raw() []byte { return openapiJSON }
+// file is openapi.json: the schemas once, and the documents that name them.
+type file struct {
+	Schemas   map[string]Schema `json:"schemas"`
+	Documents map[string]struct {
+		OpenAPI string   `json:"openapi"`
+		Paths   Schema   `json:"paths"`
+		Schemas []string `json:"schemas"`
+	} `json:"documents"`
+}
+
+// documents reads openapi.json into whole documents, by group-version path; the documents
+// share the schemas they have in common.
+func documents() map[string]Schema {
+	docsOnce.Do(func() {
+		var f file
+		if err := json.Unmarshal(openapiJSON, &f); err != nil {
+			panic("openapi: openapi.json: " + err.Error()) // embedded at build time, checked by tests
+		}
+		docs = map[string]Schema{}
+		for gv, d := range f.Documents {
+			schemas := Schema{}
+			for _, name := range d.Schemas {
+				schemas[name] = f.Schemas[name]
+			}
+			docs[gv] = Schema{"openapi": d.OpenAPI, "paths": d.Paths, "components": Schema{"schemas": schemas}}
+		}
+	})
+	return docs
+}
+
+// Raw returns the documents by group-version path, as JSON: what the API server serves at
+// /openapi/v3/<path>, keyed by path.
+func Raw() []byte {
+	data, err := json.Marshal(documents())
+	if err != nil {
+		panic("openapi: " + err.Error()) // decoded JSON always encodes
+	}
+	return data
+}
 
 // Document returns the OpenAPI document of kind k's group-version.
 func Document(k api.Kind) Schema {
-	docsOnce.Do(func() {
-		if err := json.Unmarshal(openapiJSON, &docs); err != nil {
-			panic("openapi: openapi.json: " + err.Error()) // embedded at build time, checked by tests
-		}
-	})
-	return docs[GroupVersionPath(k)]
+	return documents()[GroupVersionPath(k)]
 }
 
 // GroupVersionPath is where a kind's group-version is served: api/v1 or apis/<group>/<version>.

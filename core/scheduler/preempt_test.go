@@ -24,6 +24,7 @@ type podSpec struct {
 func world(t *testing.T, nodes []string, pods []podSpec) *cluster.Cluster {
 	c := cluster.New(1)
 	require.NoError(t, apiserver.CreateSystemNamespaces(c))
+	require.NoError(t, apiserver.CreateSystemPriorityClasses(c))
 	for _, n := range nodes {
 		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
 		list := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4"), api.ResourceMemory: api.MustParseQuantity("4Gi"), api.ResourcePods: api.MustParseQuantity("110")}
@@ -144,18 +145,32 @@ func TestPreemptionPicksVictimsAndNodeAsDefaultPreemptionDoes(t *testing.T) {
 	}
 }
 
-// TestPreemptionPolicyNeverDoesNotPreempt: "not eligible due to preemptionPolicy=Never."
+// TestPreemptionPolicyNeverDoesNotPreempt: a pod whose PriorityClass says preemptionPolicy
+// Never gets that policy from the Priority admission plugin, and DefaultPreemption does not let
+// it preempt: "not eligible due to preemptionPolicy=Never." (PodEligibleToPreemptOthers); the
+// same value with PreemptLowerPriority preempts.
 func TestPreemptionPolicyNeverDoesNotPreempt(t *testing.T) {
-	c := world(t, []string{"n1"}, []podSpec{{name: "full", node: "n1", memory: "4Gi"}})
-	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "x", Namespace: "default"}, Spec: api.PodSpec{PriorityClassName: "system-node-critical",
-		Containers: []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi")}}}}}}
-	require.NoError(t, create(c, p))
-	never := "Never"
-	p = api.DeepCopy(pod(c, "x"))
-	p.Spec.PreemptionPolicy = &never
-	d := Schedule(c, p)
-	assert.Equal(t, "preemption: not eligible due to preemptionPolicy=Never.", d.preemption.message)
-	assert.Empty(t, d.preemption.victims)
+	for _, tc := range []struct {
+		policy      string
+		wantVictims []string
+		wantMessage string
+	}{
+		{api.PreemptNever, nil, "preemption: not eligible due to preemptionPolicy=Never."},
+		{api.PreemptLowerPriority, []string{"full"}, "preemption: found a potential placement for pod on node n1, preempting 1 victims"},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			c := world(t, []string{"n1"}, []podSpec{{name: "full", node: "n1", memory: "4Gi"}})
+			policy := tc.policy
+			require.NoError(t, create(c, &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "batch"}, Value: 1000, PreemptionPolicy: &policy}))
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "x", Namespace: "default"}, Spec: api.PodSpec{PriorityClassName: "batch",
+				Containers: []api.Container{{Name: "c", Image: "nginx", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi")}}}}}}
+			require.NoError(t, create(c, p))
+			require.Equal(t, tc.policy, *pod(c, "x").Spec.PreemptionPolicy, "the class's policy, by admission")
+			d := Schedule(c, pod(c, "x"))
+			assert.Equal(t, tc.wantMessage, d.preemption.message)
+			assert.Equal(t, tc.wantVictims, names(d.preemption.victims))
+		})
+	}
 }
 
 // create creates an object through the API server, as a client does.

@@ -18,7 +18,7 @@ var importFlags = []kubectl.FlagSpec{{Name: "filename", Shorthand: 'f'}}
 
 // importOrder are the kinds `sim import` brings in, in the order it creates them: what an
 // object needs (its namespace, its node, its service account, its owner) comes before it.
-var importOrder = []string{"Namespace", "Node", "ServiceAccount", "Service", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "PodDisruptionBudget"}
+var importOrder = []string{"Namespace", "Node", "PriorityClass", "ServiceAccount", "Service", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "PodDisruptionBudget"}
 
 // notImported are the kinds DaemonLab serves but does not import, and why.
 var notImported = map[string]string{
@@ -250,8 +250,8 @@ func (r importReport) String() string {
 // importCluster creates the objects found in a new cluster as a fresh API server would store
 // them, in importOrder, and reports what it did:
 //
-//  1. Of the kinds served, Namespaces, Nodes, ServiceAccounts, Services, DaemonSets, Deployments,
-//     ReplicaSets, Pods and PodDisruptionBudgets are imported; Events and ControllerRevisions
+//  1. Of the kinds served, Namespaces, Nodes, PriorityClasses, ServiceAccounts, Services,
+//     DaemonSets, Deployments, ReplicaSets, Pods and PodDisruptionBudgets are imported; Events and ControllerRevisions
 //     are left out (notImported), and so is every kind DaemonLab does not model, counted by
 //     kind; so are pods that had finished (status.phase Succeeded or Failed), which a kubelet
 //     would not run again.
@@ -270,7 +270,7 @@ func (r importReport) String() string {
 //  6. A field DaemonLab does not model is left out, counted by field path and kind; nothing
 //     under status is counted (status is set anew).
 //  7. An object a new cluster has already (the system namespaces, their default service
-//     accounts) is the new cluster's, counted as imported.
+//     accounts, the system PriorityClasses) is the new cluster's, counted as imported.
 //  8. An object the API server refuses (admission, validation, a bound such as
 //     apiserver.MaxNodes) is left out with the server's message, as kubectl words it.
 func importCluster(c *cluster.Cluster, found []api.Found) importReport {
@@ -328,7 +328,7 @@ func importCluster(c *cluster.Cluster, found []api.Found) importReport {
 
 // reportOrder is the order the report counts the kinds imported in: `kubectl get
 // nodes,daemonsets,deployments,replicasets,pods`'s, then the others.
-var reportOrder = []string{"Node", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "Namespace", "ServiceAccount", "PodDisruptionBudget"}
+var reportOrder = []string{"Node", "DaemonSet", "Deployment", "ReplicaSet", "Pod", "Namespace", "PriorityClass", "ServiceAccount", "PodDisruptionBudget"}
 
 // kindAPIVersion is the apiVersion DaemonLab serves a kind at.
 func kindAPIVersion(kind string) string {

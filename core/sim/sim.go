@@ -60,8 +60,8 @@ const (
 	// node-role.kubernetes.io/control-plane:NoSchedule) and workers hd2 and hd3, and the
 	// kube-dns service of kubeadm's DNS addon (CreateKubeDNS).
 	Default Topology = "default"
-	// Empty has the namespaces kubeadm creates, the API server's kubernetes service (which
-	// every topology has) and nothing else.
+	// Empty has the namespaces kubeadm creates, the API server's kubernetes service and its
+	// system PriorityClasses (which every topology has) and nothing else.
 	Empty Topology = "empty"
 	// Kubeadm is the default cluster with what `kubeadm init` v1.37.2 runs in kube-system: the
 	// control plane's static pods on hd1 (etcd, kube-apiserver, kube-controller-manager,
@@ -105,6 +105,9 @@ func New(seed uint64, topology Topology) (*Sim, error) {
 		return nil, fmt.Errorf("unknown %w", unknownTopology(string(topology)))
 	}
 	apiserver.SyncKubernetesService(s.C) // the API server's own, as it starts
+	if err := apiserver.CreateSystemPriorityClasses(s.C); err != nil {
+		return nil, err
+	}
 	if topology != Empty {
 		if err := s.joinNodes(topology == Kubeadm); err != nil {
 			return nil, err
