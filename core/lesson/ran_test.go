@@ -101,3 +101,22 @@ func TestParseLookRefusesWhatIsNotAKubectlLook(t *testing.T) {
 		assert.ErrorContains(t, err, want, line)
 	}
 }
+
+// FuzzLook: no ran line and no typed line, however malformed, makes ParseLook or RunBy panic or
+// hang, and a ran line that parses is run by itself.
+func FuzzLook(f *testing.F) {
+	f.Add("kubectl get ds -n kube-system", "kubectl -n kube-system get daemonsets.apps | grep -i x")
+	f.Add(`kubectl describe pod mixed | grep "QoS Class"`, "k describe po/mixed|grep -iE 'q(o)s'")
+	f.Add("kubectl rollout status ds/x -n y", "kubectl --namespace=y rollout status daemonset x; kubectl get -- pods")
+	f.Add("kubectl label node hd2 disk=ssd", "kubectl label no/hd2 disk=ssd --overwrite && kubectl create pc x --value=1")
+	f.Fuzz(func(t *testing.T, ran, line string) {
+		look, err := ParseLook(ran)
+		if err != nil {
+			return
+		}
+		look.RunBy(line)
+		if !look.RunBy(ran) {
+			t.Fatalf("%q does not run itself", ran)
+		}
+	})
+}
