@@ -81,7 +81,7 @@ func Complete(s *sim.Sim, words []string) []string {
 	}
 	path := done[0]
 	rest := done[1:]
-	if path == "rollout" || path == "set" || path == "create" && (len(rest) == 0 || createSubcommands[rest[0]] != nil) {
+	if path == "rollout" || path == "set" || path == "create" && (len(rest) == 0 || subcommandNames["create"][rest[0]] != "") {
 		if len(rest) == 0 {
 			var subs []string
 			for _, t := range HelpTopics() {

@@ -20,12 +20,11 @@ var (
 		{Name: "env"}, {Name: "command", Boolean: true}, {Name: "image-pull-policy"}, {Name: "annotations"}, {Name: "privileged", Boolean: true}})
 )
 
-// createSubcommands are kubectl create's subcommands; DaemonLab runs those of the kinds it models.
+// createSubcommands are kubectl create's subcommands DaemonLab runs, those of the kinds it
+// models, by their own names (subcommandNames has the names kubectl takes for them).
 var createSubcommands = map[string]func(s *sim.Sim, args []string) Result{
-	"deployment": createDeployment, "deploy": createDeployment,
-	"namespace": createNamespace, "ns": createNamespace,
-	"poddisruptionbudget": createPodDisruptionBudget, "pdb": createPodDisruptionBudget,
-	"priorityclass": createPriorityClass, "pc": createPriorityClass,
+	"deployment": createDeployment, "namespace": createNamespace,
+	"poddisruptionbudget": createPodDisruptionBudget, "priorityclass": createPriorityClass,
 }
 
 // kubectlCreateSubcommands are kubectl's other create subcommands.

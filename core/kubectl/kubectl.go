@@ -125,7 +125,7 @@ func applyCommand(s *sim.Sim, args []string, stdin string) Result {
 // DaemonLab models (deployment, namespace, poddisruptionbudget, priorityclass).
 func createCommand(s *sim.Sim, args []string, stdin string) Result {
 	if len(args) > 0 {
-		if sub, ok := createSubcommands[args[0]]; ok {
+		if sub, ok := createSubcommands[subcommandNames["create"][args[0]]]; ok {
 			return sub(s, args[1:])
 		}
 		if slices.Contains(kubectlCreateSubcommands, args[0]) {

@@ -17,8 +17,7 @@ func topCommand(_ *sim.Sim, args []string, _ string) Result {
 	if res, done := subcommandMissing("top", args); done {
 		return res
 	}
-	sub := map[string]string{"node": "node", "nodes": "node", "no": "node", "pod": "pod", "pods": "pod", "po": "pod"}[args[0]]
-	if sub != "" {
+	if sub := subcommandNames["top"][args[0]]; sub != "" {
 		if _, err := ParseFlags("top "+sub, args[1:], topFlags); err != nil {
 			return Result{Err: err.Error(), Code: 1}
 		}
