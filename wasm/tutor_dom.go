@@ -179,12 +179,12 @@ func (p *page) solution(l playground.Lang, lines []playground.SolutionLine) elem
 	return box
 }
 
-// showSolution shows the step's solution (a challenge's: gives up) with its first line ready,
-// and moves the focus where it waits.
+// showSolution shows the step's solution (a challenge's: gives up) and, when its first line is a
+// command, which waits in the prompt, moves the focus there.
 func (p *page) showSolution() playground.Msg {
 	p.dispatch(playground.SolutionMsg{})
-	if t := p.view.Tutor; t != nil && len(t.Solution) > 0 {
-		p.focusSolution(t.Solution[0].Editor)
+	if t := p.view.Tutor; t != nil && len(t.Solution) > 0 && !t.Solution[0].Editor {
+		p.focusSolution(false) // a command waits in the prompt; a manifest or a file waits for its click
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -396,4 +397,49 @@ func TestGivingUpStopsTheChallengesClock(t *testing.T) {
 	assert.True(t, v.GaveUp)
 	assert.Zero(t, v.Took)
 	assert.Equal(t, "gave up", v.Result)
+}
+
+// TestASolutionThatWritesAFileOpensItsTab: a solution line that writes a file (`cat > FILE`,
+// lesson 21's edited ds.yaml) is shown by the file's name and waits for a click (the file may
+// hold the learner's work); clicked, it writes the file and opens it in its tab, where the
+// learner reads it before applying it.
+func TestASolutionThatWritesAFileOpensItsTab(t *testing.T) {
+	m, err := StartModel(lib, "21")
+	require.NoError(t, err)
+	m.Tutor.Step = slices.IndexFunc(m.Tutor.Lesson.Steps, func(st lesson.Step) bool { return st.ID == "kind" })
+	require.Positive(t, m.Tutor.Step)
+	m = Update(m, SolutionMsg{})
+	v := Render(m).Tutor
+	require.NotEmpty(t, v.Solution)
+	assert.Equal(t, SolutionLine{Text: "ds.yaml", Editor: true}, v.Solution[0])
+	_, err = m.Sim.C.ReadFile("ds.yaml")
+	assert.Error(t, err, "nothing is written before the click")
+	assert.Empty(t, m.Terminal.Input)
+	m = Update(m, UseSolutionMsg{Line: 0})
+	assert.Equal(t, "ds.yaml", m.Open, "the file's tab is shown")
+	data, err := m.Sim.C.ReadFile("ds.yaml")
+	require.NoError(t, err)
+	assert.Contains(t, data, "kind: DaemonSet")
+	m = Update(m, UseSolutionMsg{Line: 1})
+	assert.Equal(t, "kubectl apply -f ds.yaml", m.Terminal.Input)
+	assert.Equal(t, TerminalPane, m.Pane)
+}
+
+// TestASolutionsManifestIsNamedByItsObjects: a solution line that applies a manifest from the
+// editor is shown by its objects' kinds and names, and waits for a click (the editor may hold the
+// learner's work).
+func TestASolutionsManifestIsNamedByItsObjects(t *testing.T) {
+	m, err := StartModel(lib, "6")
+	require.NoError(t, err)
+	m.Tutor.Step = slices.IndexFunc(m.Tutor.Lesson.Steps, func(st lesson.Step) bool { return st.ID == "pending" })
+	require.Positive(t, m.Tutor.Step)
+	editor := m.Editor
+	m = Update(m, SolutionMsg{})
+	v := Render(m).Tutor
+	require.NotEmpty(t, v.Solution)
+	assert.Equal(t, SolutionLine{Text: "DaemonSet node-exporter", Editor: true}, v.Solution[0])
+	assert.Equal(t, editor, m.Editor, "nothing is put over the editor's text unasked")
+	m = Update(m, UseSolutionMsg{Line: 0})
+	assert.Contains(t, m.Editor, "name: node-exporter")
+	assert.Equal(t, YAMLPane, m.Pane)
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"daemonlab/core/api"
 	"daemonlab/core/lesson"
 )
 
@@ -159,8 +160,8 @@ func (HintMsg) update(m Model) Model {
 }
 
 // SolutionMsg shows the step's solution, its command lines ready to run rather than run: the
-// first goes to the prompt (or, a manifest, to the editor) when the prompt is empty, and each
-// can be put there (UseSolutionMsg). Before a prediction is made, it reveals the answer: the
+// first, a command, goes to the prompt when the prompt is empty, and each can be put in the
+// prompt, the editor or its file's tab (UseSolutionMsg), which may hold the learner's work. Before a prediction is made, it reveals the answer: the
 // prediction is marked revealed, never right. In a challenge it is giving up, which the
 // progress keeps.
 func (SolutionMsg) during() during { return finishTick }
@@ -176,10 +177,8 @@ func (SolutionMsg) update(m Model) Model {
 		t.Revealed = true
 	}
 	t.Solution = len(t.step().Solution)
-	if m.Terminal.Input == "" {
-		pane := m.Pane // a phone stays on the lesson, where the answer and the lines show
-		m = UseSolutionMsg{Line: 0}.update(m)
-		m.Pane = pane
+	if first := t.step().Solution[0]; m.Terminal.Input == "" && first.Stdin == "" {
+		m.Terminal.Input = first.Run // the editor's text and the files wait for a click: they may hold the learner's work
 	}
 	return m
 }
@@ -478,13 +477,14 @@ func tutorView(m Model) *TutorView {
 	if st.Predict != nil {
 		v.Question, v.Choices, v.Predicted, v.Revealed = prose.Question, prose.Choices, t.Predicted, t.Revealed
 		v.PredictFirst = t.Predicted == 0 && !t.Revealed
-		switch {
-		case t.Revealed:
-			v.Answer, v.Explain, v.Verdict = int(st.Predict.Answer), prose.Explain, T(l, "lesson.revealed")
-		case t.Predicted == int(st.Predict.Answer):
-			v.Answer, v.Explain, v.Verdict = int(st.Predict.Answer), prose.Explain, T(l, "lesson.right")
-		case t.Predicted > 0:
+		if !v.PredictFirst {
 			v.Answer, v.Explain, v.Verdict = int(st.Predict.Answer), prose.Explain, T(l, "lesson.wrong")
+			switch {
+			case t.Revealed:
+				v.Verdict = T(l, "lesson.revealed")
+			case t.Predicted == v.Answer:
+				v.Verdict = T(l, "lesson.right")
+			}
 		}
 	}
 	for _, line := range st.Solution[:t.Solution] {
@@ -510,18 +510,10 @@ func tutorView(m Model) *TutorView {
 
 // manifestLabel names a solution's manifest by its objects: "DaemonSet node-exporter".
 func manifestLabel(manifest string) string {
-	var kind, name string
+	objects, _ := api.Decode([]byte(manifest)) // a lesson's solution decodes: the tests apply it
 	var names []string
-	for _, line := range strings.Split(manifest, "\n") {
-		switch {
-		case strings.HasPrefix(line, "kind: "):
-			kind = strings.TrimSpace(strings.TrimPrefix(line, "kind: "))
-		case strings.HasPrefix(line, "  name: ") && kind != "" && name == "":
-			name = strings.TrimSpace(strings.TrimPrefix(line, "  name: "))
-			names = append(names, kind+" "+name)
-		case line == "---":
-			kind, name = "", ""
-		}
+	for _, o := range objects {
+		names = append(names, o.Kind.Kind+" "+o.Object.GetObjectMeta().Name)
 	}
 	return strings.Join(names, ", ")
 }
