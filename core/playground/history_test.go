@@ -251,19 +251,23 @@ func TestDamagedSessionsAreRefused(t *testing.T) {
 		assert.ErrorIs(t, err, errSaved, name)
 	}
 	for name, saved := range map[string]string{
-		"empty":          ``,
-		"not JSON":       `{"v":1,`,
-		"other version":  `{"v":2,"steps":[],"pos":0,"editor":""}`,
-		"unknown field":  `{"v":1,"steps":[],"pos":0,"editor":"","cmd":"rm -rf"}`,
-		"pos past end":   `{"v":1,"steps":[{"run":"sim step"}],"pos":2,"editor":""}`,
-		"negative pos":   `{"v":1,"steps":[],"pos":-1,"editor":""}`,
-		"empty step":     `{"v":1,"steps":[{}],"pos":1,"editor":""}`,
-		"run and apply":  `{"v":1,"steps":[{"run":"sim step","apply":"kind: Pod"}],"pos":1,"editor":""}`,
-		"too many runs":  `{"v":1,"steps":[{"run":"sim advance 1h","times":100001}],"pos":1,"editor":""}`,
-		"negative times": `{"v":1,"steps":[{"run":"sim step","times":-3}],"pos":1,"editor":""}`,
-		"two documents":  `{"v":1,"steps":[],"pos":0,"editor":""} {}`,
-		"wrong type":     `{"v":"1","steps":[],"pos":0,"editor":""}`,
-		"too large":      `{"v":1,"steps":[],"pos":0,"editor":"` + strings.Repeat("x", maxSavedBytes) + `"}`,
+		"empty":                            ``,
+		"not JSON":                         `{"v":1,`,
+		"other version":                    `{"v":2,"steps":[],"pos":0,"editor":""}`,
+		"unknown field":                    `{"v":1,"steps":[],"pos":0,"editor":"","cmd":"rm -rf"}`,
+		"pos past end":                     `{"v":1,"steps":[{"run":"sim step"}],"pos":2,"editor":""}`,
+		"negative pos":                     `{"v":1,"steps":[],"pos":-1,"editor":""}`,
+		"empty step":                       `{"v":1,"steps":[{}],"pos":1,"editor":""}`,
+		"run and apply":                    `{"v":1,"steps":[{"run":"sim step","apply":"kind: Pod"}],"pos":1,"editor":""}`,
+		"too many runs":                    `{"v":1,"steps":[{"run":"sim advance 1h","times":100001}],"pos":1,"editor":""}`,
+		"negative times":                   `{"v":1,"steps":[{"run":"sim step","times":-3}],"pos":1,"editor":""}`,
+		"two documents":                    `{"v":1,"steps":[],"pos":0,"editor":""} {}`,
+		"wrong type":                       `{"v":"1","steps":[],"pos":0,"editor":""}`,
+		"too large":                        `{"v":1,"steps":[],"pos":0,"editor":"` + strings.Repeat("x", maxSavedBytes) + `"}`,
+		"a lesson given up":                `{"v":1,"lesson":{"id":"01-one-pod-per-node","step":0,"gaveUp":true},"steps":[],"pos":0,"editor":""}`,
+		"a lesson revealed, no prediction": `{"v":1,"lesson":{"id":"01-one-pod-per-node","step":0,"revealed":true},"steps":[],"pos":0,"editor":""}`,
+		"checks not the task's":            `{"v":1,"lesson":{"id":"challenges/01-the-agent-skips-the-control-plane","step":0,"checked":[true]},"steps":[],"pos":0,"editor":""}`,
+		"a timer before time":              `{"v":1,"lesson":{"id":"challenges/01-the-agent-skips-the-control-plane","step":0,"started":-5},"steps":[],"pos":0,"editor":""}`,
 	} {
 		_, err := Load(lib, []byte(saved))
 		assert.ErrorIs(t, err, errSaved, name)
