@@ -18,8 +18,22 @@ NOINLINE  := github.com/goccy/... honnef.co/... github.com/mitchellh/... fmt \
              daemonlab/core/jsonpath daemonlab/core/patch
 WASMFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 
+# The page's build leaves out the data its first screen does not need (tag lazydata):
+# kubectl explain's OpenAPI documents (core/openapi keeps what patches read) and the lessons,
+# which the page fetches after its first paint as site/openapi.json and site/lessons.json.
+# Natively and in every test they are linked in. The browser tests build with the same tag
+# (wasm/serve: pageTags).
+PAGETAGS := lazydata
+ASSETS   := site/openapi.json site/lessons.json
+
 site/main.wasm: go.mod go.sum Makefile $(shell find core wasm lessons -type f)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" $(WASMFLAGS) -o $@ ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(PAGETAGS) -ldflags="-s -w" $(WASMFLAGS) -o $@ ./wasm
+
+site/openapi.json: core/openapi/openapi.json
+	cp $< $@
+
+site/lessons.json: go.mod $(shell find core lessons -type f)
+	$(GO) run ./lessons/pack $@
 
 site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
 	cp "$(WASMEXEC)/wasm_exec.js" $@
@@ -28,7 +42,7 @@ site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
 site/editor.js: site/editor/main.js site/editor/package.json site/editor/package-lock.json
 	cd site/editor && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
 
-build: site/main.wasm site/wasm_exec.js site/editor.js
+build: site/main.wasm site/wasm_exec.js site/editor.js $(ASSETS)
 	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
 	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
 
@@ -106,4 +120,4 @@ bench: build chromium
 	@$(GO) test -run XXX -bench PlayRollout5000 -benchtime 1x ./wasm/serve | tee .bench/play.txt | grep Benchmark
 
 clean:
-	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules
+	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules $(ASSETS)

@@ -1,11 +1,10 @@
-// Package lessons holds DaemonLab's guided lessons as data, embedded into the page, and the
-// start state of the free playground. It is data only: core/lesson parses and runs it.
+// Package lessons holds DaemonLab's guided lessons as data and the start state of the free
+// playground. It is data only: core/lesson parses and runs it. The lessons are linked in
+// natively and in every test (files.go); the page's build (tag lazydata) links in only the start
+// state, and fetches the lessons as lessons.json (see playground.PackLessons).
 package lessons
 
-import (
-	"embed"
-	"io/fs"
-)
+import _ "embed"
 
 // FluentdDaemonSet is the DaemonSet tutorial's fluentd log collector (namespace kube-system,
 // tolerating the control-plane taint).
@@ -26,26 +25,6 @@ var K8sMasterDaemonSet string
 // Start is the manifest the playground opens with: FluentdDaemonSet and, for contrast, a
 // two-replica nginx Deployment.
 var Start = FluentdDaemonSet + "---\n" + webDeployment
-
-// Files are the lessons: a directory per lesson ("07-node-failure") with lesson.yaml, en.yaml and
-// zh-CN.yaml.
-//
-//go:embed */lesson.yaml */en.yaml */zh-CN.yaml
-var Files embed.FS
-
-//go:embed challenges/*/lesson.yaml challenges/*/en.yaml challenges/*/zh-CN.yaml
-var challengeFiles embed.FS
-
-// Challenges are the challenges, in the lessons' format (a directory each, "01-the-agent-skips-the-control-plane").
-var Challenges = sub(challengeFiles, "challenges")
-
-func sub(fsys fs.FS, dir string) fs.FS {
-	s, err := fs.Sub(fsys, dir)
-	if err != nil {
-		panic(err) // dir is a constant, and a valid path
-	}
-	return s
-}
 
 // BuiltIn are the manifests a lesson's start can apply by name.
 var BuiltIn = map[string]string{"fluentd": FluentdDaemonSet, "fluentd-k8s-master": K8sMasterDaemonSet, "web": webDeployment}

@@ -21,6 +21,16 @@
 // are in the page's language: the Go side translates them with the rest (data-i18n). The errors
 // of calls into the exited program ("Go program has already exited") are not reported again.
 //
+// Every asset is fetched through self.daemonlabAsset(name), which maps its plain name to the URL
+// it is served at: the <meta name="daemonlab-assets"> map of content-hashed names `make dist`
+// writes, or the name itself where there is none (`make build`'s site/).
+//
+// The data the first screen does not need (kubectl explain's documents, the lessons: see
+// playground.AssetMsg) comes after main.wasm: self.daemonlabData(name) is a promise of an
+// asset's bytes, fetched at low priority once main.wasm's are in, so that it never competes with
+// them; it fails with the reason (offline, "HTTP 404") when the asset does not arrive. The Go
+// side asks for what it needs as it starts, each once.
+//
 // The share link's Copy button (#copy-share) copies the link (#share-url) to the clipboard and
 // then says data-copied; where the page may not write the clipboard, it selects the link and says
 // data-select (press Ctrl/⌘ + C). Go writes both texts, in the page's language.
@@ -43,13 +53,31 @@
     }
     navigator.clipboard.writeText(link.value).then(() => { button.textContent = button.dataset.copied; }, select);
   });
-  const compiled = WebAssembly.compileStreaming(fetch("main.wasm"));
+  if (!self.daemonlabAsset) {
+    const meta = document.querySelector('meta[name="daemonlab-assets"]');
+    const urls = meta ? JSON.parse(meta.content) : {};
+    self.daemonlabAsset = (name) => urls[name] ?? name;
+  }
+  const compiled = WebAssembly.compileStreaming(fetch(daemonlabAsset("main.wasm")));
   compiled.catch(() => {}); // reported below, once the page can show it
+  const wasmIn = compiled.then(() => {}, () => {});
+  const data = new Map();
+  self.daemonlabData = (name) => {
+    if (!data.has(name)) {
+      data.set(name, wasmIn.then(() => fetch(daemonlabAsset(name), { priority: "low" })).then((response) => {
+        if (!response.ok) {
+          throw new Error("HTTP " + response.status);
+        }
+        return response.arrayBuffer();
+      }));
+    }
+    return data.get(name);
+  };
   new MutationObserver((_, observer) => {
     if (document.documentElement.getAttribute("data-ready") === "true") {
       observer.disconnect();
       const editor = document.createElement("script");
-      editor.src = "editor.js";
+      editor.src = daemonlabAsset("editor.js");
       document.head.append(editor);
     }
   }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });

@@ -45,6 +45,7 @@ type page struct {
 	cells                                          []cell                           // the compact grid as drawn, if it is
 	shownTerm                                      []playground.TermLine            // the terminal's lines as drawn
 	shownPicker                                    playground.Picker                // the lesson picker as drawn
+	listing                                        bool                             // listLessons is under way
 	saveDue                                        bool                             // a change is not saved yet
 	working                                        bool                             // work is due: the clock is moving
 	tickDue                                        bool                             // the next play tick waits for the clock to stop
@@ -554,6 +555,8 @@ func (p *page) dispatch(msg playground.Msg) (ok bool) {
 		case playground.ShowLessonsMsg: // only the picker changes
 			p.renderPicker(playground.RenderPicker(p.model))
 			return
+		case playground.AssetMsg: // the lessons, arrived, are listed a lesson at a time
+			p.listLessons()
 		case playground.DrawerMsg: // only the drawer changes: a drag draws it at every move
 			p.renderDrawer(playground.RenderDrawer(p.model))
 			if !p.dragging { // a drag is stored as it ends

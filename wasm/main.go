@@ -3,26 +3,41 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"syscall/js"
 
 	"daemonlab/core/playground"
 	"daemonlab/core/sim"
-	"daemonlab/lessons"
 )
 
-// lib is what the playground is made of: the start manifest and the lessons the page ships.
-var lib = playground.NewLibrary(lessons.Start, lessons.Files, lessons.Challenges, lessons.BuiltIn)
-
+// main starts the page (start), at once or, when what it opens is in a lesson and the lessons
+// are still downloading (see library_fetched.go), once they have arrived.
 func main() {
 	debug.SetGCPercent(sim.GCPercent)
-	if err := start(); err != nil {
-		if banner := asElement(js.Global().Get("document").Call("getElementById", "banner")); banner != nil {
-			banner.SetTextContent("DaemonLab could not start: " + err.Error())
-			banner.Class().Remove("hidden")
-		}
-		println("DaemonLab could not start:", err.Error())
+	assets := map[string]js.Value{}
+	for _, name := range fetched {
+		assets[name] = js.Global().Call("daemonlabData", name) // a promise of its bytes (site/main.js)
+	}
+	keeper := playground.NewKeeper(localStorage{}, lib)
+	fragment := takeLink()
+	remembered, _ := keeper.Store.Get(playground.LangKey)
+	lang := playground.PickLang(remembered, browserLanguages())
+	if lib.Waiting() && keeper.NeedsLessons(fragment) {
+		awaitAsset(assets[playground.AssetLessons], func(data []byte, err error) {
+			if err == nil {
+				err = lib.Deliver(data)
+			}
+			if err != nil {
+				couldNotStart(lang, errors.New(playground.T(lang, "asset.lessons.start", err.Error())))
+				return
+			}
+			delete(assets, playground.AssetLessons)
+			startWith(keeper, fragment, lang, assets)
+		})
+	} else {
+		startWith(keeper, fragment, lang, assets)
 	}
 	// The page lives on in its event listeners; after a failed start the program stays too, as
 	// a program that exits is the page's stopped banner (site/main.js), and the banner here says
@@ -30,40 +45,86 @@ func main() {
 	select {}
 }
 
-func start() (err error) {
+// startWith starts the page and hands it the assets on their way as they arrive.
+func startWith(keeper *playground.Keeper, fragment string, lang playground.Lang, assets map[string]js.Value) {
+	p, err := start(keeper, fragment, lang)
+	if err != nil {
+		couldNotStart(lang, err)
+		return
+	}
+	for name, promise := range assets {
+		awaitAsset(promise, func(data []byte, err error) { p.dispatch(playground.AssetMsg{Name: name, Data: data, Err: err}) })
+	}
+}
+
+// couldNotStart says on the page why it could not start.
+func couldNotStart(lang playground.Lang, err error) {
+	if banner := asElement(js.Global().Get("document").Call("getElementById", "banner")); banner != nil {
+		banner.SetTextContent(playground.T(lang, "start.failed", err.Error()))
+		banner.Class().Remove("hidden")
+	}
+	println("DaemonLab could not start:", err.Error())
+}
+
+// awaitAsset calls then with an asset's bytes once its promise (site/main.js's daemonlabData)
+// settles, or with why it did not arrive.
+func awaitAsset(promise js.Value, then func([]byte, error)) {
+	var ok, failed js.Func
+	done := func() { ok.Release(); failed.Release() }
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer done()
+		bytes := js.Global().Get("Uint8Array").New(args[0])
+		data := make([]byte, bytes.Get("length").Int())
+		js.CopyBytesToGo(data, bytes)
+		Recover(func() { then(data, nil) }, func(r any) { println("DaemonLab internal error:", fmt.Sprint(r)) })
+		return nil
+	})
+	failed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer done()
+		reason := "it did not arrive"
+		if len(args) > 0 && args[0].Truthy() {
+			reason = args[0].Call("toString").String()
+		}
+		Recover(func() { then(nil, errors.New(reason)) }, func(r any) { println("DaemonLab internal error:", fmt.Sprint(r)) })
+		return nil
+	})
+	promise.Call("then", ok, failed)
+}
+
+func start(keeper *playground.Keeper, fragment string, lang playground.Lang) (p *page, err error) {
 	Recover(func() {
 		var m playground.Model
-		keeper := playground.NewKeeper(localStorage{}, lib)
-		if m, err = keeper.Restore(takeLink()); err != nil {
+		if m, err = keeper.Restore(fragment); err != nil {
 			return
 		}
-		remembered, _ := keeper.Store.Get(playground.LangKey)
-		m.Lang = playground.PickLang(remembered, browserLanguages())
+		m.Lang = lang
 		saved, _ := keeper.Store.Get(playground.ProgressKey)
 		m.Progress = playground.ReadProgress(saved)
 		drawer, _ := keeper.Store.Get(playground.DrawerKey)
 		m.Drawer = playground.ReadDrawer(drawer)
 		m.LessonsLater = true
 		m.Chunk = true // the clock moves a piece at a time (see page.work)
-		var p *page
 		if p, err = mount(m, keeper); err != nil {
 			return
 		}
 		p.render()
 		p.listLessons()
 	}, func(r any) { err = fmt.Errorf("internal error: %v", r) })
-	return err
+	return p, err
 }
 
 // listLessons lists the lessons in the picker after the page's first paint, a lesson a task (see
-// Model.LessonsLater).
+// Model.LessonsLater), unless it is listing them already.
 func (p *page) listLessons() {
+	if p.listing || !p.model.LessonsLater {
+		return
+	}
+	p.listing = true
 	p.win.SetTimeout(func() {
 		Recover(func() {
+			p.listing = false
 			p.dispatch(playground.ShowLessonsMsg{})
-			if p.model.LessonsLater {
-				p.listLessons()
-			}
+			p.listLessons()
 		}, p.showPanic)
 	}, 0)
 }

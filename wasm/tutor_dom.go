@@ -14,7 +14,7 @@ import (
 // renderPicker fills the lesson picker, when what it shows changed: the sandbox, the lessons and
 // the challenges, each kind in a group of its own.
 func (p *page) renderPicker(want playground.Picker) {
-	if shown := p.shownPicker; slices.Equal(shown.Lessons, want.Lessons) && shown.Lang == want.Lang && shown.Current == want.Current {
+	if shown := p.shownPicker; slices.Equal(shown.Lessons, want.Lessons) && shown.Lang == want.Lang && shown.Current == want.Current && shown.Waiting == want.Waiting {
 		return
 	}
 	picker := p.lessonPicker
@@ -22,6 +22,11 @@ func (p *page) renderPicker(want playground.Picker) {
 	sandbox := p.el("option", "", playground.T(want.Lang, "lesson.sandbox"))
 	sandbox.SetAttribute("value", "")
 	picker.AppendChild(sandbox)
+	if want.Waiting != "" {
+		waiting := p.el("option", "", want.Waiting)
+		waiting.SetAttribute("disabled", "")
+		picker.AppendChild(waiting)
+	}
 	groups := map[bool]element{}
 	for _, l := range want.Lessons {
 		group, ok := groups[l.Challenge]

@@ -6,8 +6,13 @@ import (
 	"strings"
 
 	"daemonlab/core/explain"
+	"daemonlab/core/openapi"
 	"daemonlab/core/sim"
 )
+
+// WaitingDocs is what kubectl explain says in the page until openapi.json has arrived
+// (openapi.Described); the page says it in its own language.
+const WaitingDocs = "loading… kubectl explain's documents are still downloading; run it again in a moment"
 
 var explainFlags = []FlagSpec{{Name: "recursive", Boolean: true}, {Name: "max-depth"}, {Name: "api-version"}, {Name: "output", Shorthand: 'o'}}
 
@@ -19,6 +24,9 @@ var explainFlags = []FlagSpec{{Name: "recursive", Boolean: true}, {Name: "max-de
 //     version DaemonLab serves.
 //  3. The text is kubectl v1.37's plaintext template over the API server's OpenAPI v3 documents
 //     (package explain).
+//  4. A valid command whose documents the page has not downloaded yet says so (WaitingDocs)
+//     and fails: a learner runs it again, when it prints what it would have printed, in the
+//     order they typed it (a command run later by itself would print among later commands).
 func explainCommand(_ *sim.Sim, args []string, _ string) Result {
 	f, err := ParseFlags("explain", args, explainFlags)
 	if err != nil {
@@ -65,6 +73,9 @@ func explainCommand(_ *sim.Sim, args []string, _ string) Result {
 			group, version = "", v
 		}
 		return Result{Err: fmt.Sprintf("error: couldn't find resource for \"%s/%s, Resource=%s\"", group, version, r.kind.Resource), Code: 1}
+	}
+	if !openapi.Described() {
+		return Result{Err: WaitingDocs, Code: 1}
 	}
 	out, err := explain.Explain(r.kind, path, explain.Options{Recursive: f.IsTrue("recursive"), MaxDepth: depth})
 	if err != nil {

@@ -8,11 +8,21 @@
 // documents share (ObjectMeta in all of them, the pod spec in api/v1 and apps/v1) is written
 // once: the file is {"schemas": every schema by name, "documents": by group-version path, each
 // document's paths and the names of its schemas}, and Document puts each document back whole.
+//
+// Where the documents come from depends on the build:
+//
+//  1. Natively, and in every test, openapi.json is linked in (documents_full.go).
+//  2. The page's build (tag lazydata, set by the Makefile) links in patch.json instead: the same
+//     documents in the same format, cut down to what strategic merge patches read (a sixth of
+//     openapi.json's size, compressed), so that patching works from the start. The page fetches
+//     openapi.json after its first paint and hands it to Load; until then Described is false
+//     and kubectl explain says its documents are still downloading.
 package openapi
 
 import (
-	_ "embed"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -21,15 +31,13 @@ import (
 	"daemonlab/core/api"
 )
 
-//go:embed openapi.json
-var openapiJSON []byte
-
 // Schema is one OpenAPI schema object, as decoded JSON.
 type Schema = map[string]any
 
 var (
-	docsOnce sync.Once
-	docs     map[string]Schema // by group-version path: "api/v1", "apis/apps/v1"
+	docsOnce  sync.Once
+	docs      map[string]Schema // by group-version path: "api/v1", "apis/apps/v1"
+	described = linkedDescribed // whether docs hold explain's descriptions
 )
 
 // file is openapi.json: the schemas once, and the documents that name them.
@@ -42,25 +50,63 @@ type file struct {
 	} `json:"documents"`
 }
 
-// documents reads openapi.json into whole documents, by group-version path; the documents
-// share the schemas they have in common.
+// documents returns the documents by group-version path: those linked in (see the package's
+// doc), read at first use, or those Load read since.
 func documents() map[string]Schema {
 	docsOnce.Do(func() {
-		var f file
-		if err := json.Unmarshal(openapiJSON, &f); err != nil {
-			panic("openapi: openapi.json: " + err.Error()) // embedded at build time, checked by tests
-		}
-		docs = map[string]Schema{}
-		for gv, d := range f.Documents {
-			schemas := Schema{}
-			for _, name := range d.Schemas {
-				schemas[name] = f.Schemas[name]
+		if docs == nil {
+			var err error
+			if docs, err = parse(linked); err != nil {
+				panic("openapi: the linked documents: " + err.Error()) // embedded at build time, checked by tests
 			}
-			docs[gv] = Schema{"openapi": d.OpenAPI, "paths": d.Paths, "components": Schema{"schemas": schemas}}
 		}
 	})
 	return docs
 }
+
+// parse reads documents in openapi.json's format into whole documents, by group-version path;
+// the documents share the schemas they have in common. It refuses:
+//
+//  1. data that is not that format's JSON, or no documents;
+//  2. a document that names a schema the data does not hold.
+func parse(data []byte) (map[string]Schema, error) {
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("the documents are not OpenAPI documents in DaemonLab's format: %w", err)
+	}
+	if len(f.Documents) == 0 {
+		return nil, errors.New("the documents are not OpenAPI documents in DaemonLab's format: there are none")
+	}
+	out := map[string]Schema{}
+	for gv, d := range f.Documents {
+		schemas := Schema{}
+		for _, name := range d.Schemas {
+			s, ok := f.Schemas[name]
+			if !ok {
+				return nil, fmt.Errorf("the document %s names the schema %s, which the documents do not hold", gv, name)
+			}
+			schemas[name] = s
+		}
+		out[gv] = Schema{"openapi": d.OpenAPI, "paths": d.Paths, "components": Schema{"schemas": schemas}}
+	}
+	return out, nil
+}
+
+// Load replaces the documents with openapi.json's, as the page fetched it: from then on
+// Described is true. Data parse refuses (see parse) is an error and changes nothing.
+func Load(data []byte) error {
+	d, err := parse(data)
+	if err != nil {
+		return err
+	}
+	docsOnce.Do(func() {})
+	docs, described = d, true
+	return nil
+}
+
+// Described reports whether the documents hold the descriptions kubectl explain prints: always
+// natively, and in the page once Load has read openapi.json.
+func Described() bool { return described }
 
 // Raw returns the documents by group-version path, as JSON: what the API server serves at
 // /openapi/v3/<path>, keyed by path.

@@ -27,6 +27,11 @@ const kubernetesVersion = "v1.37.2"
 // strategies and merge keys of strategic merge patches.
 var keptKeys = []string{"description", "type", "properties", "required", "items", "additionalProperties", "allOf", "enum", "$ref", "externalDocs", "x-kubernetes-group-version-kind", "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key"}
 
+// patchKeys are the schema keys strategic merge patches read (package patch: the structure,
+// the patch strategies and merge keys) and Root reads (the group-version-kind): all that
+// patch.json keeps of openapi.json.
+var patchKeys = []string{"properties", "items", "additionalProperties", "allOf", "$ref", "x-kubernetes-group-version-kind", "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key"}
+
 // specDir finds kubernetes' OpenAPI v3 documents in the module cache, downloading the module
 // when asked to update.
 func specDir(t *testing.T) string {
@@ -43,19 +48,19 @@ func specDir(t *testing.T) string {
 	return dir
 }
 
-// trim keeps of a schema what explain reads, recursively, and collects the references it meets.
-func trim(v any, refs map[string]bool) any {
+// trim keeps of a schema the keys kept, recursively, and collects the references it meets.
+func trim(v any, refs map[string]bool, kept []string) any {
 	m, ok := v.(map[string]any)
 	if !ok {
 		if list, ok := v.([]any); ok {
 			for i := range list {
-				list[i] = trim(list[i], refs)
+				list[i] = trim(list[i], refs, kept)
 			}
 		}
 		return v
 	}
 	out := map[string]any{}
-	for _, k := range keptKeys {
+	for _, k := range kept {
 		x, ok := m[k]
 		if !ok {
 			continue
@@ -64,14 +69,14 @@ func trim(v any, refs map[string]bool) any {
 		case "properties":
 			props := map[string]any{}
 			for name, p := range x.(map[string]any) {
-				props[name] = trim(p, refs)
+				props[name] = trim(p, refs, kept)
 			}
 			out[k] = props
 		case "$ref":
 			refs[x.(string)] = true
 			out[k] = x
 		case "items", "additionalProperties", "allOf":
-			out[k] = trim(x, refs)
+			out[k] = trim(x, refs, kept)
 		default:
 			out[k] = x
 		}
@@ -118,7 +123,7 @@ func build(t *testing.T, file string, kinds []api.Kind) map[string]any {
 			}
 			s, ok := doc.Components.Schemas[name]
 			require.True(t, ok, "missing schema %s", name)
-			schemas[name] = trim(s, next)
+			schemas[name] = trim(s, next, keptKeys)
 		}
 		refs = next
 	}
@@ -175,4 +180,58 @@ func shared(t *testing.T, docs map[string]map[string]any) map[string]any {
 		documents[gv] = map[string]any{"openapi": doc["openapi"], "paths": doc["paths"], "schemas": names}
 	}
 	return map[string]any{"schemas": schemas, "documents": documents}
+}
+
+// TestPatchDocumentsAreOpenAPIsCutDown checks that patch.json, which the page links in instead
+// of openapi.json, is openapi.json with only patchKeys kept in every schema (rewrite it with
+// -update), so that strategic merge patches read the same in both.
+func TestPatchDocumentsAreOpenAPIsCutDown(t *testing.T) {
+	whole, err := os.ReadFile("openapi.json")
+	require.NoError(t, err)
+	var f map[string]map[string]any
+	require.NoError(t, json.Unmarshal(whole, &f))
+	for name, s := range f["schemas"] {
+		f["schemas"][name] = trim(s, map[string]bool{}, patchKeys)
+	}
+	want, err := json.Marshal(f)
+	require.NoError(t, err)
+	if *update {
+		require.NoError(t, os.WriteFile("patch.json", append(want, '\n'), 0o644))
+	}
+	got, err := os.ReadFile("patch.json")
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got), "patch.json is stale: go test ./core/openapi -run TestPatchDocumentsAreOpenAPIsCutDown -update")
+}
+
+// TestLoadRefusesWhatIsNotTheDocuments pins Load's refusals: each is a clear error, and the
+// documents stay as they were.
+func TestLoadRefusesWhatIsNotTheDocuments(t *testing.T) {
+	before := Raw()
+	for _, tc := range []struct {
+		name, data, err string
+	}{
+		{"not JSON", "<html>404</html>", "the documents are not OpenAPI documents in DaemonLab's format"},
+		{"another shape", `{"schemas": [1, 2]}`, "the documents are not OpenAPI documents in DaemonLab's format"},
+		{"no documents", `{"schemas": {}, "documents": {}}`, "there are none"},
+		{"a schema missing", `{"schemas": {}, "documents": {"api/v1": {"openapi": "3.0.0", "paths": {}, "schemas": ["io.k8s.api.core.v1.Pod"]}}}`, "the document api/v1 names the schema io.k8s.api.core.v1.Pod, which the documents do not hold"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Load([]byte(tc.data))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+			assert.JSONEq(t, string(before), string(Raw()), "a refused load changes nothing")
+			assert.True(t, Described())
+		})
+	}
+}
+
+// TestLoadedDocumentsAreTheLinkedOnes checks that openapi.json handed to Load, as the page
+// fetches it, gives the documents the native build links in: one definition, two ways in.
+func TestLoadedDocumentsAreTheLinkedOnes(t *testing.T) {
+	linkedDocs := Raw()
+	data, err := os.ReadFile("openapi.json")
+	require.NoError(t, err)
+	require.NoError(t, Load(data))
+	assert.JSONEq(t, string(linkedDocs), string(Raw()))
+	assert.True(t, Described())
 }

@@ -1,10 +1,15 @@
 package playground
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
+	"path"
+	"slices"
 	"strings"
+	"testing/fstest"
 
 	"daemonlab/core/lesson"
 )
@@ -14,10 +19,14 @@ import (
 // package lessons has them). It reads the lessons when they are first needed, a lesson at a
 // time, each once: the page reads them after its first paint (see Model.LessonsLater), and
 // whatever needs them all reads the rest at once.
+//
+// The page's library may open without its lessons (NewLibraryLater): they arrive as
+// lessons.json after the page's first paint (Deliver), and until then it lists none.
 type Library struct {
 	start               string
 	builtIn             map[string]string
 	lessons, challenges shelf
+	waiting             bool // the lessons have not been delivered yet
 }
 
 // shelf is the lessons of one kind (lessons, or challenges) the library holds, read a lesson at
@@ -39,6 +48,76 @@ const challengePrefix = "challenges/"
 // may name.
 func NewLibrary(start string, lessons, challenges fs.FS, builtIn map[string]string) *Library {
 	return &Library{start: start, builtIn: builtIn, lessons: shelf{files: lessons}, challenges: shelf{files: challenges, prefix: challengePrefix}}
+}
+
+// NewLibraryLater is NewLibrary without the lessons and challenges: they come later, by
+// Deliver.
+func NewLibraryLater(start string, builtIn map[string]string) *Library {
+	return &Library{start: start, builtIn: builtIn, waiting: true}
+}
+
+// Waiting reports whether the library's lessons have not been delivered yet.
+func (lib *Library) Waiting() bool { return lib.waiting }
+
+// PackLessons writes the lessons' and the challenges' files (as NewLibrary takes them) as the
+// page's lessons.json: a JSON object of every file's path (a challenge's under challengePrefix)
+// to its text. `make build` writes it from package lessons.
+func PackLessons(lessons, challenges fs.FS) ([]byte, error) {
+	files := map[string]string{}
+	for prefix, fsys := range map[string]fs.FS{"": lessons, challengePrefix: challenges} {
+		err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(fsys, name)
+			files[prefix+name] = string(data)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(files)
+}
+
+// Deliver hands a waiting library its lessons, as PackLessons wrote them. It refuses, with an
+// error, and changes nothing:
+//
+//  1. a library not waiting (its lessons were delivered, or it was made with them);
+//  2. data that is not a JSON object of texts;
+//  3. a path that is not a lesson's file ("DIR/lesson.yaml", en.yaml or zh-CN.yaml, a
+//     challenge's under "challenges/");
+//  4. files that do not make lessons (see lesson.NewReader: the first lesson's is read here, the
+//     others as they are listed, as NewLibrary's are).
+func (lib *Library) Deliver(data []byte) error {
+	if !lib.waiting {
+		return errors.New("the lessons are here already")
+	}
+	var files map[string]string
+	if err := json.Unmarshal(data, &files); err != nil || files == nil {
+		return errors.New("the lessons are not lessons.json: not a JSON object of texts")
+	}
+	shelves := map[string]fstest.MapFS{"": {}, challengePrefix: {}}
+	for name, text := range files {
+		prefix := ""
+		if strings.HasPrefix(name, challengePrefix) {
+			prefix = challengePrefix
+		}
+		dir, file := path.Split(strings.TrimPrefix(name, prefix))
+		if dir == "" || strings.Count(dir, "/") != 1 || !slices.Contains(lessonFiles, file) {
+			return fmt.Errorf("the lessons hold %q, which is not a lesson's file", name)
+		}
+		shelves[prefix][strings.TrimPrefix(name, prefix)] = &fstest.MapFile{Data: []byte(text)}
+	}
+	got := Library{builtIn: lib.builtIn, lessons: shelf{files: shelves[""]}, challenges: shelf{files: shelves[challengePrefix], prefix: challengePrefix}}
+	if _, err := got.lessons.take(1, lib.builtIn); err != nil {
+		return err
+	}
+	if _, err := got.challenges.take(1, lib.builtIn); err != nil {
+		return err
+	}
+	lib.lessons, lib.challenges, lib.waiting = got.lessons, got.challenges, false
+	return nil
 }
 
 // take reads lessons from the shelf until n are read or none are left, and returns those read.

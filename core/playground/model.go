@@ -14,6 +14,7 @@ import (
 
 	"daemonlab/core/cluster"
 	"daemonlab/core/kubectl"
+	"daemonlab/core/openapi"
 	"daemonlab/core/shell"
 	"daemonlab/core/sim"
 )
@@ -48,6 +49,8 @@ type Model struct {
 	// (ShowLessonsMsg); it clears LessonsLater once they are all listed.
 	LessonsLater  bool
 	LessonsListed int
+	// Missing are the data assets the page could not download (AssetMsg): what needs one says so.
+	Missing []string
 	// Chunk has the clock moved a piece at a time: a play tick, or `sim advance` typed or from
 	// the timeline's buttons, becomes a Tick under way that WorkMsg carries on, so that the page
 	// paints and handles input while a large cluster moves. The page sets it; without it (the
@@ -368,6 +371,22 @@ type TableMsg struct{ On bool }
 // ShowLessonsMsg lists one more lesson in the picker (see Model.LessonsLater).
 type ShowLessonsMsg struct{}
 
+// AssetMsg is a data asset the page fetches after its first paint (site/main.js), arrived, or
+// the reason it did not (Err):
+//
+//  1. openapi.json: kubectl explain's documents (openapi.Load); until then explain says they
+//     are downloading.
+//  2. lessons.json: the lessons and challenges (Library.Deliver); the picker lists them from
+//     then on, a lesson at a time (LessonsLater).
+//
+// An asset that did not arrive, or whose data its loader refuses, is Missing: the notice says
+// so, and so does what needs it; the rest of the page works on.
+type AssetMsg struct {
+	Name string
+	Data []byte
+	Err  error
+}
+
 // NoticeMsg shows a message to the learner by its key (a damaged link, a saved session that
 // could not be read, a share link made); an empty key dismisses it.
 type NoticeMsg struct{ Key string }
@@ -677,6 +696,55 @@ func (ShowLessonsMsg) update(m Model) Model {
 	return m
 }
 
+func (AssetMsg) during() during { return keepTick }
+func (msg AssetMsg) update(m Model) Model {
+	err := msg.Err
+	if err == nil {
+		switch msg.Name {
+		case AssetDocs:
+			err = openapi.Load(msg.Data)
+		case AssetLessons:
+			if err = m.lib.Deliver(msg.Data); err == nil {
+				m.LessonsLater = true
+			}
+		default:
+			err = fmt.Errorf("DaemonLab has no asset %q", msg.Name)
+		}
+	}
+	if err != nil {
+		if !slices.Contains(m.Missing, msg.Name) {
+			m.Missing = append(m.Missing, msg.Name)
+		}
+		m.Notice, m.NoticeArg = "asset.missing."+msg.Name, err.Error()
+	}
+	return m
+}
+
+// The data assets (see AssetMsg).
+const (
+	AssetDocs    = "openapi.json"
+	AssetLessons = "lessons.json"
+)
+
+// Assets are the data assets the page fetches after its first paint.
+var Assets = []string{AssetDocs, AssetLessons}
+
+// waiting says in the page's language what a command printed while an asset it needs was on
+// its way (kubectl.WaitingDocs), or that it will not come (Missing).
+func (m *Model) waiting(r kubectl.Result) kubectl.Result {
+	say := T(m.Lang, "asset.waiting."+AssetDocs)
+	if slices.Contains(m.Missing, AssetDocs) {
+		say = T(m.Lang, "asset.missing.cmd."+AssetDocs)
+	}
+	r.Out = strings.ReplaceAll(r.Out, kubectl.WaitingDocs, say)
+	r.Err = strings.ReplaceAll(r.Err, kubectl.WaitingDocs, say)
+	r.Stream = slices.Clone(r.Stream)
+	for i := range r.Stream {
+		r.Stream[i].Text = strings.ReplaceAll(r.Stream[i].Text, kubectl.WaitingDocs, say)
+	}
+	return r
+}
+
 func (NoticeMsg) during() during { return keepTick }
 func (msg NoticeMsg) update(m Model) Model {
 	m.Notice, m.NoticeArg = msg.Key, ""
@@ -707,7 +775,7 @@ func (msg TableMsg) update(m Model) Model {
 // the step printed and what the page says it did to the workloads (see explain).
 func (m *Model) do(st Step) (kubectl.Result, []string) {
 	before, kept := m.Sim.C.Writes(), workloadsOf(m.Sim.C)
-	r := st.do(m.Sim)
+	r := m.waiting(st.do(m.Sim))
 	changed := m.Sim.C.Writes() != before
 	if changed {
 		m.History.record(m.Sim.C, st, false)

@@ -283,13 +283,23 @@ func OpenLink(lib *Library, fragment string) (Model, error) {
 // LoadShared rebuilds the session a share link's fragment carries; a truncated or altered link
 // is an error wrapping errSaved.
 func LoadShared(lib *Library, fragment string) (Model, error) {
+	data, err := sharedData(fragment)
+	if err != nil {
+		return Model{}, err
+	}
+	return Load(lib, data)
+}
+
+// sharedData is the saved session a share link's fragment carries, inflated (up to one byte
+// more than a saved session may be); a truncated or altered link is an error wrapping errSaved.
+func sharedData(fragment string) ([]byte, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(fragment, shareKey))
 	if err != nil {
-		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
+		return nil, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
 	}
 	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), maxSavedBytes+1))
 	if err != nil {
-		return Model{}, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
+		return nil, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)
 	}
-	return Load(lib, data)
+	return data, nil
 }

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Storage is where the page keeps what outlives the tab: the browser's localStorage (package
@@ -107,6 +108,26 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 	m.Kept, m.Unsaved = kept, k.hold
 	m.Notice, m.NoticeArg = notice, arg
 	return m, nil
+}
+
+// NeedsLessons reports whether Restore of a fragment needs the library's lessons: the link
+// names a lesson or a challenge, or the session it would open (the share link's, else the
+// saved one) is in a lesson. The page waits for them (Library.Waiting) only then.
+func (k *Keeper) NeedsLessons(fragment string) bool {
+	inLesson := func(data []byte) bool {
+		var sv struct {
+			Lesson json.RawMessage `json:"lesson"`
+		}
+		return json.Unmarshal(data, &sv) == nil && len(sv.Lesson) > 0 && string(sv.Lesson) != "null"
+	}
+	if strings.HasPrefix(fragment, lessonLinkKey) || strings.HasPrefix(fragment, challengeLinkKey) {
+		return true
+	}
+	if data, err := sharedData(fragment); err == nil && IsLink(fragment) {
+		return inLesson(data)
+	}
+	saved, _ := k.Store.Get(SessionKey)
+	return inLesson([]byte(saved))
 }
 
 // Save writes the session, the previous one and the lesson progress, and returns the message

@@ -413,12 +413,16 @@ type Picker struct {
 	Lessons []LessonItem
 	Lang    Lang
 	Current string
+	Waiting string // while the lessons are downloading (Library.Waiting), what the picker says
 }
 
 // RenderPicker is the lesson picker alone: the page draws it as the lessons are listed
 // (ShowLessonsMsg), without the rest of the view.
 func RenderPicker(m Model) Picker {
 	pk := Picker{Lang: m.Lang}
+	if m.lib.Waiting() && !slices.Contains(m.Missing, AssetLessons) {
+		pk.Waiting = T(m.Lang, "asset.lessons.waiting")
+	}
 	if m.Tutor != nil {
 		pk.Current = m.Tutor.Lesson.ID
 	}

@@ -41,10 +41,14 @@ func servePage(t *testing.T) string {
 	return serveDir(t, dir)
 }
 
+// pageTags are the build tags of the page's main.wasm: the Makefile's PAGETAGS
+// (TestPageTagsAreTheMakefiles).
+const pageTags = "lazydata"
+
 // buildWasm builds the page's main.wasm into dir.
 func buildWasm(t *testing.T, dir string) {
 	t.Helper()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "main.wasm"), "..")
+	build := exec.Command("go", "build", "-tags", pageTags, "-o", filepath.Join(dir, "main.wasm"), "..")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "building main.wasm: %s", out)
@@ -60,7 +64,7 @@ func copySite(t *testing.T) string {
 		t.Skipf("no Chromium at %s; `make test` installs it", chromiumPath)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"index.html", "style.css", "main.js", "editor.js"} {
+	for _, f := range []string{"index.html", "style.css", "main.js", "editor.js", "openapi.json", "lessons.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "site", f))
 		require.NoError(t, err, "`make build` makes site/editor.js")
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
