@@ -40,30 +40,52 @@ func brotliSize(tb testing.TB, path string) int {
 	return n
 }
 
-// TestBrowserPageTransferHoldsItsSize guards the page's compressed transfer (wasm, JavaScript,
-// CSS and HTML, brotli) and main.wasm's raw size, which the browser downloads and compiles before
-// the page can start, against growing. The performance budget is 1.3 MB and is NOT met: the Go
-// runtime, reflection (encoding/json, fmt, the YAML parser), regexp and the simulator's own code
-// make main.wasm about 1.84 MB brotli (see the README's performance section); the libraries
-// alone, in a page that does nothing else (testdata/floor), are 0.91 MB. This holds both sizes
-// where they are, so that nothing makes them worse unnoticed: for
-// instance a call that brings honnef.co/go/js/dom's type-by-constructor wrappers back adds
-// 2 MB raw but only 72 KB brotli.
-// At brotli's default 4 MB window main.wasm's size jumps with its layout: 12 KB more raw
-// code once gave 44 KB more brotli, 7.6 KB at a 16 MB window.
+// TestBrowserPageTransferHoldsItsSize guards the page's compressed transfer (brotli) against
+// growing, in two parts, and main.wasm's raw size, which the browser downloads and compiles
+// before the page can start:
+//
+//  1. the first screen: index.html, main.js, wasm_exec.js, style.css and main.wasm, what the
+//     page needs before it is interactive. Issue 23's budget is what DaemonLab adds above the
+//     floor page's wasm (testdata/floor, 910,723 bytes: the libraries the core cannot do
+//     without), at most 0.90 MB, and is NOT met: the Go runtime, reflection (encoding/json, fmt,
+//     the YAML parser), regexp and the simulator's own code make main.wasm about 2.13 MB (see the
+//     README's performance section).
+//  2. later: editor.js and the data assets (openapi.json, lessons.json), fetched after the first
+//     screen (main.js). That the data is here, not linked into main.wasm, is held by the first
+//     ceiling: linked in, it adds about 150 KB.
+//
+// A call that brings honnef.co/go/js/dom's type-by-constructor wrappers back adds 2 MB raw but
+// only 72 KB brotli. At brotli's default 4 MB window main.wasm's size jumps with its layout: 12
+// KB more raw code once gave 44 KB more brotli, 7.6 KB at a 16 MB window.
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
-		ceiling    = 2_430_000  // bytes, brotli; the budget is 1_300_000 (saving, the work budgets and the retries added 32 KB; files, lists and ServiceAccounts 15 KB; editor tabs and kubectl edit 27 KB; Services, the kubeadm start, sim import, the cluster menu and here-documents 85 KB; issue 21's time axis, what is due, the explanations and lints, the drawer and panes, the menus and the dark theme 65 KB; issue 22's 21 lessons and 11 challenges, 100 KB of them their YAML in two languages with its upstream citations, the lesson panel's challenges, recaps and reference, pod update validation and PriorityClass)
-		rawCeiling = 12_950_000 // bytes, main.wasm uncompressed
+		floorWasm    = 910_723
+		firstCeiling = 2_170_000  // bytes, brotli (2,145,370 when the data left main.wasm); the budget is floorWasm + 900_000
+		laterCeiling = 310_000    // bytes, brotli (297,202: editor.js 120,959, openapi.json 54,350, lessons.json 121,893)
+		rawCeiling   = 12_400_000 // bytes, main.wasm uncompressed (12,133,843)
 	)
-	sizes := brotliSizes(t, "main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html")
-	total := 0
-	for _, n := range sizes {
-		total += n
+	first := brotliSizes(t, "main.wasm", "wasm_exec.js", "main.js", "style.css", "index.html")
+	later := brotliSizes(t, "editor.js", "openapi.json", "lessons.json")
+	sum := func(sizes map[string]int) int {
+		total := 0
+		for _, n := range sizes {
+			total += n
+		}
+		return total
 	}
 	info, err := os.Stat(filepath.Join("..", "..", "site", "main.wasm"))
 	require.NoError(t, err)
-	t.Logf("page transfer: %d bytes brotli (main.wasm %d, editor.js %d); main.wasm %d bytes raw", total, sizes["main.wasm"], sizes["editor.js"], info.Size())
-	assert.LessOrEqual(t, total, ceiling)
+	t.Logf("first screen: %d bytes brotli (main.wasm %d), %d above the floor page's wasm; later: %d (%v); main.wasm %d bytes raw",
+		sum(first), first["main.wasm"], sum(first)-floorWasm, sum(later), later, info.Size())
+	assert.LessOrEqual(t, sum(first), firstCeiling)
+	assert.LessOrEqual(t, sum(later), laterCeiling)
 	assert.LessOrEqual(t, info.Size(), int64(rawCeiling))
+}
+
+// TestPageTagsAreTheMakefiles checks that the browser tests build main.wasm with the tags
+// `make build` does.
+func TestPageTagsAreTheMakefiles(t *testing.T) {
+	makefile, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Split(string(makefile), "\n"), "PAGETAGS := "+pageTags)
 }
