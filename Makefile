@@ -4,9 +4,10 @@ GOROOT   := $(shell $(GO) env GOROOT)
 # Go 1.24 and later keep the WebAssembly support files in lib/wasm.
 WASMEXEC := $(GOROOT)/lib/wasm
 ADDR     ?= 127.0.0.1:8080
+DIST     ?= dist
 FUZZTIME ?= 10m
 
-.PHONY: build serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
+.PHONY: build dist serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
 
 # Packages off the simulation's hot path (parsing YAML and JSON, printing, the DOM wrappers,
 # lessons) are compiled without inlining: main.wasm is about 170 KB smaller in brotli, and the
@@ -46,8 +47,16 @@ build: site/main.wasm site/wasm_exec.js site/editor.js $(ASSETS)
 	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
 	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
 
-serve: build
-	$(GO) run ./wasm/serve -dir site -addr $(ADDR)
+# The deployable folder (wasm/dist says what is in it): hashed asset names, .br and .gz copies,
+# _headers and nginx.conf. Made again when the site or the tool changes.
+$(DIST)/_headers: build $(shell find site -type f -not -path 'site/editor/*') $(wildcard wasm/dist/*.go wasm/hosting/*.go)
+	$(GO) run ./wasm/dist -site site -out $(DIST)
+
+dist: $(DIST)/_headers
+
+# The page as it is deployed: the folder `make dist` makes, served at ADDR.
+serve: dist
+	$(GO) run ./wasm/serve -dir $(DIST) -addr $(ADDR)
 
 test: test-native test-fuzz test-wasm test-browser
 
@@ -120,4 +129,4 @@ bench: build chromium
 	@$(GO) test -run XXX -bench PlayRollout5000 -benchtime 1x ./wasm/serve | tee .bench/play.txt | grep Benchmark
 
 clean:
-	rm -rf site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules $(ASSETS)
+	rm -rf $(DIST) site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules $(ASSETS)

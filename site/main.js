@@ -34,8 +34,54 @@
 // The share link's Copy button (#copy-share) copies the link (#share-url) to the clipboard and
 // then says data-copied; where the page may not write the clipboard, it selects the link and says
 // data-select (press Ctrl/⌘ + C). Go writes both texts, in the page's language.
+//
+// Offline: in a build of `make dist` (its pages have the asset map), served over http(s), the page registers the service worker
+// (sw.js) once it is ready. When a new version has been installed and waits, the notice
+// #update says so; its Reload has the new version take over (skipWaiting) and reloads once it
+// controls the page. Until then the page runs on its own version's assets. A page whose worker
+// was replaced from another tab shows the same notice, and its Reload just reloads.
 "use strict";
 (() => {
+  const offline = () => {
+    const workers = navigator.serviceWorker;
+    const notice = document.getElementById("update");
+    let asked = false, waiting = null;
+    const offer = (worker) => {
+      waiting = worker;
+      notice?.classList.remove("hidden");
+    };
+    document.getElementById("update-reload")?.addEventListener("click", () => {
+      if (!waiting) {
+        location.reload();
+        return;
+      }
+      asked = true;
+      waiting.postMessage("skipWaiting");
+    });
+    let controlled = Boolean(workers.controller);
+    workers.addEventListener("controllerchange", () => {
+      if (asked) {
+        location.reload();
+      } else if (controlled) {
+        offer(null); // another tab took the new version: this one reloads to follow
+      }
+      controlled = true;
+    });
+    workers.register("sw.js").then((registration) => {
+      const watch = (worker) => worker.addEventListener("statechange", () => {
+        if (worker.state === "installed" && workers.controller) {
+          offer(worker);
+        }
+      });
+      if (registration.waiting && workers.controller) {
+        offer(registration.waiting);
+      }
+      if (registration.installing) {
+        watch(registration.installing);
+      }
+      registration.addEventListener("updatefound", () => watch(registration.installing));
+    }, (err) => console.warn("DaemonLab works online only here:", err));
+  };
   document.addEventListener("click", (event) => {
     const button = event.target.closest("#copy-share");
     if (!button) {
@@ -79,6 +125,9 @@
       const editor = document.createElement("script");
       editor.src = daemonlabAsset("editor.js");
       document.head.append(editor);
+      if (document.querySelector('meta[name="daemonlab-assets"]') && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+        offline();
+      }
     }
   }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });
   document.addEventListener("DOMContentLoaded", async () => {

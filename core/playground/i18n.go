@@ -277,6 +277,8 @@ var texts = map[string]text{
 	"stopped.title":                  {"DaemonLab's simulator has stopped.", "DaemonLab 的模拟器已停止运行。"},
 	"stopped":                        {"Most likely it ran out of memory (details are in the browser console), and nothing on this page works any more. Your session is kept as it was last saved, a moment before: Reload carries on from there.", "很可能是内存不足（详情见浏览器控制台），此页面上的操作都已不再起作用。你的会话保留在停止前不久最后一次保存时的状态：点击“重新加载”即可从那里继续。"},
 	"stopped.reload":                 {"Reload", "重新加载"},
+	"update":                         {"A new version of DaemonLab is ready.", "DaemonLab 的新版本已就绪。"},
+	"update.reload":                  {"Reload", "重新加载"},
 	"session.cut":                    {"This session was cut short: only its first %s commands were replayed, as replaying the rest would take too long. The cluster is as they left it.", "此会话被截断：只重放了前 %s 条命令，因为重放其余命令耗时过长。集群保持在这些命令执行后的状态。"},
 	// The time axis (axis.go): its marks and its slider's value.
 	"axis":               {"time axis", "时间轴"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -89,4 +90,116 @@ func TestHandlerSendsTheShippedPagesPolicy(t *testing.T) {
 	require.NotNil(t, m, "site/index.html declares its policy in a <meta>")
 	require.Contains(t, string(m[1]), "script-src 'self' 'wasm-unsafe-eval'")
 	assert.Equal(t, string(m[1])+"; frame-ancestors 'self'", get(t, site, "/").Header.Get("Content-Security-Policy"))
+}
+
+// request serves dir with Handler and returns the response to method on path with headers.
+func request(t *testing.T, dir, method, path string, headers map[string]string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	Handler(dir).ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func body(t *testing.T, res *http.Response) string {
+	t.Helper()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// distLike is a folder as `make dist` writes it: a page, a hashed asset and sw.js, each with
+// its compressed copies (their text names them, to tell them apart), and an asset without.
+func distLike(t *testing.T) string {
+	return siteOf(t, map[string]string{
+		"index.html":              `<meta http-equiv="Content-Security-Policy" content="default-src 'none'">`,
+		"index.html.br":           "index in brotli",
+		"index.html.gz":           "index in gzip",
+		"embed.html":              `<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`,
+		"main.0123456789.wasm":    "\x00asm\x01\x00\x00\x00",
+		"main.0123456789.wasm.br": "wasm in brotli",
+		"main.0123456789.wasm.gz": "wasm in gzip",
+		"sw.js":                   "// worker",
+		"sw.js.gz":                "worker in gzip",
+		"logo.abcdef0123.png":     "png",
+	})
+}
+
+// TestHandlerSendsTheCompressedCopyTheClientAccepts: brotli if accepted, else gzip, else the
+// file; the copy's Content-Encoding and the file's own Content-Type; Vary: Accept-Encoding
+// wherever there is a copy, whichever is sent, and not where there is none.
+func TestHandlerSendsTheCompressedCopyTheClientAccepts(t *testing.T) {
+	dir := distLike(t)
+	for _, tc := range []struct{ name, path, accept, encoding, contentType, body, vary string }{
+		{"brotli first", "/main.0123456789.wasm", "gzip, deflate, br, zstd", "br", "application/wasm", "wasm in brotli", "Accept-Encoding"},
+		{"gzip without brotli", "/main.0123456789.wasm", "gzip", "gzip", "application/wasm", "wasm in gzip", "Accept-Encoding"},
+		{"brotli refused", "/main.0123456789.wasm", "br;q=0, gzip", "gzip", "application/wasm", "wasm in gzip", "Accept-Encoding"},
+		{"neither", "/main.0123456789.wasm", "", "", "application/wasm", "\x00asm\x01\x00\x00\x00", "Accept-Encoding"},
+		{"the page at /", "/", "br", "br", "text/html; charset=utf-8", "index in brotli", "Accept-Encoding"},
+		{"a coding without a copy", "/sw.js", "br", "", "text/javascript; charset=utf-8", "// worker", "Accept-Encoding"},
+		{"the copy there is", "/sw.js", "br, gzip", "gzip", "text/javascript; charset=utf-8", "worker in gzip", "Accept-Encoding"},
+		{"no copy at all", "/logo.abcdef0123.png", "br, gzip", "", "image/png", "png", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := request(t, dir, http.MethodGet, tc.path, map[string]string{"Accept-Encoding": tc.accept})
+			assert.Equal(t, http.StatusOK, res.StatusCode)
+			assert.Equal(t, tc.encoding, res.Header.Get("Content-Encoding"))
+			assert.Equal(t, tc.contentType, res.Header.Get("Content-Type"))
+			assert.Equal(t, tc.vary, res.Header.Get("Vary"))
+			assert.Equal(t, tc.body, body(t, res))
+		})
+	}
+}
+
+// TestHandlerHeadersByKindOfFile: a hashed asset is immutable, the pages and sw.js are
+// revalidated; every response has nosniff and no-referrer; a page's policy is its own with its
+// frame-ancestors (embed.html may be framed by anyone), any other file's is index.html's.
+func TestHandlerHeadersByKindOfFile(t *testing.T) {
+	dir := distLike(t)
+	index := "default-src 'none'; frame-ancestors 'self'"
+	for _, tc := range []struct{ path, cacheControl, policy string }{
+		{"/", "no-cache", index},
+		{"/embed.html", "no-cache", "default-src 'self'; frame-ancestors *"},
+		{"/sw.js", "no-cache", index},
+		{"/main.0123456789.wasm", "public, max-age=31536000, immutable", index},
+		{"/logo.abcdef0123.png", "public, max-age=31536000, immutable", index},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			for _, accept := range []string{"br", ""} {
+				res := request(t, dir, http.MethodGet, tc.path, map[string]string{"Accept-Encoding": accept})
+				assert.Equal(t, tc.cacheControl, res.Header.Get("Cache-Control"), accept)
+				assert.Equal(t, tc.policy, res.Header.Get("Content-Security-Policy"), accept)
+				assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"), accept)
+				assert.Equal(t, "no-referrer", res.Header.Get("Referrer-Policy"), accept)
+			}
+		})
+	}
+}
+
+// TestHandlerServesRangesHeadAndNotModifiedOfACopy: a compressed copy answers a Range with
+// its own bytes, a HEAD with no body, and a request whose copy has not changed with 304; and
+// /index.html is redirected to / as FileServer does, so a page has one URL.
+func TestHandlerServesRangesHeadAndNotModifiedOfACopy(t *testing.T) {
+	dir := distLike(t)
+	res := request(t, dir, http.MethodGet, "/main.0123456789.wasm", map[string]string{"Accept-Encoding": "br", "Range": "bytes=0-3"})
+	assert.Equal(t, http.StatusPartialContent, res.StatusCode)
+	assert.Equal(t, "wasm", body(t, res))
+	assert.Equal(t, "br", res.Header.Get("Content-Encoding"))
+
+	res = request(t, dir, http.MethodHead, "/main.0123456789.wasm", map[string]string{"Accept-Encoding": "gzip"})
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
+	assert.Empty(t, body(t, res))
+
+	modified := request(t, dir, http.MethodGet, "/", map[string]string{"Accept-Encoding": "br"}).Header.Get("Last-Modified")
+	require.NotEmpty(t, modified)
+	res = request(t, dir, http.MethodGet, "/", map[string]string{"Accept-Encoding": "br", "If-Modified-Since": modified})
+	assert.Equal(t, http.StatusNotModified, res.StatusCode)
+
+	res = request(t, dir, http.MethodGet, "/index.html", map[string]string{"Accept-Encoding": "br"})
+	assert.Equal(t, http.StatusMovedPermanently, res.StatusCode)
+	assert.Equal(t, "./", res.Header.Get("Location"))
 }
