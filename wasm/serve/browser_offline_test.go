@@ -27,7 +27,7 @@ import (
 // and returns it. It starts from a copy of the folder `make dist` left, if any, so that the
 // compressed copies of unchanged assets are kept rather than made again (main.wasm's brotli
 // takes a minute); what the site changed is made anew, so the folder is always the site's.
-func distOf(t *testing.T, site string) string {
+func distOf(t testing.TB, site string) string {
 	t.Helper()
 	out := t.TempDir()
 	if made := filepath.Join("..", "..", "dist"); exists(filepath.Join(made, "_headers")) {
@@ -45,7 +45,7 @@ func exists(name string) bool {
 }
 
 // copyDir copies the regular files of from into to, but for the editor's sources (site/editor).
-func copyDir(t *testing.T, from, to string) {
+func copyDir(t testing.TB, from, to string) {
 	t.Helper()
 	require.NoError(t, filepath.WalkDir(from, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
