@@ -254,16 +254,15 @@ func headersFile(files []file) []byte {
 	return b.Bytes()
 }
 
-// nginxConf is the nginx snippet (rule 6): the types, the compressed copies, and every file's
+// nginxConf is the nginx snippet (rule 6): the compressed copies, and every file's
 // headers (add_header in a location replaces every add_header above it, so each location says
 // all of its own).
 func nginxConf(files []file) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# DaemonLab for nginx (written by make dist): include this file in the server block whose root
-# is this folder. brotli_static needs the ngx_brotli module: without it, delete that line and
-# gzip_static still serves the .gz copies.
-include mime.types;
-types { application/wasm wasm; }
+# is this folder. brotli_static needs the ngx_brotli module (Debian: libnginx-mod-http-brotli-static):
+# without it, delete that line and gzip_static still serves the .gz copies. The types are
+# nginx's mime.types, which has application/wasm since nginx 1.21.
 gzip_static on;
 gzip_vary on;
 brotli_static on;

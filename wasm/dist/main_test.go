@@ -182,7 +182,7 @@ func TestDistHeadersSayEveryFilesRules(t *testing.T) {
 
 	nginx := content(t, files, "nginx.conf")
 	for _, want := range []string{
-		"types { application/wasm wasm; }", "gzip_static on;", "brotli_static on;",
+		"gzip_static on;", "gzip_vary on;", "brotli_static on;",
 		"location = /embed.html {\n    add_header Cache-Control \"no-cache\" always;\n    add_header X-Content-Type-Options \"nosniff\" always;\n    add_header Referrer-Policy \"no-referrer\" always;\n    add_header Content-Security-Policy \"default-src 'none'; script-src 'self'; img-src data:; frame-ancestors *\" always;\n}",
 		"location = /sw.js {\n    add_header Cache-Control \"no-cache\" always;",
 		"location ~ \"\\.[0-9a-f]{10}\\.[^./]+$\" {\n    add_header Cache-Control \"public, max-age=31536000, immutable\" always;",
