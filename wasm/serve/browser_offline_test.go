@@ -154,8 +154,9 @@ func TestBrowserWorksOfflineAfterTheFirstVisit(t *testing.T) {
 }
 
 // TestBrowserANewVersionWaitsForReload: with version 1 open, the server switches to version 2
-// (its style sheet changed). The update check installs it and the page says so, still running
-// on version 1's assets; Reload brings version 2, every asset of it.
+// (its style sheet changed), its pages and sw.js given version 1's times (so only their
+// ETags tell them apart). The update check installs it and the page says so, still running on
+// version 1's assets; Reload brings version 2, every asset of it.
 func TestBrowserANewVersionWaitsForReload(t *testing.T) {
 	site := builtSite(t)
 	v1 := distOf(t, site)
@@ -165,6 +166,13 @@ func TestBrowserANewVersionWaitsForReload(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(changed, "style.css"), append(css, "\n/* version 2 */\n"...), 0o644))
 	v2 := distOf(t, changed)
+	for _, name := range []string{"index.html", "sw.js"} { // and their copies: as if written in the same second
+		for _, suffix := range []string{"", ".br", ".gz"} {
+			info, err := os.Stat(filepath.Join(v1, name+suffix))
+			require.NoError(t, err)
+			require.NoError(t, os.Chtimes(filepath.Join(v2, name+suffix), info.ModTime(), info.ModTime()))
+		}
+	}
 
 	var served atomic.Pointer[string]
 	served.Store(&v1)
@@ -181,6 +189,7 @@ func TestBrowserANewVersionWaitsForReload(t *testing.T) {
 	b.waitLong(t, `!document.getElementById('update').classList.contains('hidden')`, "the page says a new version is ready")
 	assert.Equal(t, "A new version of DaemonLab is ready. Reload", strings.Join(strings.Fields(b.text(t, "#update")), " "))
 	assert.Equal(t, old, b.assets(t), "the open page keeps its version")
+	b.saveScreenshot(t, "update-notice", chromedp.CaptureScreenshot())
 	b.pickPane(t, "terminal")
 	b.run(t, "kubectl get nodes")
 	assert.Contains(t, b.lastTerminal(t), "hd1", "the open page still runs")

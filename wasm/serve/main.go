@@ -4,14 +4,19 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"daemonlab/wasm/hosting"
 )
@@ -42,10 +47,16 @@ func main() {
 //     index.html's;
 //  5. a file stored compressed beside itself (name.br, name.gz, as `make dist` writes them) is
 //     sent so to a client that accepts it, brotli first, with Content-Encoding, the file's own
-//     Content-Type and Vary: Accept-Encoding; Range, HEAD and conditional requests work on it as
-//     on any file (net/http's ServeContent). Anything else is net/http's FileServer's.
+//     Content-Type and Vary: Accept-Encoding;
+//  6. a file that is revalidated (1) has an ETag, a hash of the bytes sent, so that a changed
+//     file is never taken for unchanged: Last-Modified alone has a second's grain, and a
+//     deployment may keep older times (two versions of sw.js written in one second were once
+//     answered 304, and the browser kept the old version);
+//  7. Range, HEAD and conditional requests work on every file (net/http's ServeContent);
+//     directories, /index.html (redirected to ./) and missing files are net/http's FileServer's.
 func Handler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
+	tags := &etags{known: map[string]etag{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := fileName(r.URL.Path)
 		h := w.Header()
@@ -54,10 +65,9 @@ func Handler(dir string) http.Handler {
 			h.Set(kv[0], kv[1])
 		}
 		h.Set("Content-Security-Policy", contentSecurityPolicy(dir, name))
-		if !strings.HasSuffix(r.URL.Path, "/index.html") && serveEncoded(w, r, dir, name) {
-			return
+		if strings.HasSuffix(r.URL.Path, "/index.html") || !serveFile(w, r, dir, name, tags) {
+			files.ServeHTTP(w, r)
 		}
-		files.ServeHTTP(w, r)
 	})
 }
 
@@ -82,19 +92,20 @@ func contentSecurityPolicy(dir, name string) string {
 	return hosting.Policy(page, text)
 }
 
-// serveEncoded serves name's compressed copy in the first coding the request accepts and
-// reports whether it did (Handler's rule 5); when name has a compressed copy at all, the
-// response varies by Accept-Encoding, whichever is sent.
-func serveEncoded(w http.ResponseWriter, r *http.Request, dir, name string) bool {
+// serveFile serves the file name, or its compressed copy in the first coding the request
+// accepts, and reports whether it did (Handler's rules 5–7); when name has a compressed copy
+// at all, the response varies by Accept-Encoding, whichever is sent.
+func serveFile(w http.ResponseWriter, r *http.Request, dir, name string, tags *etags) bool {
 	root := http.Dir(dir)
+	h := w.Header()
 	for _, e := range hosting.Encodings {
 		if f, err := root.Open("/" + name + e.Suffix); err == nil {
 			f.Close()
-			w.Header().Add("Vary", "Accept-Encoding")
+			h.Set("Vary", "Accept-Encoding")
 			break
 		}
 	}
-	for _, e := range hosting.Accepted(r.Header.Get("Accept-Encoding")) {
+	for _, e := range append(hosting.Accepted(r.Header.Get("Accept-Encoding")), hosting.Encoding{}) { // then the file itself
 		f, err := root.Open("/" + name + e.Suffix)
 		if err != nil {
 			continue
@@ -102,15 +113,55 @@ func serveEncoded(w http.ResponseWriter, r *http.Request, dir, name string) bool
 		defer f.Close()
 		info, err := f.Stat()
 		if err != nil || info.IsDir() {
-			continue
+			return false
 		}
-		h := w.Header()
-		h.Set("Content-Encoding", e.Name)
+		if e.Name != "" {
+			h.Set("Content-Encoding", e.Name)
+		}
 		if ct := hosting.ContentType(name); ct != "" {
 			h.Set("Content-Type", ct)
+		}
+		if hosting.CacheControl(name) == hosting.Revalidate {
+			tag, err := tags.of(name+e.Suffix, info, f)
+			if err != nil {
+				return false
+			}
+			h.Set("ETag", tag)
 		}
 		http.ServeContent(w, r, name, info.ModTime(), f)
 		return true
 	}
 	return false
+}
+
+// etags remembers the ETags of the files served, by path, while their time (to the nanosecond)
+// and size stay: a dev server's unhashed main.wasm is not hashed again at every request.
+type etags struct {
+	mu    sync.Mutex
+	known map[string]etag
+}
+
+type etag struct {
+	mod  time.Time
+	size int64
+	tag  string
+}
+
+// of is the ETag of the file f opened at name (a quoted hash of its bytes), f left at its start.
+func (t *etags) of(name string, info os.FileInfo, f io.ReadSeeker) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e, ok := t.known[name]; ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
+		return e.tag, nil
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return "", err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	tag := `"` + hex.EncodeToString(sum.Sum(nil))[:20] + `"`
+	t.known[name] = etag{info.ModTime(), info.Size(), tag}
+	return tag, nil
 }

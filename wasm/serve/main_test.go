@@ -203,3 +203,28 @@ func TestHandlerServesRangesHeadAndNotModifiedOfACopy(t *testing.T) {
 	assert.Equal(t, http.StatusMovedPermanently, res.StatusCode)
 	assert.Equal(t, "./", res.Header.Get("Location"))
 }
+
+// TestHandlerTellsAChangedFileByItsETag: a revalidated file changed without its time moving
+// (a deployment that keeps times, two writes in one second) is sent again, not answered 304;
+// an unchanged one is answered 304; a hashed asset needs no ETag.
+func TestHandlerTellsAChangedFileByItsETag(t *testing.T) {
+	dir := distLike(t)
+	first := request(t, dir, http.MethodGet, "/sw.js", map[string]string{"Accept-Encoding": "gzip"})
+	tag, modified := first.Header.Get("ETag"), first.Header.Get("Last-Modified")
+	require.NotEmpty(t, tag)
+	conditional := map[string]string{"Accept-Encoding": "gzip", "If-None-Match": tag, "If-Modified-Since": modified}
+	assert.Equal(t, http.StatusNotModified, request(t, dir, http.MethodGet, "/sw.js", conditional).StatusCode)
+
+	info, err := os.Stat(filepath.Join(dir, "sw.js.gz"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sw.js.gz"), []byte("worker v2 gzip"), 0o644))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "sw.js.gz"), info.ModTime(), info.ModTime()))
+	res := request(t, dir, http.MethodGet, "/sw.js", conditional)
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, "worker v2 gzip", body(t, res))
+	assert.NotEqual(t, tag, res.Header.Get("ETag"))
+
+	identity := request(t, dir, http.MethodGet, "/sw.js", nil).Header.Get("ETag")
+	assert.NotEqual(t, res.Header.Get("ETag"), identity, "each representation its own tag")
+	assert.Empty(t, request(t, dir, http.MethodGet, "/main.0123456789.wasm", nil).Header.Get("ETag"))
+}
