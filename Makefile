@@ -43,7 +43,13 @@ site/wasm_exec.js: $(WASMEXEC)/wasm_exec.js
 site/editor.js: site/editor/main.js site/editor/package.json site/editor/package-lock.json
 	cd site/editor && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
 
-build: site/main.wasm site/wasm_exec.js site/editor.js $(ASSETS)
+# The start page painted before the WebAssembly arrives: the page's template (site/index.html)
+# with the start model's cluster, clock and what is due drawn natively by the page's own view
+# code (core/playground/markup). The server serves it as index.html.
+site/index.painted.html: site/index.html go.mod go.sum $(shell find core lessons wasm/prerender -type f)
+	$(GO) run ./wasm/prerender -in site/index.html -out $@
+
+build: site/main.wasm site/wasm_exec.js site/editor.js $(ASSETS) site/index.painted.html
 	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
 	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
 
@@ -109,7 +115,7 @@ fuzz-all:
 # took (a WebAssembly memory never shrinks).
 BENCH_ALL  := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Render|Step
 BENCH_WASM := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Step
-SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(14), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
+SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.painted.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(19), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
 bench: build dist chromium
 	@mkdir -p .bench
 	@echo "== native"
@@ -133,4 +139,4 @@ bench: build dist chromium
 	@$(GO) test -run XXX -bench PlayRollout5000 -benchtime 1x ./wasm/serve | tee .bench/play.txt | grep Benchmark
 
 clean:
-	rm -rf $(DIST) site/main.wasm site/wasm_exec.js site/editor.js site/editor/node_modules $(ASSETS)
+	rm -rf $(DIST) site/main.wasm site/wasm_exec.js site/editor.js site/index.painted.html site/editor/node_modules $(ASSETS)

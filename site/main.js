@@ -31,6 +31,31 @@
 // them; it fails with the reason (offline, "HTTP 404") when the asset does not arrive. The Go
 // side asks for what it needs as it starts, each once.
 //
+// The start page comes painted (`make build` draws the start model's cluster, clock and what is
+// due into the HTML with the page's own Go view code: wasm/prerender): a first visit sees the
+// real cluster before main.wasm has arrived, and the Go side's first render draws the same
+// markup in its place. Before the first paint, this script (in the head: the page's policy
+// allows no inline script) decides by the rules the painter wrote (meta daemonlab-paint, the
+// Go side's own: playground.Keeper.Opening, PickLang, IsLink) whether this visit opens on that
+// start page, and marks the root element:
+//
+//  1. data-paint="shown": nothing saved that changes the first screen (a session, lesson
+//     progress), no link in the fragment, and the language the learner chose, else the first of
+//     navigator.languages the page speaks, is the painted one: the painted page shows;
+//  2. data-paint="hidden": else. The style sheet keeps the page's layout but shows none of it
+//     (visibility: hidden: a placeholder of the same size), so that no English sandbox flashes
+//     before, say, the Chinese page or the learner's own session; the Go side draws it;
+//  3. no data-paint: the page is not painted (the template served as it is).
+//
+// data-lang is that language: the starting state's words (#starting, painted in every
+// language) show in it.
+//
+// Until the Go side marks the page ready (data-ready) the page is starting: the style sheet
+// shows "starting…" and a busy cursor over the controls, and the work area is aria-busy. A
+// click on a button meanwhile, and Enter at the prompt (whose text stays as typed), are not lost:
+// they are queued and replayed, in order, on the elements the Go side has drawn in their place
+// (found by id or data-key) once the page is ready.
+//
 // The share link's Copy button (#copy-share) copies the link (#share-url) to the clipboard and
 // then says data-copied; where the page may not write the clipboard, it selects the link and says
 // data-select (press Ctrl/⌘ + C). Go writes both texts, in the page's language.
@@ -82,6 +107,54 @@
       registration.addEventListener("updatefound", () => watch(registration.installing));
     }, (err) => console.warn("DaemonLab works online only here:", err));
   };
+  const root = document.documentElement;
+  const rules = (() => {
+    try {
+      return JSON.parse(document.querySelector('meta[name="daemonlab-paint"]').content);
+    } catch {
+      return null; // not painted
+    }
+  })();
+  if (rules) {
+    const stored = (key) => {
+      try {
+        return localStorage.getItem(key);
+      } catch {
+        return null; // storage off: nothing saved
+      }
+    };
+    let lang = stored(rules.langKey);
+    if (!rules.langs.includes(lang)) {
+      lang = rules.langs[0];
+      for (const preferred of navigator.languages || []) {
+        const tag = preferred.toLowerCase();
+        const known = Object.keys(rules.tags).find((t) => tag === t || tag.startsWith(t + "-"));
+        if (known) {
+          lang = rules.tags[known];
+          break;
+        }
+      }
+    }
+    const hash = location.hash.slice(1);
+    const same = lang === rules.lang && !rules.links.some((k) => hash.startsWith(k)) && rules.stored.every((k) => stored(k) === null);
+    root.setAttribute("data-lang", lang);
+    root.setAttribute("data-paint", same ? "shown" : "hidden");
+  }
+  const queued = [];
+  const starting = () => !root.hasAttribute("data-ready") && !root.hasAttribute("data-stopped");
+  document.addEventListener("click", (event) => {
+    const button = starting() && event.target.closest("button");
+    const selector = button && (button.id ? "#" + CSS.escape(button.id) : button.dataset.key ? `[data-key="${CSS.escape(button.dataset.key)}"]` : "");
+    if (selector) {
+      queued.push(() => document.querySelector(selector)?.click());
+    }
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    if (starting() && event.key === "Enter" && event.target.id === "prompt") {
+      event.preventDefault();
+      queued.push(() => document.getElementById("prompt")?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })));
+    }
+  }, true);
   document.addEventListener("click", (event) => {
     const button = event.target.closest("#copy-share");
     if (!button) {
@@ -122,6 +195,10 @@
   new MutationObserver((_, observer) => {
     if (document.documentElement.getAttribute("data-ready") === "true") {
       observer.disconnect();
+      document.getElementById("work")?.removeAttribute("aria-busy");
+      for (const replay of queued.splice(0)) {
+        replay();
+      }
       const editor = document.createElement("script");
       editor.src = daemonlabAsset("editor.js");
       document.head.append(editor);

@@ -14,6 +14,7 @@ import (
 
 	"daemonlab/core/kubectl"
 	"daemonlab/core/playground"
+	"daemonlab/core/playground/markup"
 	"daemonlab/core/sim"
 
 	"honnef.co/go/js/dom/v2"
@@ -23,12 +24,12 @@ import (
 type page struct {
 	win                                            dom.Window
 	doc                                            js.Value // the document
-	clock, nodes, pending, problems                element
-	banner, notice, noticeText, terminal, steps    element
+	nodes, pending, problems                       element
+	banner, notice, noticeText, terminal           element
 	details, detailsTitle, detailsWhy, detailsSecs element
-	events, tableToggle, tutor, promptSign         element
+	events, tableToggle, tutor                     element
 	clockState, due                                element
-	tabs, apply, saveEdit, applyHint, editorPane   element
+	tabs, apply, saveEdit, editorPane              element
 	play, undo, redo, reset, addNode               element
 	timeButtons                                    []element
 	editor                                         *dom.HTMLTextAreaElement
@@ -53,11 +54,11 @@ type page struct {
 	shownDiagnostics                               string                           // the problems the code editor shows, as JSON
 	collectDue                                     bool                             // an idle-time collection check is asked for
 	shownTab                                       string                           // the editor's tab shown, as last drawn
-	axisMarks, axisText                            element                          // the time axis's marks, over its track, and its value's text
+	axisMarks                                      element                          // the time axis's marks, over its track
 	shownMarks                                     []playground.AxisMark            // the marks as drawn
 	shownNamed                                     int                              // the mark the axis's text names, as drawn
 	copyShare                                      element                          // the share link's Copy button
-	shownPods, drawnPods                           map[string]string                // the pods' statuses as the last render drew them (by namespace/name), and as this one draws them
+	shownPods                                      map[string]string                // the pods' statuses as the last render drew them (by namespace/name)
 	shownShare                                     string                           // the share link shown, and the language, as last drawn
 	shownEvents                                    string                           // the events list as last drawn
 	lints                                          element                          // the warnings on the editor's text (View.Lints)
@@ -68,6 +69,8 @@ type page struct {
 	shownPanel                                     string                           // what the lesson panel shows (a lesson and step, or the reference), as last drawn
 	giveUpArmed                                    bool                             // Give up was clicked once: the next click gives up
 	timer                                          element                          // a challenge's timer, as last drawn; nil for none
+	paint                                          *painter                         // draws the page's parts (core/playground/markup)
+	texts                                          map[string]element               // the elements whose text is the view's (markup.Texts), by id
 }
 
 // mount finds the page's elements and wires their events to messages.
@@ -75,15 +78,22 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	win := dom.GetWindow()
 	// The code editor starts with no diagnostics: telling it so would only cost it a layout.
 	p := &page{win: win, doc: js.Global().Get("document"), model: m, keeper: keeper, clicks: map[string]func() playground.Msg{}, shownDiagnostics: "[]"}
+	p.paint = &painter{B: domBuilder{p}}
+	p.texts = map[string]element{}
+	for _, t := range markup.Texts(playground.View{}) {
+		if p.texts[t.ID] = p.byID(t.ID); p.texts[t.ID] == nil {
+			return nil, fmt.Errorf("the page has no #%s element", t.ID)
+		}
+	}
 	for id, dst := range map[string]*element{
-		"clock": &p.clock, "clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "problems": &p.problems,
+		"clock-state": &p.clockState, "due": &p.due, "nodes": &p.nodes, "pending": &p.pending, "problems": &p.problems,
 		"panes": &p.panes, "drawer": &p.drawer, "drawer-handle": &p.drawerHandle, "drawer-fold": &p.drawerFold,
-		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal, "step": &p.steps,
+		"banner": &p.banner, "notice": &p.notice, "notice-text": &p.noticeText, "notice-actions": &p.noticeActions, "dismiss": &p.dismiss, "unsaved": &p.unsaved, "terminal": &p.terminal,
 		"play": &p.play, "undo": &p.undo, "redo": &p.redo, "reset": &p.reset, "add-node": &p.addNode,
 		"details": &p.details, "details-title": &p.detailsTitle, "details-why": &p.detailsWhy, "details-sections": &p.detailsSecs,
-		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor, "prompt-sign": &p.promptSign,
-		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "apply-hint": &p.applyHint, "editor-pane": &p.editorPane,
-		"axis-marks": &p.axisMarks, "axis-text": &p.axisText,
+		"events": &p.events, "table-toggle": &p.tableToggle, "tutor": &p.tutor,
+		"editor-tabs": &p.tabs, "apply": &p.apply, "save": &p.saveEdit, "editor-pane": &p.editorPane,
+		"axis-marks": &p.axisMarks,
 		"copy-share": &p.copyShare,
 		"lints":      &p.lints,
 	} {
@@ -150,16 +160,13 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p.listen(p.prompt.Underlying(), "keydown", p.promptKey)
 	p.listen(p.prompt.Underlying(), "paste", p.promptPaste)
 	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
-	for i, s := range playground.Speeds {
-		o := p.el("option", "", s.Label)
-		o.SetAttribute("value", strconv.Itoa(i))
-		p.speed.AppendChild(o)
-	}
+	p.speed.SetTextContent("") // the prerendered options are drawn anew: the same
+	p.paint.Speeds(p.speed.Underlying())
 	p.listen(p.speed.Underlying(), "change", func(js.Value) { p.dispatch(playground.SpeedMsg{Index: p.speed.SelectedIndex()}) }) // the options are the speeds in order
 	buttons := p.byID("time-buttons")
-	for i := range playground.TimeActions(m.Lang) {
-		b := p.el("button", "", "")
-		b.SetAttribute("type", "button")
+	buttons.SetTextContent("")
+	for i, a := range playground.TimeActions(m.Lang) {
+		b := asElement(p.paint.TimeButton(a))
 		p.onClick(b, func() playground.Msg { return playground.RunMsg{Line: p.view.Time[i].Command} })
 		buttons.AppendChild(b)
 		p.timeButtons = append(p.timeButtons, b)
@@ -342,16 +349,12 @@ func (p *page) renderDrawer(d playground.DrawerView) {
 // the others reached by the arrow keys), and shows the pane selected.
 func (p *page) renderPanes(v playground.View) {
 	p.panes.SetTextContent("")
+	p.paint.Panes(p.panes.Underlying(), v)
 	shown := ""
 	for _, t := range v.Panes {
-		pane := t.Pane
-		b := p.button("", t.Label, "pane:"+string(pane), func() playground.Msg { return playground.PaneMsg{Pane: pane} })
-		tabIndex := "-1"
 		if t.Selected {
-			tabIndex, shown = "0", string(pane)
+			shown = string(t.Pane)
 		}
-		setAttrs(b, "role", "tab", "id", "pane-"+string(pane), "aria-selected", strconv.FormatBool(t.Selected), "tabindex", tabIndex)
-		p.panes.AppendChild(b)
 	}
 	for _, e := range all(p.doc, ".work > [data-pane]") {
 		setClass(e, "shown", e.GetAttribute("data-pane") == shown)
@@ -664,16 +667,8 @@ func setClass(e element, class string, on bool) {
 	}
 }
 
-func (p *page) el(tag, class, text string) element {
-	e := asElement(p.doc.Call("createElement", tag))
-	if class != "" {
-		e.SetAttribute("class", class)
-	}
-	if text != "" {
-		e.SetTextContent(text)
-	}
-	return e
-}
+// el is a new element of tag, with a class and a text ("" for none).
+func (p *page) el(tag, class, text string) element { return asElement(p.paint.B.El(tag, class, text)) }
 
 // setAttrs sets attributes of e, each given as its name and then its value.
 func setAttrs(e interface{ SetAttribute(name, value string) }, nameValues ...string) {
@@ -715,6 +710,10 @@ func (p *page) render() {
 	if v.Lang != p.shownLang {
 		p.translate(v.Lang)
 	}
+	p.paint.Lang, p.paint.OpenMenu = v.Lang, p.openMenu
+	for _, t := range markup.Texts(v) {
+		p.texts[t.ID].SetTextContent(t.Text)
+	}
 	focused := ""
 	if a := asElement(p.doc.Get("activeElement")); a != nil {
 		focused = a.GetAttribute("data-key")
@@ -724,9 +723,7 @@ func (p *page) render() {
 		p.setEditor(v.Editor)
 	}
 	p.renderTabs(v)
-	p.clock.SetTextContent(v.Clock)
 	p.renderDue(v)
-	p.play.SetTextContent(playground.T(v.Lang, map[bool]string{false: "play", true: "pause"}[v.Playing]))
 	p.play.SetAttribute("aria-pressed", strconv.FormatBool(v.Playing))
 	p.speed.SetValue(strconv.Itoa(v.Speed))
 	for i, a := range v.Time {
@@ -738,23 +735,22 @@ func (p *page) render() {
 	p.renderAxis(v)
 	p.reset.SetTextContent(playground.T(v.Lang, map[bool]string{false: "reset", true: "reset.confirm"}[p.resetArmed]))
 	setClass(p.reset, "armed", p.resetArmed)
-	p.addNode.SetTextContent("+ " + v.AddNode.Label)
 	p.addNode.SetAttribute("title", v.AddNode.Command)
 
 	p.renderNotice(v)
 	p.renderLessons(v)
 	p.renderDetails(v.Details)
-	p.drawnPods = make(map[string]string, len(p.shownPods))
+	p.paint.Shown, p.paint.Drawn = p.shownPods, make(map[string]string, len(p.shownPods))
 	p.renderNodes(v)
 	p.pending.SetTextContent("")
 	for _, pod := range v.Pending {
-		p.pending.AppendChild(p.podChip(pod))
+		p.pending.Underlying().Call("appendChild", p.paint.PodChip(pod))
 	}
-	p.shownPods = p.drawnPods
+	p.shownPods = p.paint.Drawn
 	if v.MorePending > 0 {
 		p.pending.AppendChild(p.el("li", "more", playground.T(v.Lang, "more", v.MorePending)))
 	}
-	if events := "$ " + v.Events.Command + "\n" + v.Events.Text; events != p.shownEvents {
+	if events := markup.EventsText(v); events != p.shownEvents {
 		// kubectl lists events oldest first: a new one shows at the end, scrolled to.
 		p.shownEvents = events
 		p.events.SetTextContent(events)
@@ -770,7 +766,6 @@ func (p *page) render() {
 	p.renderTerminal(v)
 	p.renderPanes(v)
 	p.renderDrawer(v.Drawer)
-	p.promptSign.SetTextContent(v.Prompt)
 	if v.Input != p.shownInput { // a solution's line put in the prompt, a key that changed the line
 		p.prompt.SetValue(v.Input)
 		p.shownInput = v.Input
@@ -795,39 +790,11 @@ func (p *page) render() {
 // renders; or that the cluster is settled.
 func (p *page) renderDue(v playground.View) {
 	p.clockState.SetTextContent("")
-	shown := p.el("span", "", v.ClockState)
-	shown.SetAttribute("aria-hidden", "true")
-	p.clockState.AppendChild(shown)
-	p.clockState.AppendChild(p.el("span", "sr-only", v.ClockSpoken))
+	p.paint.ClockState(p.clockState.Underlying(), v)
 	setClass(p.clockState, "playing", v.Playing)
 	open := p.due.Underlying().Call("querySelector", "details[open]").Truthy()
 	p.due.SetTextContent("")
-	if v.Next == nil {
-		p.due.AppendChild(p.el("span", "due-line settled", v.DueLine))
-		return
-	}
-	list := p.el("details", "due-list", "")
-	if open {
-		list.SetAttribute("open", "")
-	}
-	list.AppendChild(p.el("summary", "due-line", v.DueLine))
-	items := p.el("ol", "", "")
-	for _, d := range v.Due {
-		li := p.el("li", "", "")
-		if d.Open != "" {
-			ref, _ := playground.OpenRef(d.Open)
-			li.AppendChild(p.openButton("object", d.Object, ref))
-			li.Underlying().Call("append", " ")
-		}
-		li.Underlying().Call("append", d.What+" · "+d.At)
-		items.AppendChild(li)
-	}
-	list.AppendChild(items)
-	p.due.AppendChild(list)
-	next := *v.Next
-	b := p.button("due-next", next.Label, "due:next", func() playground.Msg { return playground.RunMsg{Line: next.Command} })
-	setAttrs(b, "title", next.Command, "data-command", next.Command)
-	p.due.AppendChild(b)
+	p.paint.Due(p.due.Underlying(), v, open)
 }
 
 // openFile is the workspace file whose tab is shown, or "".
@@ -873,7 +840,6 @@ func (p *page) renderTabs(v playground.View) {
 	}
 	setClass(p.apply, "hidden", v.Editing)
 	setClass(p.saveEdit, "hidden", !v.Editing)
-	p.applyHint.SetTextContent(v.Hint)
 }
 
 // activeTabKey names the tab shown: its file, or the edit's title.
@@ -894,8 +860,6 @@ func (p *page) renderAxis(v playground.View) {
 	seconds := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 	setAttrs(p.scrubber, "min", seconds(a.Start), "max", seconds(a.End), "aria-valuetext", a.Text, "aria-label", playground.T(v.Lang, "axis"))
 	p.scrubber.SetValue(seconds(a.Now))
-	p.axisText.SetTextContent(a.Text)
-	p.steps.SetTextContent(playground.T(v.Lang, "scrubber", v.Step, v.Steps))
 	p.axisMarks.SetAttribute("aria-label", playground.T(v.Lang, "axis.marks"))
 	length := a.End - a.Start
 	redraw := !slices.Equal(a.Marks, p.shownMarks) || a.Named != p.shownNamed
@@ -968,7 +932,6 @@ func (p *page) renderNotice(v playground.View) {
 // renderNodes draws the cluster: node cards with their pods, a grid of cells for a large
 // cluster, or a table.
 func (p *page) renderNodes(v playground.View) {
-	p.tableToggle.SetTextContent(playground.T(v.Lang, map[bool]string{false: "table", true: "cards"}[v.Table]))
 	p.tableToggle.SetAttribute("aria-pressed", strconv.FormatBool(v.Table))
 	setClass(p.nodes, "compact", v.Compact && !v.Table)
 	if v.Compact && !v.Table {
@@ -981,9 +944,7 @@ func (p *page) renderNodes(v playground.View) {
 		p.nodes.AppendChild(p.nodeTable(v))
 		return
 	}
-	for _, n := range v.Nodes {
-		p.nodes.AppendChild(p.nodeCard(n))
-	}
+	p.paint.Nodes(p.nodes.Underlying(), v)
 }
 
 // cell is a node's cell in the compact grid, as drawn: its node's status and pods, in a
@@ -1073,7 +1034,7 @@ func (p *page) renderDetails(d *playground.Details) {
 	}
 	p.detailsSecs.SetTextContent("")
 	if len(d.Actions) > 0 {
-		p.detailsSecs.AppendChild(p.actionButtons(d.Actions, ""))
+		p.detailsSecs.Underlying().Call("appendChild", p.paint.ActionButtons(d.Actions, "", "node-actions"))
 	}
 	for _, s := range d.Sections {
 		h := p.el("h4", "", "")
@@ -1107,62 +1068,6 @@ func (p *page) renderTerminal(v playground.View) {
 	js.Global().Call("requestAnimationFrame", p.scrollTerminal)
 }
 
-func (p *page) nodeCard(n playground.NodeView) element {
-	card := p.el("section", "node", "")
-	setAttrs(card, "data-node", n.Name, "aria-label", n.Name)
-	head := p.el("header", "", "")
-	title := p.el("h3", "", "")
-	title.AppendChild(p.openButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
-	head.AppendChild(title)
-	head.AppendChild(p.el("span", "status "+playground.StatusClass(n.Status), n.Status))
-	head.AppendChild(p.el("span", "roles", n.Roles))
-	card.AppendChild(head)
-	card.AppendChild(p.nodeMenu(n))
-	if len(n.Faults) > 0 {
-		card.AppendChild(p.chips("fault", n.Faults))
-	}
-	if len(n.Conditions) > 0 {
-		card.AppendChild(p.chips("condition", n.Conditions))
-	}
-	for _, u := range n.Usage {
-		label := playground.T(p.shownLang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
-		row := p.el("div", "usage", "")
-		row.SetAttribute("title", label)
-		row.AppendChild(p.el("span", "", u.Resource+" "+u.Requested+" / "+u.Allocated))
-		meter := p.el("meter", "", "")
-		setAttrs(meter, "min", "0", "max", "100", "high", "90", "value", strconv.Itoa(u.Percent), "aria-label", label)
-		row.AppendChild(meter)
-		card.AppendChild(row)
-	}
-	if len(n.Taints) > 0 {
-		card.AppendChild(p.chips("taint", n.Taints))
-	}
-	for _, note := range n.Notes {
-		card.AppendChild(p.el("p", "node-note", note))
-	}
-	pods := p.el("ul", "pods", "")
-	for _, pod := range n.Pods {
-		pods.AppendChild(p.podChip(pod))
-	}
-	for _, g := range n.Ghosts {
-		pods.AppendChild(p.ghostChip(g))
-	}
-	card.AppendChild(pods)
-	return card
-}
-
-// ghostChip is the placeholder of a DaemonSet that runs no pod on the node: its owner, "not
-// here", why, and upstream's predicate in small type. It is no pod chip (class ghost, not pod): nothing runs there.
-func (p *page) ghostChip(g playground.Ghost) element {
-	chip := p.el("li", "ghost", "")
-	setAttrs(chip, "data-ghost", g.Owner, "title", g.Reason+" "+g.Predicate)
-	chip.AppendChild(p.el("span", "name", g.Owner))
-	chip.AppendChild(p.el("span", "state", playground.T(p.shownLang, "ghost")))
-	chip.AppendChild(p.el("span", "reason", g.Reason))
-	chip.AppendChild(p.el("span", "predicate", g.Predicate))
-	return chip
-}
-
 // renderLints lists the warnings on the editor's text under it, headed by what they are.
 func (p *page) renderLints(lang playground.Lang, lints []string) {
 	p.lints.SetTextContent("")
@@ -1178,118 +1083,12 @@ func (p *page) renderLints(lang playground.Lang, lints []string) {
 	p.lints.AppendChild(list)
 }
 
-// chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the
-// page's language for screen readers and tooltips.
-func (p *page) chips(kind string, items []string) element {
-	list := p.el("ul", kind+"s", "")
-	for _, item := range items {
-		chip := p.el("li", kind, item)
-		chip.SetAttribute("title", playground.T(p.shownLang, kind, item))
-		list.AppendChild(chip)
-	}
-	return list
-}
-
-// nodeMenu is a node's menu (see menu.go): a menu button, marked with the number of the node's
-// faults, and the actions that apply to the node now (playground's nodeActions), each running its
-// command in the terminal. A render draws it open when it was.
-func (p *page) nodeMenu(n playground.NodeView) element {
-	menu := p.el("div", "menu node-menu", "")
-	menu.SetAttribute("data-menu", n.Name)
-	open := p.openMenu == n.Name
-	button := p.button("menu-button", playground.T(p.shownLang, "node.menu"), "menu "+n.Name, nil)
-	label := playground.T(p.shownLang, "node.actions", n.Name)
-	if len(n.Faults) > 0 {
-		label = playground.T(p.shownLang, "node.actions.faults", n.Name, strings.Join(n.Faults, ", "))
-		button.AppendChild(p.el("span", "fault-count", strconv.Itoa(len(n.Faults))))
-	}
-	setAttrs(button, "aria-haspopup", "menu", "aria-expanded", strconv.FormatBool(open), "aria-label", label, "aria-controls", "menu-"+n.Name)
-	menu.AppendChild(button)
-	list := p.actionButtons(n.Actions, "menuitem")
-	list.Class().Add("menu-list")
-	setAttrs(list, "role", "menu", "id", "menu-"+n.Name, "aria-label", label)
-	list.Underlying().Set("hidden", !open)
-	menu.AppendChild(list)
-	return menu
-}
-
-// actionButtons are a node's actions, a button per action running its command: the items of its
-// menu (role "menuitem", reached with the arrow keys, not Tab), or the buttons of the details
-// panel (role "").
-func (p *page) actionButtons(actions []playground.Action, role string) element {
-	items := p.el("div", "node-actions", "")
-	for _, a := range actions {
-		command := a.Command
-		b := p.button("small", a.Label, command, func() playground.Msg { return playground.RunMsg{Line: command} })
-		setAttrs(b, "title", command, "data-command", command)
-		if role != "" {
-			setAttrs(b, "role", role, "tabindex", "-1")
-		}
-		items.AppendChild(b)
-	}
-	return items
-}
-
-// button is a button that dispatches msg's message when clicked (an open button's key says its
-// message, see playground.OpenKey: msg is nil); key names it, for the page's click listener
-// and for keeping focus across renders.
+// button is a button that dispatches msg's message when clicked (markup's Painter.Button).
 func (p *page) button(class, text, key string, msg func() playground.Msg) element {
-	b := p.el("button", class, text)
-	setAttrs(b, "type", "button", "data-key", key)
-	if msg != nil {
-		p.clicks[key] = msg
-	}
-	return b
+	return asElement(p.paint.Button(class, text, key, msg))
 }
 
-// openButton is a button that opens the details panel on ref.
+// openButton is a button that opens the details panel on ref (markup's Painter.OpenButton).
 func (p *page) openButton(class, text string, ref playground.Ref) element {
-	b := p.button(class, text, playground.OpenKey(ref), nil)
-	b.SetAttribute("aria-label", playground.T(p.shownLang, "open", ref.Name))
-	return b
-}
-
-// podChip is a pod's chip. A pod the last render did not draw is marked entering, one that has
-// just begun Terminating leaving, for the style sheet's short fades (renderNodes keeps the
-// statuses drawn; the first render marks none).
-func (p *page) podChip(pod playground.PodView) element {
-	class := "pod " + strings.ToLower(pod.Status)
-	key := pod.Namespace + "/" + pod.Name
-	if before, ok := p.shownPods[key]; p.shownPods != nil && !ok {
-		class += " entering"
-	} else if ok && pod.Status == "Terminating" && before != "Terminating" {
-		class += " leaving"
-	}
-	p.drawnPods[key] = pod.Status
-	if pod.Colour >= 0 {
-		class += fmt.Sprintf(" owner-%d", pod.Colour)
-	}
-	chip := p.el("li", class, "")
-	chip.SetAttribute("data-pod", pod.Name)
-	chip.AppendChild(p.openButton("name", pod.Name, playground.Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
-	chip.AppendChild(p.el("span", "state", pod.Ready+" "+pod.Status))
-	meta := p.el("span", "meta", pod.Namespace)
-	if kind, name, ok := strings.Cut(pod.Owner, "/"); ok {
-		meta.Underlying().Call("append", " · ")
-		meta.AppendChild(p.openButton("owner", pod.Owner, playground.Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
-	}
-	chip.AppendChild(meta)
-	badges := p.el("span", "badges", "")
-	if pod.QoS != "" {
-		qos := p.el("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS)
-		qos.SetAttribute("title", playground.T(p.shownLang, "qos", pod.QoS))
-		badges.AppendChild(qos)
-	}
-	if pod.Revision != "" {
-		rev, class := pod.Revision, "badge rev"
-		if pod.Old {
-			rev, class = rev+" · "+playground.T(p.shownLang, "old"), class+" old"
-		}
-		badges.AppendChild(p.el("span", class, rev))
-	}
-	chip.AppendChild(badges)
-	for _, note := range pod.Notes {
-		chip.AppendChild(p.el("span", "note", note))
-	}
-	return chip
+	return asElement(p.paint.OpenButton(class, text, ref))
 }

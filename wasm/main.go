@@ -22,8 +22,7 @@ func main() {
 	}
 	keeper := playground.NewKeeper(localStorage{}, lib)
 	fragment := takeLink()
-	remembered, _ := keeper.Store.Get(playground.LangKey)
-	lang := playground.PickLang(remembered, browserLanguages())
+	lang := keeper.Lang(browserLanguages())
 	if lib.Waiting() && keeper.NeedsLessons(fragment) {
 		awaitAsset(assets[playground.AssetLessons], func(data []byte, err error) {
 			if err == nil {
@@ -94,16 +93,9 @@ func awaitAsset(promise js.Value, then func([]byte, error)) {
 func start(keeper *playground.Keeper, fragment string, lang playground.Lang) (p *page, err error) {
 	Recover(func() {
 		var m playground.Model
-		if m, err = keeper.Restore(fragment); err != nil {
+		if m, err = keeper.Opening(fragment, lang); err != nil {
 			return
 		}
-		m.Lang = lang
-		saved, _ := keeper.Store.Get(playground.ProgressKey)
-		m.Progress = playground.ReadProgress(saved)
-		drawer, _ := keeper.Store.Get(playground.DrawerKey)
-		m.Drawer = playground.ReadDrawer(drawer)
-		m.LessonsLater = true
-		m.Chunk = true // the clock moves a piece at a time (see page.work)
 		if p, err = mount(m, keeper); err != nil {
 			return
 		}

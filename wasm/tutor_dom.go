@@ -19,27 +19,7 @@ func (p *page) renderPicker(want playground.Picker) {
 	}
 	picker := p.lessonPicker
 	picker.SetTextContent("")
-	sandbox := p.el("option", "", playground.T(want.Lang, "lesson.sandbox"))
-	sandbox.SetAttribute("value", "")
-	picker.AppendChild(sandbox)
-	if want.Waiting != "" {
-		waiting := p.el("option", "", want.Waiting)
-		waiting.SetAttribute("disabled", "")
-		picker.AppendChild(waiting)
-	}
-	groups := map[bool]element{}
-	for _, l := range want.Lessons {
-		group, ok := groups[l.Challenge]
-		if !ok {
-			group = p.el("optgroup", "", "")
-			group.SetAttribute("label", playground.T(want.Lang, map[bool]string{false: "challenge.lessons", true: "challenge.group"}[l.Challenge]))
-			picker.AppendChild(group)
-			groups[l.Challenge] = group
-		}
-		o := p.el("option", "", l.Label)
-		o.SetAttribute("value", l.ID)
-		group.AppendChild(o)
-	}
+	p.paint.Picker(picker.Underlying(), want)
 	picker.SetValue(want.Current)
 	p.shownPicker = want
 }

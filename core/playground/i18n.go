@@ -34,15 +34,22 @@ func PickLang(remembered string, preferred []string) Lang {
 		}
 	}
 	for _, p := range preferred {
-		switch tag := strings.ToLower(p); {
-		case tag == "en" || strings.HasPrefix(tag, "en-"):
-			return English
-		case tag == "zh" || strings.HasPrefix(tag, "zh-"):
-			return Chinese
+		tag := strings.ToLower(p)
+		for _, t := range LangTags {
+			if tag == t.Tag || strings.HasPrefix(tag, t.Tag+"-") {
+				return t.Lang
+			}
 		}
 	}
 	return English
 }
+
+// LangTags are the language tags PickLang takes for each language: the tag itself or the tag
+// and a subtag ("zh", "zh-TW").
+var LangTags = []struct {
+	Tag  string
+	Lang Lang
+}{{"en", English}, {"zh", Chinese}}
 
 // T returns the page's text for key in lang, formatted with args; an unknown key is a bug and
 // shows as the key itself so that a test finds it.
@@ -70,6 +77,7 @@ var texts = map[string]text{
 	"tagline":                        {"A Kubernetes v1.37 cluster, simulated in your browser", "在浏览器中模拟的 Kubernetes v1.37 集群"},
 	"cluster":                        {"Cluster", "集群"},
 	"loading":                        {"Starting the cluster…", "正在启动集群…"},
+	"starting":                       {"starting…", "正在启动…"},
 	"pending":                        {"Pending — no node has taken these pods", "悬决 — 还没有节点接纳这些 Pod"},
 	"editor":                         {"YAML", "YAML"},
 	"editor.label":                   {"manifest", "清单"},

@@ -265,8 +265,11 @@ const (
 // IsLink reports whether a URL fragment (without "#") is a link the playground opens: a share
 // link's, which claims to carry a session, or a link to a lesson or a challenge.
 func IsLink(fragment string) bool {
-	return strings.HasPrefix(fragment, shareKey) || strings.HasPrefix(fragment, lessonLinkKey) || strings.HasPrefix(fragment, challengeLinkKey)
+	return slices.ContainsFunc(LinkKeys, func(key string) bool { return strings.HasPrefix(fragment, key) })
 }
+
+// LinkKeys begin the fragments that are links (IsLink).
+var LinkKeys = []string{shareKey, lessonLinkKey, challengeLinkKey}
 
 // OpenLink opens a link (see IsLink): the session a share link carries (LoadShared), or the
 // start of the lesson a #lesson=N link names, or the challenge a #challenge=N link names.

@@ -130,6 +130,34 @@ func (k *Keeper) NeedsLessons(fragment string) bool {
 	return inLesson([]byte(saved))
 }
 
+// Lang is the language the page opens in: the one remembered, else the first preferred that the
+// page speaks (PickLang; navigator.languages).
+func (k *Keeper) Lang(preferred []string) Lang {
+	remembered, _ := k.Store.Get(LangKey)
+	return PickLang(remembered, preferred)
+}
+
+// Opening is the model the page opens on, as its first render draws it: the session Restore
+// gives (a link in the fragment, else the autosave, else the start state), in lang (Lang), with
+// the lesson progress and the terminal's drawer as this device keeps them; the lessons listed
+// after the first paint (Model.LessonsLater), and the clock moved a piece at a time
+// (Model.Chunk). The prerendered start page (markup.Paint, `make build`) is Opening with
+// nothing stored and no link.
+func (k *Keeper) Opening(fragment string, lang Lang) (Model, error) {
+	m, err := k.Restore(fragment)
+	if err != nil {
+		return Model{}, err
+	}
+	m.Lang = lang
+	saved, _ := k.Store.Get(ProgressKey)
+	m.Progress = ReadProgress(saved)
+	drawer, _ := k.Store.Get(DrawerKey)
+	m.Drawer = ReadDrawer(drawer)
+	m.LessonsLater = true
+	m.Chunk = true // the clock moves a piece at a time (see the page's work)
+	return m, nil
+}
+
 // Save writes the session, the previous one and the lesson progress, and returns the message
 // the page shows when that calls for telling the learner (nil when nothing changed since the
 // last save's verdict):

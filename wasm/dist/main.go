@@ -116,7 +116,11 @@ func build(site fs.FS) ([]file, error) {
 			return nil, err
 		}
 		switch {
+		case hosting.IsPainted(name): // deployed as its page
 		case hosting.IsPage(name):
+			if painted, err := fs.ReadFile(site, hosting.Painted(name)); err == nil {
+				data = painted // the page as `make build` painted it
+			}
 			pages = append(pages, file{name, data})
 		case name == hosting.ServiceWorker:
 			worker = data

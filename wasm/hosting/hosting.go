@@ -65,9 +65,26 @@ func Hashed(name string) bool {
 	return hashedName.MatchString(path.Base(name))
 }
 
-// IsPage reports whether name is a page: an HTML file.
+// IsPage reports whether name is a page: an HTML file (a painted copy is not a page of its
+// own: see Painted).
 func IsPage(name string) bool {
-	return path.Ext(name) == ".html"
+	return path.Ext(name) == ".html" && !IsPainted(name)
+}
+
+// paintedSuffix ends a page's painted copy.
+const paintedSuffix = ".painted.html"
+
+// IsPainted reports whether name is a page's painted copy (see Painted).
+func IsPainted(name string) bool { return strings.HasSuffix(name, paintedSuffix) }
+
+// Painted is the name of a page's painted copy: the page with its start screen drawn before the
+// WebAssembly arrives (`make build`, wasm/prerender): index.html → index.painted.html. Where a
+// site has it, it is what is served and deployed as the page; "" for a name that is no page.
+func Painted(page string) string {
+	if !IsPage(page) {
+		return ""
+	}
+	return strings.TrimSuffix(page, ".html") + paintedSuffix
 }
 
 // ServiceWorker is the service worker's name; it keeps its name, as browsers look for it there.

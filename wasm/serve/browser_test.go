@@ -54,7 +54,8 @@ func buildWasm(t *testing.T, dir string) {
 	require.NoError(t, err, "building main.wasm: %s", out)
 }
 
-// copySite copies the page's files but main.wasm from site/ into a fresh directory.
+// copySite copies the page's files but main.wasm from site/ into a fresh directory, the
+// painted start page as its index.html.
 func copySite(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -64,10 +65,11 @@ func copySite(t *testing.T) string {
 		t.Skipf("no Chromium at %s; `make test` installs it", chromiumPath)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"index.html", "style.css", "main.js", "editor.js", "openapi.json", "lessons.json"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "site", f))
-		require.NoError(t, err, "`make build` makes site/editor.js")
-		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
+	// The page is the painted start page (`make build` paints it), as the server serves it.
+	for from, to := range map[string]string{"index.painted.html": "index.html", "style.css": "style.css", "main.js": "main.js", "editor.js": "editor.js", "openapi.json": "openapi.json", "lessons.json": "lessons.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "site", from))
+		require.NoError(t, err, "`make build` makes site/editor.js, the data assets and site/index.painted.html")
+		require.NoError(t, os.WriteFile(filepath.Join(dir, to), data, 0o644))
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(t), "lib", "wasm", "wasm_exec.js"))
 	require.NoError(t, err)

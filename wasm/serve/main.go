@@ -53,7 +53,9 @@ func main() {
 //     deployment may keep older times (two versions of sw.js written in one second were once
 //     answered 304, and the browser kept the old version);
 //  7. Range, HEAD and conditional requests work on every file (net/http's ServeContent);
-//     directories, /index.html (redirected to ./) and missing files are net/http's FileServer's.
+//     directories, /index.html (redirected to ./) and missing files are net/http's FileServer's;
+//  8. a page is its painted copy where the site has one (hosting.Painted: `make build` paints
+//     site/index.painted.html, the start screen drawn before the WebAssembly arrives).
 func Handler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	tags := &etags{known: map[string]etag{}}
@@ -65,6 +67,11 @@ func Handler(dir string) http.Handler {
 			h.Set(kv[0], kv[1])
 		}
 		h.Set("Content-Security-Policy", contentSecurityPolicy(dir, name))
+		if painted := hosting.Painted(name); painted != "" {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(painted))); err == nil {
+				name = painted // rule 8
+			}
+		}
 		if strings.HasSuffix(r.URL.Path, "/index.html") || !serveFile(w, r, dir, name, tags) {
 			files.ServeHTTP(w, r)
 		}

@@ -64,7 +64,7 @@ func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 		laterCeiling = 310_000    // bytes, brotli (297,202: editor.js 120,959, openapi.json 54,350, lessons.json 121,893)
 		rawCeiling   = 12_400_000 // bytes, main.wasm uncompressed (12,133,843)
 	)
-	first := brotliSizes(t, "main.wasm", "wasm_exec.js", "main.js", "style.css", "index.html")
+	first := brotliSizes(t, "main.wasm", "wasm_exec.js", "main.js", "style.css", "index.painted.html")
 	later := brotliSizes(t, "editor.js", "openapi.json", "lessons.json")
 	sum := func(sizes map[string]int) int {
 		total := 0

@@ -1,0 +1,346 @@
+// Package markup is the one definition of the page's drawn parts (the cluster's cards and their
+// pods, the clock's state, what is due, the lesson picker, the pane switcher...), written against
+// a small element-building interface, Builder, so that the same code draws them twice:
+//
+//  1. into the DOM, by the page in the browser (package wasm, its Builder made of js values);
+//  2. into HTML, natively, by `make build` (HTML, Paint), so that the page's first paint shows the
+//     real cluster before the WebAssembly arrives.
+//
+// The page's first render after the prerendered paint must draw the same markup (no jump): the
+// painted regions (Regions) are what both draw from the same View.
+package markup
+
+import (
+	"strconv"
+	"strings"
+
+	"daemonlab/core/playground"
+)
+
+// Builder makes elements of type E: the DOM's, or HTML's Node.
+type Builder[E any] interface {
+	// El is a new element of tag, with a class and a text ("" for none).
+	El(tag, class, text string) E
+	// Attr sets an attribute of e (a second set of the same name replaces its value).
+	Attr(e E, name, value string)
+	// Append appends child to parent's children.
+	Append(parent, child E)
+	// Text appends a text node to parent's children.
+	Text(parent E, text string)
+	// Click has a click on a button whose data-key is key dispatch msg's message (the page's one
+	// click listener; see Painter.Button). HTML draws no listeners and ignores it.
+	Click(key string, msg func() playground.Msg)
+}
+
+// Painter draws the page's parts with a Builder, in a language, knowing what the page drew
+// before (the node menu open, the pods' statuses as last drawn).
+type Painter[E any] struct {
+	B    Builder[E]
+	Lang playground.Lang
+	// OpenMenu names the node whose menu is drawn open (its data-menu), or "".
+	OpenMenu string
+	// Shown are the pods' statuses as the last render drew them (by namespace/name; nil on the
+	// first render, which marks none entering), and Drawn as this one draws them (nil: not kept).
+	Shown, Drawn map[string]string
+}
+
+// Button is a button that dispatches msg's message when clicked (an open button's key says its
+// message, see playground.OpenKey: msg is nil); key names it, for the page's click listener and
+// for keeping focus across renders.
+func (p *Painter[E]) Button(class, text, key string, msg func() playground.Msg) E {
+	b := p.B.El("button", class, text)
+	p.attrs(b, "type", "button", "data-key", key)
+	if msg != nil {
+		p.B.Click(key, msg)
+	}
+	return b
+}
+
+// OpenButton is a button that opens the details panel on ref.
+func (p *Painter[E]) OpenButton(class, text string, ref playground.Ref) E {
+	b := p.Button(class, text, playground.OpenKey(ref), nil)
+	p.B.Attr(b, "aria-label", playground.T(p.Lang, "open", ref.Name))
+	return b
+}
+
+// attrs sets attributes of e, each given as its name and then its value.
+func (p *Painter[E]) attrs(e E, nameValues ...string) {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		p.B.Attr(e, nameValues[i], nameValues[i+1])
+	}
+}
+
+// NodeCard is a node's card: its name, status and roles, its menu, its faults, conditions,
+// usage, taints and notes, and its pods and the DaemonSets' ghosts.
+func (p *Painter[E]) NodeCard(n playground.NodeView) E {
+	b := p.B
+	card := b.El("section", "node", "")
+	p.attrs(card, "data-node", n.Name, "aria-label", n.Name)
+	head := b.El("header", "", "")
+	title := b.El("h3", "", "")
+	b.Append(title, p.OpenButton("node-name", n.Name, playground.Ref{Kind: "Node", Name: n.Name}))
+	b.Append(head, title)
+	b.Append(head, b.El("span", "status "+playground.StatusClass(n.Status), n.Status))
+	b.Append(head, b.El("span", "roles", n.Roles))
+	b.Append(card, head)
+	b.Append(card, p.NodeMenu(n))
+	if len(n.Faults) > 0 {
+		b.Append(card, p.Chips("fault", n.Faults))
+	}
+	if len(n.Conditions) > 0 {
+		b.Append(card, p.Chips("condition", n.Conditions))
+	}
+	for _, u := range n.Usage {
+		label := playground.T(p.Lang, "usage", u.Resource, u.Requested, u.Allocated, u.Percent)
+		row := b.El("div", "usage", "")
+		b.Attr(row, "title", label)
+		b.Append(row, b.El("span", "", u.Resource+" "+u.Requested+" / "+u.Allocated))
+		meter := b.El("meter", "", "")
+		p.attrs(meter, "min", "0", "max", "100", "high", "90", "value", strconv.Itoa(u.Percent), "aria-label", label)
+		b.Append(row, meter)
+		b.Append(card, row)
+	}
+	if len(n.Taints) > 0 {
+		b.Append(card, p.Chips("taint", n.Taints))
+	}
+	for _, note := range n.Notes {
+		b.Append(card, b.El("p", "node-note", note))
+	}
+	pods := b.El("ul", "pods", "")
+	for _, pod := range n.Pods {
+		b.Append(pods, p.PodChip(pod))
+	}
+	for _, g := range n.Ghosts {
+		b.Append(pods, p.GhostChip(g))
+	}
+	b.Append(card, pods)
+	return card
+}
+
+// GhostChip is the placeholder of a DaemonSet that runs no pod on the node: its owner, "not
+// here", why, and upstream's predicate in small type. It is no pod chip (class ghost, not pod):
+// nothing runs there.
+func (p *Painter[E]) GhostChip(g playground.Ghost) E {
+	b := p.B
+	chip := b.El("li", "ghost", "")
+	p.attrs(chip, "data-ghost", g.Owner, "title", g.Reason+" "+g.Predicate)
+	b.Append(chip, b.El("span", "name", g.Owner))
+	b.Append(chip, b.El("span", "state", playground.T(p.Lang, "ghost")))
+	b.Append(chip, b.El("span", "reason", g.Reason))
+	b.Append(chip, b.El("span", "predicate", g.Predicate))
+	return chip
+}
+
+// Chips is a list of chips of one kind ("taint", "condition"), each titled with its kind in the
+// page's language for screen readers and tooltips.
+func (p *Painter[E]) Chips(kind string, items []string) E {
+	list := p.B.El("ul", kind+"s", "")
+	for _, item := range items {
+		chip := p.B.El("li", kind, item)
+		p.B.Attr(chip, "title", playground.T(p.Lang, kind, item))
+		p.B.Append(list, chip)
+	}
+	return list
+}
+
+// NodeMenu is a node's menu (see wasm/menu.go): a menu button, marked with the number of the
+// node's faults, and the actions that apply to the node now (playground's nodeActions), each
+// running its command in the terminal. It is drawn open when it was (OpenMenu).
+func (p *Painter[E]) NodeMenu(n playground.NodeView) E {
+	b := p.B
+	menu := b.El("div", "menu node-menu", "")
+	b.Attr(menu, "data-menu", n.Name)
+	open := p.OpenMenu == n.Name
+	button := p.Button("menu-button", playground.T(p.Lang, "node.menu"), "menu "+n.Name, nil)
+	label := playground.T(p.Lang, "node.actions", n.Name)
+	if len(n.Faults) > 0 {
+		label = playground.T(p.Lang, "node.actions.faults", n.Name, strings.Join(n.Faults, ", "))
+		b.Append(button, b.El("span", "fault-count", strconv.Itoa(len(n.Faults))))
+	}
+	p.attrs(button, "aria-haspopup", "menu", "aria-expanded", strconv.FormatBool(open), "aria-label", label, "aria-controls", "menu-"+n.Name)
+	b.Append(menu, button)
+	list := p.ActionButtons(n.Actions, "menuitem", "node-actions menu-list")
+	p.attrs(list, "role", "menu", "id", "menu-"+n.Name, "aria-label", label)
+	if !open {
+		b.Attr(list, "hidden", "")
+	}
+	b.Append(menu, list)
+	return menu
+}
+
+// ActionButtons are a node's actions in a div of class, a button per action running its
+// command: the items of its menu (role "menuitem", reached with the arrow keys, not Tab), or the
+// buttons of the details panel (role "").
+func (p *Painter[E]) ActionButtons(actions []playground.Action, role, class string) E {
+	items := p.B.El("div", class, "")
+	for _, a := range actions {
+		command := a.Command
+		b := p.Button("small", a.Label, command, func() playground.Msg { return playground.RunMsg{Line: command} })
+		p.attrs(b, "title", command, "data-command", command)
+		if role != "" {
+			p.attrs(b, "role", role, "tabindex", "-1")
+		}
+		p.B.Append(items, b)
+	}
+	return items
+}
+
+// PodChip is a pod's chip. A pod the last render did not draw is marked entering, one that has
+// just begun Terminating leaving, for the style sheet's short fades (Shown; the first render
+// marks none).
+func (p *Painter[E]) PodChip(pod playground.PodView) E {
+	b := p.B
+	class := "pod " + strings.ToLower(pod.Status)
+	key := pod.Namespace + "/" + pod.Name
+	if before, ok := p.Shown[key]; p.Shown != nil && !ok {
+		class += " entering"
+	} else if ok && pod.Status == "Terminating" && before != "Terminating" {
+		class += " leaving"
+	}
+	if p.Drawn != nil {
+		p.Drawn[key] = pod.Status
+	}
+	if pod.Colour >= 0 {
+		class += " owner-" + strconv.Itoa(pod.Colour)
+	}
+	chip := b.El("li", class, "")
+	b.Attr(chip, "data-pod", pod.Name)
+	b.Append(chip, p.OpenButton("name", pod.Name, playground.Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}))
+	b.Append(chip, b.El("span", "state", pod.Ready+" "+pod.Status))
+	meta := b.El("span", "meta", pod.Namespace)
+	if kind, name, ok := strings.Cut(pod.Owner, "/"); ok {
+		b.Text(meta, " · ")
+		b.Append(meta, p.OpenButton("owner", pod.Owner, playground.Ref{Kind: kind, Namespace: pod.Namespace, Name: name}))
+	}
+	b.Append(chip, meta)
+	badges := b.El("span", "badges", "")
+	if pod.QoS != "" {
+		qos := b.El("span", "badge qos "+strings.ToLower(pod.QoS), pod.QoS)
+		b.Attr(qos, "title", playground.T(p.Lang, "qos", pod.QoS))
+		b.Append(badges, qos)
+	}
+	if pod.Revision != "" {
+		rev, class := pod.Revision, "badge rev"
+		if pod.Old {
+			rev, class = rev+" · "+playground.T(p.Lang, "old"), class+" old"
+		}
+		b.Append(badges, b.El("span", class, rev))
+	}
+	b.Append(chip, badges)
+	for _, note := range pod.Notes {
+		b.Append(chip, b.El("span", "note", note))
+	}
+	return chip
+}
+
+// ClockState fills parent with the clock's state: its words, hidden from screen readers, and
+// their spoken form.
+func (p *Painter[E]) ClockState(parent E, v playground.View) {
+	shown := p.B.El("span", "", v.ClockState)
+	p.B.Attr(shown, "aria-hidden", "true")
+	p.B.Append(parent, shown)
+	p.B.Append(parent, p.B.El("span", "sr-only", v.ClockSpoken))
+}
+
+// Due fills parent with what waits on the clock: the line that says the next thing due, in a
+// list of the rest (open when it was), and the click that moves time there; or that the
+// cluster is settled.
+func (p *Painter[E]) Due(parent E, v playground.View, open bool) {
+	b := p.B
+	if v.Next == nil {
+		b.Append(parent, b.El("span", "due-line settled", v.DueLine))
+		return
+	}
+	list := b.El("details", "due-list", "")
+	if open {
+		b.Attr(list, "open", "")
+	}
+	b.Append(list, b.El("summary", "due-line", v.DueLine))
+	items := b.El("ol", "", "")
+	for _, d := range v.Due {
+		li := b.El("li", "", "")
+		if d.Open != "" {
+			ref, _ := playground.OpenRef(d.Open)
+			b.Append(li, p.OpenButton("object", d.Object, ref))
+			b.Text(li, " ")
+		}
+		b.Text(li, d.What+" · "+d.At)
+		b.Append(items, li)
+	}
+	b.Append(list, items)
+	b.Append(parent, list)
+	next := *v.Next
+	button := p.Button("due-next", next.Label, "due:next", func() playground.Msg { return playground.RunMsg{Line: next.Command} })
+	p.attrs(button, "title", next.Command, "data-command", next.Command)
+	b.Append(parent, button)
+}
+
+// Picker fills the lesson picker: the sandbox, while the lessons are downloading a disabled
+// option that says so, the lessons and the challenges, each kind in a group of its own.
+func (p *Painter[E]) Picker(picker E, want playground.Picker) {
+	b := p.B
+	sandbox := b.El("option", "", playground.T(want.Lang, "lesson.sandbox"))
+	b.Attr(sandbox, "value", "")
+	b.Append(picker, sandbox)
+	if want.Waiting != "" {
+		waiting := b.El("option", "", want.Waiting)
+		b.Attr(waiting, "disabled", "")
+		b.Append(picker, waiting)
+	}
+	var groups [2]*E // lessons, challenges
+	for _, l := range want.Lessons {
+		i := 0
+		if l.Challenge {
+			i = 1
+		}
+		if groups[i] == nil {
+			group := b.El("optgroup", "", "")
+			b.Attr(group, "label", playground.T(want.Lang, [2]string{"challenge.lessons", "challenge.group"}[i]))
+			b.Append(picker, group)
+			groups[i] = &group
+		}
+		o := b.El("option", "", l.Label)
+		b.Attr(o, "value", l.ID)
+		b.Append(*groups[i], o)
+	}
+}
+
+// Speeds fills the speed picker, an option per speed of play, its value its index.
+func (p *Painter[E]) Speeds(parent E) {
+	for i, s := range playground.Speeds {
+		o := p.B.El("option", "", s.Label)
+		p.B.Attr(o, "value", strconv.Itoa(i))
+		p.B.Append(parent, o)
+	}
+}
+
+// TimeButton is a timeline button of the time actions, with its label and its command as its
+// title.
+func (p *Painter[E]) TimeButton(a playground.Action) E {
+	b := p.B.El("button", "", a.Label)
+	p.attrs(b, "type", "button", "title", a.Command)
+	return b
+}
+
+// Panes fills the phone's pane switcher, a tab per pane (the one shown in the tab order, the
+// others reached by the arrow keys).
+func (p *Painter[E]) Panes(parent E, v playground.View) {
+	for _, t := range v.Panes {
+		pane := t.Pane
+		b := p.Button("", t.Label, "pane:"+string(pane), func() playground.Msg { return playground.PaneMsg{Pane: pane} })
+		tabIndex := "-1"
+		if t.Selected {
+			tabIndex = "0"
+		}
+		p.attrs(b, "role", "tab", "id", "pane-"+string(pane), "aria-selected", strconv.FormatBool(t.Selected), "tabindex", tabIndex)
+		p.B.Append(parent, b)
+	}
+}
+
+// Nodes fills the cluster's element with its node cards (the view as cards; the grid and the
+// table are the page's own, drawn once it runs).
+func (p *Painter[E]) Nodes(parent E, v playground.View) {
+	for _, n := range v.Nodes {
+		p.B.Append(parent, p.NodeCard(n))
+	}
+}
