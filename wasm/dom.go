@@ -811,21 +811,7 @@ func (p *page) openFile() string {
 // button), and the buttons and hint of the tab shown: Apply, or Save for a kubectl edit.
 func (p *page) renderTabs(v playground.View) {
 	p.tabs.SetTextContent("")
-	for i, t := range v.Tabs {
-		wrap := p.el("span", "tab", "")
-		setClass(wrap, "active", t.Active)
-		msg := playground.TabMsg{File: t.File, Edit: t.Edit}
-		b := p.button("tab-title", t.Title, "tab:"+strconv.Itoa(i), func() playground.Msg { return msg })
-		setAttrs(b, "role", "tab", "aria-selected", strconv.FormatBool(t.Active), "title", t.Title)
-		wrap.AppendChild(b)
-		if t.Close != "" {
-			closeMsg := playground.CloseTabMsg{File: t.File, Edit: t.Edit}
-			c := p.button("tab-close", "×", "close:"+strconv.Itoa(i), func() playground.Msg { return closeMsg })
-			setAttrs(c, "aria-label", t.Close, "title", t.Close)
-			wrap.AppendChild(c)
-		}
-		p.tabs.AppendChild(wrap)
-	}
+	p.paint.Tabs(p.tabs.Underlying(), v)
 	// A tab newly shown is scrolled into the row's view (a phone shows two or three tabs).
 	if key := activeTabKey(v); key != p.shownTab {
 		p.shownTab = key

@@ -124,6 +124,8 @@ func Regions(p *Painter[*Node], v playground.View) map[string]func(parent *Node)
 		"lesson-picker": func(e *Node) { p.Picker(e, v.Picker) },
 		"speed":         func(e *Node) { p.Speeds(e) },
 		"panes":         func(e *Node) { p.Panes(e, v) },
+		"editor-tabs":   func(e *Node) { p.Tabs(e, v) },
+		"editor":        func(e *Node) { p.B.Text(e, v.Editor) },
 		"events":        func(e *Node) { p.B.Text(e, EventsText(v)) },
 		"drawer-fold":   func(e *Node) { p.B.Text(e, v.Drawer.Fold) },
 		"rules":         func(e *Node) { p.B.Text(e, Rules(v.Lang)) },

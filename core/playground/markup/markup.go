@@ -337,6 +337,30 @@ func (p *Painter[E]) Panes(parent E, v playground.View) {
 	}
 }
 
+// Tabs fills the editor's tab row: a tab per open file or edit, each a tab button and, but for
+// the manifest's, a close button.
+func (p *Painter[E]) Tabs(parent E, v playground.View) {
+	b := p.B
+	for i, t := range v.Tabs {
+		class := "tab"
+		if t.Active {
+			class += " active"
+		}
+		wrap := b.El("span", class, "")
+		msg := playground.TabMsg{File: t.File, Edit: t.Edit}
+		title := p.Button("tab-title", t.Title, "tab:"+strconv.Itoa(i), func() playground.Msg { return msg })
+		p.attrs(title, "role", "tab", "aria-selected", strconv.FormatBool(t.Active), "title", t.Title)
+		b.Append(wrap, title)
+		if t.Close != "" {
+			closeMsg := playground.CloseTabMsg{File: t.File, Edit: t.Edit}
+			c := p.Button("tab-close", "×", "close:"+strconv.Itoa(i), func() playground.Msg { return closeMsg })
+			p.attrs(c, "aria-label", t.Close, "title", t.Close)
+			b.Append(wrap, c)
+		}
+		b.Append(parent, wrap)
+	}
+}
+
 // Nodes fills the cluster's element with its node cards (the view as cards; the grid and the
 // table are the page's own, drawn once it runs).
 func (p *Painter[E]) Nodes(parent E, v playground.View) {

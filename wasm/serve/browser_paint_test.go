@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/playground"
+	"daemonlab/core/playground/markup"
+)
+
+// gate holds main.wasm back until released: the page is seen as a learner on a slow link sees
+// it before the WebAssembly arrives.
+type gate struct {
+	mu   sync.Mutex
+	open chan struct{}
+}
+
+// hold holds every request for main.wasm from now until release.
+func (g *gate) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.open = make(chan struct{})
+}
+
+func (g *gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	close(g.open)
+}
+
+// serveGated serves the page as `make build` left it (its painted start page and main.wasm),
+// main.wasm held back by the gate.
+func serveGated(t *testing.T) (string, *gate) {
+	t.Helper()
+	dir := copySite(t)
+	wasm, err := os.ReadFile(filepath.Join("..", "..", "site", "main.wasm"))
+	require.NoError(t, err, "run `make build` first")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.wasm"), wasm, 0o644))
+	g := &gate{open: make(chan struct{})}
+	close(g.open)
+	h := Handler(dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/main.wasm" {
+			g.mu.Lock()
+			open := g.open
+			g.mu.Unlock()
+			select {
+			case <-open:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", g
+}
+
+// openHeld loads url with main.wasm held back, and waits until the document is parsed.
+func (b *browser) openHeld(t *testing.T, url string, g *gate) {
+	t.Helper()
+	g.hold()
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+			_, err := cdp.Call(ctx, target, page.Navigate, page.NavigateParams{URL: url})
+			return err
+		}),
+		chromedp.WaitReady(chromedp.CSS(`#drawer`)),
+	))
+}
+
+// paintedRegions are the ids of the elements whose content the start page paints and the Go
+// side's first render draws again: the painted regions that are elements' contents by id.
+var paintedRegions = func() []string {
+	var ids []string
+	for name := range markup.Regions(&markup.Painter[*markup.Node]{B: markup.HTML{}}, playground.View{}) {
+		if name != "rules" && name != "starting" {
+			ids = append(ids, name)
+		}
+	}
+	return ids
+}()
+
+// TestBrowserPaintsTheClusterBeforeTheWasm: a first visit sees the real cluster before
+// main.wasm arrives, with the page visibly starting; the Go side then takes it over without a
+// jump: the painted regions' markup is what it draws, the cluster's boxes do not move, and the
+// page records no layout shift. A click and a command typed meanwhile are not lost: they take
+// effect once the page runs.
+func TestBrowserPaintsTheClusterBeforeTheWasm(t *testing.T) {
+	url, g := serveGated(t)
+	b := newBrowser(t)
+	b.openHeld(t, url, g)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#nodes .node .pod`))))
+	assert.False(t, eval[bool](t, b, `document.documentElement.hasAttribute('data-ready')`), "main.wasm is held back")
+	assert.Equal(t, "shown", eval[string](t, b, `document.documentElement.dataset.paint`))
+	assert.Equal(t, []string{"hd1", "hd2", "hd3"}, eval[[]string](t, b, `[...document.querySelectorAll('#nodes .node')].map(n => n.dataset.node)`))
+	pods := b.podsByNode(t)
+	assert.Len(t, pods["hd2"], 2, "a fluentd pod and a web pod on hd2: %v", pods)
+	assert.Equal(t, "starting…", eval[string](t, b, `document.querySelector('#starting span[lang="en"]').innerText`))
+	assert.True(t, eval[bool](t, b, `document.getElementById('starting').checkVisibility()`))
+	assert.Equal(t, "true", eval[string](t, b, `document.getElementById('work').getAttribute('aria-busy')`))
+	before := eval[map[string]string](t, b, `Object.fromEntries(`+paintedRegionsJSON()+`.map(id => [id, document.getElementById(id).innerHTML]))`)
+	boxes := `JSON.stringify([...document.querySelectorAll('#nodes .node, #nodes .pod, #due, #clock')].map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }))`
+	boxesBefore := eval[string](t, b, boxes)
+	eval[bool](t, b, `window.__shift = 0; new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__shift += e.value; } }).observe({type: 'layout-shift', buffered: true}); true`)
+
+	g.release()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	after := eval[map[string]string](t, b, `Object.fromEntries(`+paintedRegionsJSON()+`.map(id => [id, document.getElementById(id).innerHTML]))`)
+	for _, id := range paintedRegions {
+		if id == "lesson-picker" {
+			continue // listed a lesson at a time after the first render: compared once listed, below
+		}
+		assert.Equal(t, before[id], after[id], "#%s is drawn as it was painted", id)
+	}
+	assert.Equal(t, boxesBefore, eval[string](t, b, boxes), "nothing of the cluster moved")
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.getElementById('lesson-picker').innerHTML === `+jsString(before["lesson-picker"]), chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err, "the lesson picker lists what was painted")
+	assert.Zero(t, eval[float64](t, b, `window.__shift`), "no layout shift")
+	assert.False(t, eval[bool](t, b, `document.getElementById('starting').checkVisibility()`), "no longer starting")
+	assert.False(t, eval[bool](t, b, `document.getElementById('work').hasAttribute('aria-busy')`))
+
+	// Again, with a click on "+ Add node" and a command typed before the page runs.
+	b.openHeld(t, url, g)
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.WaitVisible(chromedp.CSS(`#nodes .node .pod`)),
+		chromedp.Click(chromedp.CSS(`#add-node`)),
+		chromedp.SendKeys(chromedp.CSS(`#prompt`), "kubectl get nodes\r"),
+	))
+	assert.False(t, eval[bool](t, b, `document.documentElement.hasAttribute('data-ready')`), "main.wasm is held back")
+	assert.Equal(t, 3, eval[int](t, b, `document.querySelectorAll('#nodes .node').length`), "no node added yet")
+	g.release()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	_, err = chromedp.Run(b.ctx, chromedp.Poll[bool](`document.getElementById('terminal').textContent.includes('hd1')`, chromedp.WithPollingTimeout(10*time.Second)))
+	require.NoError(t, err, "the command typed was run")
+	assert.Equal(t, 4, eval[int](t, b, `document.querySelectorAll('#nodes .node').length`), "the click on + Add node was replayed")
+	assert.Contains(t, b.text(t, "#terminal"), "kubectl get nodes")
+	assert.Empty(t, b.consoleErrors())
+}
+
+// TestBrowserAChineseVisitorSeesNoEnglishClusterFirst: a browser that prefers Chinese is not
+// shown the painted English sandbox while main.wasm loads: the layout stays, empty, with
+// "starting…" in Chinese; the page then opens in Chinese.
+func TestBrowserAChineseVisitorSeesNoEnglishClusterFirst(t *testing.T) {
+	url, g := serveGated(t)
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "DaemonLab browser test", AcceptLanguage: "zh-CN,zh"})
+		return err
+	})))
+	b.openHeld(t, url, g)
+	assert.Equal(t, "hidden", eval[string](t, b, `document.documentElement.dataset.paint`))
+	for _, sel := range []string{"#nodes", ".bar", "header.top"} {
+		assert.Equal(t, "hidden", eval[string](t, b, `getComputedStyle(document.querySelector(`+jsString(sel)+`)).visibility`), "%s is not shown", sel)
+	}
+	assert.Equal(t, "正在启动…", eval[string](t, b, `document.getElementById('starting').innerText`))
+	g.release()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	assert.Equal(t, "visible", eval[string](t, b, `getComputedStyle(document.getElementById('nodes')).visibility`))
+	assert.Equal(t, "让此节点出故障或恢复…", b.text(t, `[data-node="hd2"] .menu-button`))
+	assert.Empty(t, b.consoleErrors())
+}
+
+// paintedRegionsJSON is paintedRegions as a JavaScript array's source.
+func paintedRegionsJSON() string {
+	s := "["
+	for i, id := range paintedRegions {
+		if i > 0 {
+			s += ","
+		}
+		s += jsString(id)
+	}
+	return s + "]"
+}
