@@ -105,6 +105,26 @@ func TestPaintedPageShowsTheStartView(t *testing.T) {
 	assert.Len(t, times, len(v.Time))
 }
 
+// TestPaintedPageShowsTheStartPane: on a phone, which shows one pane at a time, the painted
+// page shows the pane the start view selects (the template marks it shown), not none.
+func TestPaintedPageShowsTheStartPane(t *testing.T) {
+	doc, v := painted(t)
+	var selected []string
+	for _, p := range v.Panes {
+		if p.Selected {
+			selected = append(selected, string(p.Pane))
+		}
+	}
+	var shown []string
+	for _, n := range find(doc, func(n *html.Node) bool { return attr(n, "data-pane") != "" }) {
+		if strings.Contains(" "+attr(n, "class")+" ", " shown ") {
+			shown = append(shown, attr(n, "data-pane"))
+		}
+	}
+	require.Len(t, selected, 1)
+	assert.Equal(t, selected, shown)
+}
+
 // TestPaintedPageNeedsNoTranslation: the page's static texts are already what the page's
 // translation into the painted language writes (playground.T), so that the first render changes
 // none of them (no flash of other words).

@@ -96,8 +96,14 @@ type browser struct {
 	errors []string
 }
 
-// newBrowser starts Chromium with the tests' flags and any extra ones.
+// newBrowser starts Chromium with the tests' flags and any extra ones, for 90 seconds.
 func newBrowser(t testing.TB, extra ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
+	return newBrowserFor(t, 90*time.Second, extra...)
+}
+
+// newBrowserFor starts Chromium with the tests' flags and any extra ones, for a while.
+func newBrowserFor(t testing.TB, while time.Duration, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
@@ -110,7 +116,7 @@ func newBrowser(t testing.TB, extra ...chromedp.ExecAllocatorOption) *browser {
 	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts[:]...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, while)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return recording(t, ctx)
 }
