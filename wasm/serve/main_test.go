@@ -228,3 +228,29 @@ func TestHandlerTellsAChangedFileByItsETag(t *testing.T) {
 	assert.NotEqual(t, res.Header.Get("ETag"), identity, "each representation its own tag")
 	assert.Empty(t, request(t, dir, http.MethodGet, "/main.0123456789.wasm", nil).Header.Get("ETag"))
 }
+
+// TestHandlerServesThePaintedPage: the page at / is the painted start page when `make build`
+// has painted it (rule 8), else the template, index.html, as it is; other files are served as
+// they are.
+func TestHandlerServesThePaintedPage(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  map[string]string
+	}{
+		{"painted", map[string]string{"index.html": "template", "index.painted.html": "painted", "main.js": "js"},
+			map[string]string{"/": "painted", "/main.js": "js", "/index.painted.html": "painted"}},
+		{"not painted", map[string]string{"index.html": "template", "main.js": "js"},
+			map[string]string{"/": "template", "/main.js": "js"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := siteOf(t, tc.files)
+			for path, want := range tc.want {
+				res := get(t, dir, path)
+				require.Equal(t, http.StatusOK, res.StatusCode, path)
+				assert.Equal(t, want, body(t, res), path)
+				assert.Equal(t, "no-cache", res.Header.Get("Cache-Control"), path)
+			}
+		})
+	}
+}
