@@ -69,7 +69,7 @@ var layers = [][]string{
 		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector", "controller/disruption",
 		"controller/serviceaccount"},
 	{"scheduler"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
-	{"lesson"}, {"playground"}, {"cmd/daemonlab"},
+	{"lesson"}, {"playground"}, {"playground/markup"}, {"cmd/daemonlab"},
 }
 
 func TestCoreImportsOnlyGoDown(t *testing.T) {
