@@ -164,7 +164,9 @@ func (b *browser) timeToInteractive(tb testing.TB, url string) load {
 	// as it marks itself ready); the floor page shows nothing: its fcp is 0.
 	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.body.innerText.trim() === '' || performance.getEntriesByName('first-contentful-paint').length > 0`, chromedp.WithPollingTimeout(10*time.Second)))
 	require.NoError(tb, err, "the first contentful paint of %s", url)
-	ms := func(expr string) time.Duration { return time.Duration(eval[float64](tb, b, expr) * float64(time.Millisecond)) }
+	ms := func(expr string) time.Duration {
+		return time.Duration(eval[float64](tb, b, expr) * float64(time.Millisecond))
+	}
 	return load{
 		tti: ms(`window.__readyAt`),
 		fcp: ms(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0`),
