@@ -284,3 +284,21 @@ func TestDistRefusesAFolderItDidNotWrite(t *testing.T) {
 	assert.Equal(t, map[string]string{"notes.txt": "mine"}, snapshot(t, someone))
 	assert.Empty(t, snapshot(t, site))
 }
+
+// TestDistDeploysThePaintedPageAsThePage: where `make build` painted a page (index.painted.html),
+// the folder's index.html is the painted one, pointed at the hashed assets as any page, and the
+// painted copy is no file of its own.
+func TestDistDeploysThePaintedPageAsThePage(t *testing.T) {
+	site := testSite()
+	site["index.painted.html"] = &fstest.MapFile{Data: []byte(strings.Replace(testPage, "<body>", `<body><p id="painted">the cluster</p>`, 1))}
+	files, err := build(site)
+	require.NoError(t, err)
+	assert.NotContains(t, names(files), "index.painted.html")
+	for _, f := range names(files) {
+		assert.False(t, strings.Contains(f, "painted"), "%s is no file of the folder", f)
+	}
+	index := content(t, files, "index.html")
+	assert.Contains(t, index, `<p id="painted">the cluster</p>`)
+	assert.Contains(t, index, "daemonlab-assets", "pointed at the hashed assets")
+	assert.NotContains(t, content(t, files, "embed.html"), "painted", "a page not painted is as it was")
+}
