@@ -85,13 +85,15 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 			}
 			return m, nil
 		}
-		notice = "link.bad"
+		if notice = linkNotice(err); notice == "link.long" {
+			arg = strconv.Itoa(maxLinkBytes >> 10)
+		}
 	}
 	if hasSaved {
 		m, err := Load(k.lib, []byte(saved))
 		if err == nil {
 			if notice != "" { // the damaged link's, before the saved session's own (see Load)
-				m.Notice, m.NoticeArg = notice, ""
+				m.Notice, m.NoticeArg = notice, arg
 			}
 			m.Kept = kept
 			return m, nil
@@ -234,9 +236,10 @@ func (k *Keeper) verdict(msg SavedMsg) Msg {
 }
 
 // Changed is the message for a change of the storage made by another tab (the page's "storage"
-// event): another session saved over this tab's (OtherTabMsg), or nil.
+// event, which names the key as stored: see EmbedStore): another session saved over this tab's
+// (OtherTabMsg), or nil.
 func (k *Keeper) Changed(key string, value string, removed bool) Msg {
-	if key != SessionKey || removed || value == k.last {
+	if key != storedKey(k.Store, SessionKey) || removed || value == k.last {
 		return nil
 	}
 	k.last = value // what this tab would overwrite now is the other tab's
@@ -402,10 +405,10 @@ func pushKept(kept []Kept, k Kept) []Kept {
 }
 
 // keepOutliving keeps in a fresh session what outlives one: the language, the progress, how
-// the clock moves (Chunk) and the terminal's drawer. The notice is the fresh session's own, if it
+// the clock moves (Chunk), the terminal's drawer and the embedding. The notice is the fresh session's own, if it
 // has one (a replay cut short, see Load), else notice.
 func (m Model) keepOutliving(fresh Model, notice string) Model {
-	fresh.Lang, fresh.Progress, fresh.Chunk, fresh.Drawer = m.Lang, m.Progress, m.Chunk, m.Drawer
+	fresh.Lang, fresh.Progress, fresh.Chunk, fresh.Drawer, fresh.Embed = m.Lang, m.Progress, m.Chunk, m.Drawer, m.Embed
 	if fresh.Notice == "" {
 		fresh.Notice, fresh.NoticeArg = notice, ""
 	}

@@ -18,40 +18,44 @@ import (
 
 // View is the page as plain data, in the model's language.
 type View struct {
-	Lang          Lang
-	Clock         string
-	Nodes         []NodeView
-	Pending       []PodView // pods no node has taken
-	Editor        string    // the open tab's text
-	Tabs          []TabView // the editor's tabs
-	Editing       bool      // the edit's tab is open: Save finishes it, Apply is Save
-	Hint          string    // what Apply (or Save) does with the open tab
-	Problems      []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
-	Diagnostics   string    // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
-	Lints         []string  // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
-	Terminal      []TermLine
-	Input         string
-	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
-	Cluster       string   // the sandbox's starting cluster (Clusters), "" in a lesson
-	Time          []Action // the timeline's buttons
-	AddNode       Action
-	Playing       bool
-	Speed         int
-	Step, Steps   int  // where the timeline stands, of how many steps
-	Axis          Axis // the time axis (see axis.go)
-	Notice        string
-	Share         string         // with the notice of a share link made, the link's fragment (ShareFragment)
-	NoticeActions []NoticeAction // the notice's buttons
-	MustChoose    bool           // the notice waits for a choice of its buttons: no Dismiss
-	Unsaved       string         // says that the session is not being saved, or ""
-	Details       *Details       // the panel on the selected object, if it still exists
-	Picker        Picker
-	Tutor         *TutorView     // the lesson panel, in a lesson
-	Reference     *ReferenceView // every lesson's recap, when asked for
-	Events        Section        // the events list, filtered
-	Table         bool           // show the cluster as a table
-	Compact       bool           // too many nodes for cards: a grid of cells, without their pods
-	MorePending   int            // pending pods beyond the lane's maxPending
+	Lang        Lang
+	Clock       string
+	Nodes       []NodeView
+	Pending     []PodView // pods no node has taken
+	Editor      string    // the open tab's text
+	Tabs        []TabView // the editor's tabs
+	Editing     bool      // the edit's tab is open: Save finishes it, Apply is Save
+	Hint        string    // what Apply (or Save) does with the open tab
+	Problems    []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
+	Diagnostics string    // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
+	Lints       []string  // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
+	Terminal    []TermLine
+	Input       string
+	Prompt      string   // the prompt's sign: "$", or ">" in a here-document
+	Cluster     string   // the sandbox's starting cluster (Clusters), "" in a lesson
+	Time        []Action // the timeline's buttons
+	AddNode     Action
+	Playing     bool
+	Speed       int
+	Step, Steps int  // where the timeline stands, of how many steps
+	Axis        Axis // the time axis (see axis.go)
+	Notice      string
+	Share       string // with the notice of a share link made, the link's fragment (ShareFragment)
+	Embed       string // with the notice of "Embed this", the embed's fragment (EmbedOf)
+	// Embedded says that the page is framed by another's (embed.html), and EditorShown that its
+	// YAML editor is shown (always, on the full page).
+	Embedded, EditorShown bool
+	NoticeActions         []NoticeAction // the notice's buttons
+	MustChoose            bool           // the notice waits for a choice of its buttons: no Dismiss
+	Unsaved               string         // says that the session is not being saved, or ""
+	Details               *Details       // the panel on the selected object, if it still exists
+	Picker                Picker
+	Tutor                 *TutorView     // the lesson panel, in a lesson
+	Reference             *ReferenceView // every lesson's recap, when asked for
+	Events                Section        // the events list, filtered
+	Table                 bool           // show the cluster as a table
+	Compact               bool           // too many nodes for cards: a grid of cells, without their pods
+	MorePending           int            // pending pods beyond the lane's maxPending
 	// The clock's state and what waits on it (see due.go): the state beside the clock ("▶ 10×",
 	// "❚❚ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
 	// next thing due or that the cluster is settled, and the click that moves time there (nil
@@ -185,12 +189,7 @@ func Render(m Model) View {
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Cluster: m.startCluster(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps), Axis: axisOf(l, &m.History)}
-	switch {
-	case m.Notice != "" && m.NoticeArg != "":
-		v.Notice = T(l, m.Notice, m.NoticeArg)
-	case m.Notice != "":
-		v.Notice = T(l, m.Notice)
-	}
+	v.Notice = noticeText(l, m.Notice, m.NoticeArg)
 	v.NoticeActions, v.MustChoose = noticeActionsOf(m), mustChoose[m.Notice]
 	switch {
 	case v.Editing:
@@ -203,8 +202,12 @@ func Render(m Model) View {
 	if m.Unsaved {
 		v.Unsaved = T(l, "unsaved")
 	}
-	if m.Notice == "share.done" {
-		v.Share = ShareFragment(m)
+	v.Embedded, v.EditorShown = m.Embed != nil, m.Embed == nil || m.Embed.Editor
+	switch m.Notice {
+	case "share.done", "share.lesson":
+		v.Share = ShareFragment(sharedOf(m))
+	case "embed.done":
+		v.Embed = EmbedOf(m).Fragment()
 	}
 	v.Problems, v.Lints, v.Diagnostics = EditorMarks(m)
 	nodes := c.Nodes()
@@ -481,4 +484,15 @@ func keptLabel(m Model, k Kept) string {
 		return T(m.Lang, "action.back.sandbox.one")
 	}
 	return T(m.Lang, "action.back.sandbox", k.Steps)
+}
+
+// noticeText is a notice's text by its key, with its argument if it has one; "" for none.
+func noticeText(l Lang, key, arg string) string {
+	switch {
+	case key != "" && arg != "":
+		return T(l, key, arg)
+	case key != "":
+		return T(l, key)
+	}
+	return ""
 }
