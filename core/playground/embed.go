@@ -157,17 +157,43 @@ func storedKey(store Storage, key string) string {
 	return key
 }
 
-// RestoreEmbed picks the session an embed opens on: its own saved session when it has one (an
-// embed's link is in its address at every visit, and a reload brings back the learner's work
-// in it), else the session or lesson of its link (Restore). The model knows it is embedded.
-func (k *Keeper) RestoreEmbed(e Embed) (Model, error) {
-	link := e.Link
-	if _, saved := k.Store.Get(SessionKey); saved {
-		link = ""
+// NewEmbedKeeper keeps the sessions of lib for embed.html, configured by its address's
+// fragment (ParseEmbed), in its part of store (EmbedStore). Its Restore opens the embed (see
+// opens), in a model that knows it is embedded; a fragment that cannot be read configures the
+// sandbox, and the notice says why.
+func NewEmbedKeeper(store Storage, lib *Library, fragment string) *Keeper {
+	e, err := ParseEmbed(fragment)
+	k := NewKeeper(EmbedStore(store, e), lib)
+	k.embed = &e
+	errors.As(err, &k.refused)
+	return k
+}
+
+// Embed is the embed the keeper keeps the sessions of; nil for the full page's keeper.
+func (k *Keeper) Embed() *Embed { return k.embed }
+
+// opens is the link Restore opens, given the address's: the full page's own; for an embed,
+// which has its link in its address at every visit, its link when it has no saved session of
+// its own, and else none, so that a reload brings back the learner's work in it.
+func (k *Keeper) opens(fragment string) string {
+	if k.embed == nil {
+		return fragment
 	}
-	m, err := k.Restore(link)
-	m.Embed = &e
-	return m, err
+	if _, saved := k.Store.Get(SessionKey); saved {
+		return ""
+	}
+	return k.embed.Link
+}
+
+// embedded is a restored model of the keeper's embed, with the notice of a fragment refused.
+func (k *Keeper) embedded(m Model) Model {
+	if k.embed != nil {
+		m.Embed = k.embed
+		if k.refused.Key != "" {
+			m.Notice, m.NoticeArg = k.refused.Key, k.refused.Arg
+		}
+	}
+	return m
 }
 
 // linkNotice is the notice of a link that could not be opened.

@@ -152,27 +152,29 @@ func TestShareInALessonFromDiskSharesTheLesson(t *testing.T) {
 
 // TestAnEmbedKeepsItsOwnSavedState: an embed's storage is the browser's under a prefix of its
 // link's own, so that it never writes the full page's session, nor another embed's; its first
-// visit opens its link, and a reload its own saved work, not the link afresh; another tab's
-// change is told by the key as stored.
+// visit opens its link, whatever the address's link, and a reload its own saved work, not the
+// link afresh; another tab's change is told by the key as stored; the lessons are needed for
+// what it opens, not for the full page's session.
 func TestAnEmbedKeepsItsOwnSavedState(t *testing.T) {
 	store := newStore(10 << 20)
 	page := worked(t, "sim fail hd2 kubelet-down")
 	require.Nil(t, NewKeeper(store, lib).Save(page))
 	fullPage := store.items[SessionKey]
 
-	lessonOne, lessonSeven := Embed{Link: "lesson=1"}, Embed{Link: "lesson=7", Editor: true}
-	k := NewKeeper(EmbedStore(store, lessonOne), lib)
-	m, err := k.RestoreEmbed(lessonOne)
+	k := NewEmbedKeeper(store, lib, "lesson=1")
+	assert.True(t, k.NeedsLessons(""), "its lesson")
+	m, err := k.Restore("s=whatever")
 	require.NoError(t, err)
 	require.NotNil(t, m.Tutor, "the first visit opens the link")
 	assert.Equal(t, "01-one-pod-per-node", m.Tutor.Lesson.ID)
 	assert.Empty(t, m.Notice, "no session of its own was replaced")
-	assert.Equal(t, &lessonOne, m.Embed)
+	assert.Equal(t, &Embed{Link: "lesson=1"}, m.Embed)
+	assert.Equal(t, m.Embed, k.Embed())
 	m = Update(m, RunMsg{Line: "kubectl get ds -n kube-system"})
 	require.Nil(t, k.Save(m))
 
-	seven := NewKeeper(EmbedStore(store, lessonSeven), lib)
-	other, err := seven.RestoreEmbed(lessonSeven)
+	seven := NewEmbedKeeper(store, lib, "lesson=7&editor=1")
+	other, err := seven.Restore("")
 	require.NoError(t, err)
 	assert.Equal(t, "07-node-failure", other.Tutor.Lesson.ID, "another embed does not share the first one's state")
 	require.Nil(t, seven.Save(other))
@@ -186,13 +188,35 @@ func TestAnEmbedKeepsItsOwnSavedState(t *testing.T) {
 	}
 	assert.Len(t, embedded, 2, "a session for each embed")
 
-	again := NewKeeper(EmbedStore(store, lessonOne), lib)
-	reloaded, err := again.RestoreEmbed(lessonOne)
+	again := NewEmbedKeeper(store, lib, "lesson=1")
+	reloaded, err := again.Restore("")
 	require.NoError(t, err)
 	assert.Equal(t, Save(m), Save(reloaded), "a reload brings back the work in the embed")
+	assert.NotNil(t, reloaded.Embed)
 
 	assert.Nil(t, again.Changed(SessionKey, string(Save(page)), false), "the full page's save is not this embed's")
 	assert.IsType(t, OtherTabMsg{}, again.Changed(storedKey(again.Store, SessionKey), string(Save(page)), false), "another tab of the same embed's is")
+
+	sandbox := NewEmbedKeeper(store, lib, "")
+	assert.False(t, sandbox.NeedsLessons("lesson=3"), "the sandbox's embed, whatever the address's link")
+	full := NewKeeper(store, lib)
+	assert.Nil(t, full.Embed())
+	restored, err := full.Restore("")
+	require.NoError(t, err)
+	assert.Nil(t, restored.Embed, "the full page is not embedded")
+}
+
+// TestAnEmbedsRefusedAddressOpensTheSandboxAndSaysWhy: an embed whose fragment cannot be read
+// opens the sandbox with the notice that names what is wrong, in its own storage.
+func TestAnEmbedsRefusedAddressOpensTheSandboxAndSaysWhy(t *testing.T) {
+	store := newStore(10 << 20)
+	m, err := NewEmbedKeeper(store, lib, "lesson=3&theme=dark").Restore("")
+	require.NoError(t, err)
+	assert.Nil(t, m.Tutor)
+	assert.Equal(t, &Embed{}, m.Embed)
+	assert.Equal(t, "This embedded playground's address has a parameter DaemonLab does not know (theme), so it opened the sandbox.", Render(m).Notice)
+	m.Lang = Chinese
+	assert.Equal(t, "此嵌入式演练场的地址含有 DaemonLab 不认识的参数（theme），因此打开的是沙箱。", Render(m).Notice)
 }
 
 // TestAnEmbedWithoutTheEditorHasNoYAMLPane: an embed shows the YAML editor only when its address

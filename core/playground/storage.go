@@ -45,12 +45,17 @@ type Keeper struct {
 	problem string
 	// unreadable is the saved session that could not be read, offered as a file.
 	unreadable string
+	// embed is embed.html's configuration (NewEmbedKeeper), refused why its fragment was not
+	// read; nil and none for the full page.
+	embed   *Embed
+	refused EmbedError
 }
 
 // NewKeeper keeps sessions of lib in store.
 func NewKeeper(store Storage, lib *Library) *Keeper { return &Keeper{Store: store, lib: lib} }
 
-// Restore picks the session the page opens on, given the address's fragment (without "#"):
+// Restore picks the session the page opens on, given the address's fragment (without "#"; an
+// embed's keeper opens its own link, see opens, and its model knows it is embedded):
 //
 //  1. a link (IsLink) opens its session or lesson; the saved session it replaces is kept, one
 //     click away (Model.Kept), and a notice says so; a damaged link is refused with a notice,
@@ -65,6 +70,12 @@ func NewKeeper(store Storage, lib *Library) *Keeper { return &Keeper{Store: stor
 //
 // The error is the start state's own, which the page cannot do without.
 func (k *Keeper) Restore(fragment string) (Model, error) {
+	m, err := k.restore(k.opens(fragment))
+	return k.embedded(m), err
+}
+
+// restore is Restore of the link it opens.
+func (k *Keeper) restore(fragment string) (Model, error) {
 	saved, hasSaved := k.Store.Get(SessionKey)
 	k.last = saved
 	k.back, _ = k.Store.Get(PreviousKey)
@@ -116,6 +127,7 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 // names a lesson or a challenge, or the session it would open (the share link's, else the
 // saved one) is in a lesson. The page waits for them (Library.Waiting) only then.
 func (k *Keeper) NeedsLessons(fragment string) bool {
+	fragment = k.opens(fragment)
 	inLesson := func(data []byte) bool {
 		var sv struct {
 			Lesson json.RawMessage `json:"lesson"`
