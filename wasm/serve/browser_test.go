@@ -64,9 +64,9 @@ func copySite(t *testing.T) string {
 		t.Skipf("no Chromium at %s; `make test` installs it", chromiumPath)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"index.html", "style.css", "main.js", "editor.js", "openapi.json", "lessons.json"} {
+	for _, f := range []string{"index.html", "embed.html", "style.css", "main.js", "editor.js", "openapi.json", "lessons.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "site", f))
-		require.NoError(t, err, "`make build` makes site/editor.js")
+		require.NoError(t, err, "`make build` makes site/editor.js, site/embed.html and the data assets")
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(t), "lib", "wasm", "wasm_exec.js"))

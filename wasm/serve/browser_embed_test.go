@@ -1,0 +1,129 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/playground"
+)
+
+// The browser tests of embedding (issue 23): embed.html framed by a tutorial of another origin.
+
+// serveTutorial serves, on an origin of its own, a tutorial page that embeds the playground as
+// "Embed this" has it pasted, once for each address, between paragraphs of its own.
+func serveTutorial(t *testing.T, srcs ...string) string {
+	t.Helper()
+	page := `<!doctype html><html><head><meta charset="utf-8"><title>A tutorial</title></head><body><h1>DaemonSets, hands on</h1>`
+	for _, src := range srcs {
+		page += "<p>Try it here:</p>\n" + playground.EmbedSnippet(src) + "\n"
+	}
+	page += `<p id="after">The end.</p></body></html>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// frame is the embed framed at the address that contains src, as a tab of its own (Chromium
+// lists a frame of another origin as a target: see isolating), drawn and ready.
+func (b *browser) frame(t *testing.T, src string) *browser {
+	t.Helper()
+	var id string
+	require.Eventually(t, func() bool {
+		infos, err := chromedp.Targets(b.ctx)
+		require.NoError(t, err)
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.Contains(info.URL, src) {
+				id = string(info.TargetID)
+			}
+		}
+		return id != ""
+	}, 20*time.Second, 100*time.Millisecond, "a frame of %s", src)
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(target.ID(id)))
+	t.Cleanup(cancel)
+	f := recording(t, ctx)
+	require.NoError(t, chromedp.Do(f.ctx, chromedp.WaitReady(chromedp.CSS(`html[data-ready="true"] #nodes .node`))))
+	return f
+}
+
+// isolating is the flag that has Chromium run each origin in a process of its own, so that the
+// page's frame in a tutorial of another origin of the same site (another port of 127.0.0.1,
+// which shares the page's storage, as a site's own docs would) is a target the test can drive.
+func isolating() chromedp.ExecAllocatorOption {
+	return chromedp.Flag("enable-features", "StrictOriginIsolation")
+}
+
+// embedSessions are the keys of the embeds' saved sessions in the page's storage.
+func (b *browser) embedSessions(t *testing.T) []string {
+	t.Helper()
+	return eval[[]string](t, b, `Object.keys(localStorage).filter(k => k.startsWith('daemonlab.embed.') && k.endsWith('.daemonlab.session')).sort()`)
+}
+
+// TestBrowserAnIframeOnAnotherOriginRunsALessonFromItsURL: a tutorial of another origin frames
+// lesson 2 and, in Chinese, lesson 7 by their addresses, as "Embed this" gives the code. Each
+// frame opens its lesson, compact (no editor, no session menu), and sizes its iframe through the
+// snippet's listener to its content; the learner types the first step's commands in the first
+// frame and the step passes. A reload of the tutorial brings each frame back as the learner left
+// it, and the full page's saved session is untouched by either.
+func TestBrowserAnIframeOnAnotherOriginRunsALessonFromItsURL(t *testing.T) {
+	url := servePage(t)
+	b := newBrowser(t, isolating())
+	b.openPage(t, url)
+	b.run(t, "sim add-node hd4")
+	b.savedHas(t, "hd4")
+	fullPage := eval[string](t, b, `localStorage.getItem('daemonlab.session')`)
+
+	tutorial := serveTutorial(t, url+"embed.html#lesson=2", url+"embed.html#lesson=7&lang=zh-CN")
+	require.False(t, strings.HasPrefix(tutorial, url), "another origin")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Navigate(tutorial)))
+	two, seven := b.frame(t, "#lesson=2"), b.frame(t, "#lesson=7")
+	require.NoError(t, chromedp.Do(two.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "Lesson 2 · Nodes come and go", two.text(t, "#tutor h2"))
+	assert.Equal(t, "第 7 课 · 节点故障", seven.text(t, "#tutor h2"))
+	assert.Equal(t, []bool{false, false, false, false}, eval[[]bool](t, two,
+		`['#editor-pane', '#session-menu', '#lesson-picker', '#share'].map(s => document.querySelector(s).checkVisibility())`), "compact")
+	assert.True(t, eval[bool](t, two, `document.getElementById('open-full').checkVisibility()`), "Open in DaemonLab")
+	assert.Equal(t, url+"embed.html#lesson=2", eval[string](t, two, `location.href`), "the frame keeps its address")
+
+	two.predict(t, 1)
+	two.run(t, "sim add-node hd4")
+	two.run(t, "sim advance 10s")
+	assert.Equal(t, "Step 1 of 5 | ✓ Goal met", two.lessonState(t))
+
+	height := eval[int](t, two, `Math.ceil(document.documentElement.getBoundingClientRect().height)`)
+	require.Greater(t, height, 400)
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.querySelector('iframe').getBoundingClientRect().height === `+strconv.Itoa(height),
+		chromedp.WithPollingTimeout(5*time.Second)))
+	require.NoError(t, err, "the iframe takes the frame's height, %d px; it is %v", height, eval[float64](t, b, `document.querySelector('iframe').getBoundingClientRect().height`))
+	assert.True(t, eval[bool](t, b, `document.getElementById('after').getBoundingClientRect().top > document.querySelectorAll('iframe')[1].getBoundingClientRect().bottom`), "the tutorial flows on below")
+	b.screenshot(t, "embed-tutorial")
+
+	_, err = chromedp.Run(two.ctx, chromedp.Poll[bool](`Object.keys(localStorage).some(k => k.startsWith('daemonlab.embed.') && (localStorage.getItem(k) || '').includes('hd4'))`,
+		chromedp.WithPollingTimeout(5*time.Second)))
+	require.NoError(t, err, "the frame saves its work")
+	seven.predict(t, 2)
+	sevenLeft := seven.lessonState(t)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload()))
+	two, seven = b.frame(t, "#lesson=2"), b.frame(t, "#lesson=7")
+	assert.Equal(t, "Step 1 of 5 | ✓ Goal met", two.lessonState(t), "a reload brings the frame back as it was left")
+	assert.Equal(t, sevenLeft, seven.lessonState(t), "the other frame's lesson is its own, as it was left")
+	assert.Equal(t, 1, eval[int](t, seven, `document.querySelectorAll('#tutor .predict .choice.right, #tutor .predict .choice.wrong').length`), "its prediction kept")
+
+	b.openPage(t, url)
+	assert.Equal(t, fullPage, eval[string](t, b, `localStorage.getItem('daemonlab.session')`), "the full page's session is untouched")
+	assert.Len(t, b.embedSessions(t), 2, "a saved session for each frame")
+	for _, tab := range []*browser{b, two, seven} {
+		assert.Empty(t, tab.consoleErrors())
+	}
+}
