@@ -396,7 +396,7 @@ func (p *page) mountEmbed() {
 	open := p.byID("open-full")
 	for _, on := range []string{"pointerdown", "click"} { // before the browser follows the link
 		p.listen(open.Underlying(), on, func(js.Value) {
-			open.SetAttribute("href", p.pageDir()+"index.html#"+playground.ShareFragment(p.model))
+			open.SetAttribute("href", p.pageDir()+"#"+playground.ShareFragment(p.model))
 		})
 	}
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,5 +128,105 @@ func TestBrowserAnIframeOnAnotherOriginRunsALessonFromItsURL(t *testing.T) {
 	assert.Len(t, b.embedSessions(t), 2, "a saved session for each frame")
 	for _, tab := range []*browser{b, two, seven} {
 		assert.Empty(t, tab.consoleErrors())
+	}
+}
+
+// openTeachersLesson opens lesson 1's files, its title changed, as a teacher's lesson from disk.
+func (b *browser) openTeachersLesson(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"lesson.yaml", "en.yaml", "zh-CN.yaml"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "lessons", "01-one-pod-per-node", name))
+		require.NoError(t, err)
+		if name == "en.yaml" {
+			data = []byte(strings.Replace(string(data), "title: One pod per node", "title: My own lesson", 1))
+		}
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		paths = append(paths, path)
+	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths), chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	require.Equal(t, "Your lesson · My own lesson", b.text(t, "#tutor h2"))
+}
+
+// menuItem clicks an item of the Session menu.
+func (b *browser) menuItem(t *testing.T, id string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`)), chromedp.Click(chromedp.CSS(`#`+id))))
+}
+
+// TestBrowserATeachersLessonTravelsInALinkAndAFrame: a teacher opens a lesson folder and tries
+// it; Share then gives a link that says it holds the lesson, and a learner (another browser)
+// who opens it takes the lesson from its first step, without the teacher's work. Embed this
+// gives the frame's code, in the page's language, which Copy copies; pasted in a tutorial, the
+// frame plays the lesson, and its "Open in DaemonLab" opens the full page, in a new tab, on the
+// session as the frame has it.
+func TestBrowserATeachersLessonTravelsInALinkAndAFrame(t *testing.T) {
+	url := servePage(t)
+	teacher := newBrowser(t)
+	teacher.openPage(t, url)
+	teacher.openTeachersLesson(t)
+	teacher.run(t, "sim add-node hd9")
+
+	require.NoError(t, chromedp.Do(teacher.ctx, chromedp.Click(chromedp.CSS(`#share`)), chromedp.WaitVisible(chromedp.CSS(`#share-url`))))
+	assert.Equal(t, "This link holds your lesson, its three files and none of your own work in it: copy it (it is selected), and whoever opens it takes the lesson from its first step. Nothing is sent to any server.",
+		teacher.text(t, "#notice-text"))
+	link := eval[string](t, teacher, `document.getElementById('share-url').value`)
+	learner := newBrowser(t, isolating())
+	learner.openPage(t, link)
+	require.NoError(t, chromedp.Do(learner.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "Your lesson · My own lesson", learner.text(t, "#tutor h2"))
+	assert.Equal(t, "Step 1 of 4 | Goal not met yet", learner.lessonState(t))
+	assert.NotContains(t, learner.podsByNode(t), "hd9", "none of the teacher's work")
+
+	eval[bool](t, teacher, `(() => { Object.defineProperty(navigator, 'clipboard', {configurable: true, value: {writeText: (s) => { window.copied = s; return Promise.resolve(); }}}); return true; })()`)
+	teacher.menuItem(t, "embed-this")
+	require.NoError(t, chromedp.Do(teacher.ctx, chromedp.WaitVisible(chromedp.CSS(`#embed-code`))))
+	assert.False(t, eval[bool](t, teacher, `document.getElementById('share-url').checkVisibility()`), "the code, not the link")
+	assert.Contains(t, teacher.text(t, "#notice-text"), "as wide as its column and 640 px tall")
+	code := eval[string](t, teacher, `document.getElementById('embed-code').value`)
+	require.NoError(t, chromedp.Do(teacher.ctx, chromedp.Click(chromedp.CSS(`#copy-share`))))
+	_, err := chromedp.Run(teacher.ctx, chromedp.Poll[bool](`document.getElementById('copy-share').textContent === '✓ Copied'`))
+	require.NoError(t, err)
+	assert.Equal(t, code, eval[string](t, teacher, `window.copied`), "Copy copies the code")
+	src := regexp.MustCompile(`<iframe src="([^"]+)"`).FindStringSubmatch(code)
+	require.NotNil(t, src, code)
+	frameSrc := strings.ReplaceAll(src[1], "&amp;", "&")
+	assert.True(t, strings.HasPrefix(frameSrc, url+"embed.html#s="), frameSrc)
+	assert.True(t, strings.HasSuffix(frameSrc, "&lang=en"), frameSrc)
+	assert.Equal(t, playground.EmbedSnippet(frameSrc), code)
+
+	require.NoError(t, chromedp.Do(teacher.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
+	eval[bool](t, teacher, `document.getElementById('lang').dispatchEvent(new Event('change'))`)
+	teacher.noticeSays(t, "高度先为 640 像素")
+	assert.Contains(t, eval[string](t, teacher, `document.getElementById('embed-code').value`), "&amp;lang=zh-CN", "the frame in the page's language")
+
+	require.NoError(t, chromedp.Do(learner.ctx, chromedp.Navigate(serveTutorial(t, frameSrc))))
+	f := learner.frame(t, "embed.html#s=")
+	require.NoError(t, chromedp.Do(f.ctx, chromedp.WaitVisible(chromedp.CSS(`#tutor`))))
+	assert.Equal(t, "Your lesson · My own lesson", f.text(t, "#tutor h2"))
+	f.run(t, "kubectl get ds -n kube-system")
+	require.NoError(t, chromedp.Do(f.ctx, chromedp.Click(chromedp.CSS(`#open-full`))))
+	var full string
+	require.Eventually(t, func() bool {
+		infos, err := chromedp.Targets(learner.ctx)
+		require.NoError(t, err)
+		for _, info := range infos {
+			if info.Type == "page" && (info.URL == url || strings.HasPrefix(info.URL, url+"#")) {
+				full = string(info.TargetID)
+			}
+		}
+		return full != ""
+	}, 20*time.Second, 100*time.Millisecond, "Open in DaemonLab opens the full page in a new tab")
+	ctx, cancel := chromedp.NewContext(learner.ctx, chromedp.WithTargetID(target.ID(full)))
+	t.Cleanup(cancel)
+	tab := recording(t, ctx)
+	require.NoError(t, chromedp.Do(tab.ctx, chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #tutor`))))
+	assert.Equal(t, "Your lesson · My own lesson", tab.text(t, "#tutor h2"))
+	assert.Contains(t, eval[string](t, tab, `document.getElementById('terminal').textContent`), "kubectl get ds -n kube-system", "the session as the frame had it")
+	assert.Equal(t, url, eval[string](t, tab, `location.href`), "the link is taken from the address, as every link is")
+	for _, b := range []*browser{teacher, learner, f, tab} {
+		assert.Empty(t, b.consoleErrors())
 	}
 }
