@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +59,23 @@ func (b *browser) frame(t *testing.T, src string) *browser {
 	return f
 }
 
+// sizedToItsFrame waits until the first iframe of the tutorial is as tall as the content of its
+// frame f (the frame posts it, the snippet's listener sets it) and stays so from one look to the
+// next: the frame's height does not depend on the iframe's, which would grow it without end.
+func (b *browser) sizedToItsFrame(t *testing.T, f *browser) {
+	t.Helper()
+	content := func() int { return eval[int](t, f, `Math.ceil(document.documentElement.getBoundingClientRect().height)`) }
+	iframe := func() int { return eval[int](t, b, `Math.round(document.querySelector('iframe').getBoundingClientRect().height)`) }
+	last := 0
+	require.Eventually(t, func() bool {
+		was, now := last, iframe()
+		last = now
+		return now == was && now == content()
+	}, 10*time.Second, 300*time.Millisecond, "the iframe takes its content's height and keeps it")
+	assert.Less(t, last, 4000)
+	assert.Greater(t, last, 400)
+}
+
 // isolating is the flag that has Chromium run each origin in a process of its own, so that the
 // page's frame in a tutorial of another origin of the same site (another port of 127.0.0.1,
 // which shares the page's storage, as a site's own docs would) is a target the test can drive.
@@ -104,15 +120,11 @@ func TestBrowserAnIframeOnAnotherOriginRunsALessonFromItsURL(t *testing.T) {
 	two.run(t, "sim advance 10s")
 	assert.Equal(t, "Step 1 of 5 | ✓ Goal met", two.lessonState(t))
 
-	height := eval[int](t, two, `Math.ceil(document.documentElement.getBoundingClientRect().height)`)
-	require.Greater(t, height, 400)
-	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](`document.querySelector('iframe').getBoundingClientRect().height === `+strconv.Itoa(height),
-		chromedp.WithPollingTimeout(5*time.Second)))
-	require.NoError(t, err, "the iframe takes the frame's height, %d px; it is %v", height, eval[float64](t, b, `document.querySelector('iframe').getBoundingClientRect().height`))
+	b.sizedToItsFrame(t, two)
 	assert.True(t, eval[bool](t, b, `document.getElementById('after').getBoundingClientRect().top > document.querySelectorAll('iframe')[1].getBoundingClientRect().bottom`), "the tutorial flows on below")
 	b.screenshot(t, "embed-tutorial")
 
-	_, err = chromedp.Run(two.ctx, chromedp.Poll[bool](`Object.keys(localStorage).some(k => k.startsWith('daemonlab.embed.') && (localStorage.getItem(k) || '').includes('hd4'))`,
+	_, err := chromedp.Run(two.ctx, chromedp.Poll[bool](`Object.keys(localStorage).some(k => k.startsWith('daemonlab.embed.') && (localStorage.getItem(k) || '').includes('hd4'))`,
 		chromedp.WithPollingTimeout(5*time.Second)))
 	require.NoError(t, err, "the frame saves its work")
 	seven.predict(t, 2)
@@ -122,6 +134,11 @@ func TestBrowserAnIframeOnAnotherOriginRunsALessonFromItsURL(t *testing.T) {
 	assert.Equal(t, "Step 1 of 5 | ✓ Goal met", two.lessonState(t), "a reload brings the frame back as it was left")
 	assert.Equal(t, sevenLeft, seven.lessonState(t), "the other frame's lesson is its own, as it was left")
 	assert.Equal(t, 1, eval[int](t, seven, `document.querySelectorAll('#tutor .predict .choice.right, #tutor .predict .choice.wrong').length`), "its prediction kept")
+
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	b.sizedToItsFrame(t, two)
+	assert.Equal(t, []string{"Cluster", "Terminal", "Lesson"}, eval[[]string](t, two, `Array.from(document.querySelectorAll('#panes [role="tab"]')).map(b => b.textContent)`),
+		"a narrow frame shows a pane at a time, and no YAML")
 
 	b.openPage(t, url)
 	assert.Equal(t, fullPage, eval[string](t, b, `localStorage.getItem('daemonlab.session')`), "the full page's session is untouched")
