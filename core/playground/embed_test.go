@@ -231,20 +231,15 @@ func TestAnEmbedWithoutTheEditorHasNoYAMLPane(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []Pane{ClusterPane, YAMLPane, TerminalPane, LessonPane}, panes(m), "the full page")
-	assert.True(t, Render(m).EditorShown)
-	assert.False(t, Render(m).Embedded)
 
 	m.Embed = &Embed{Link: "lesson=1"}
 	assert.Equal(t, []Pane{ClusterPane, TerminalPane, LessonPane}, panes(m))
-	assert.False(t, Render(m).EditorShown)
-	assert.True(t, Render(m).Embedded)
 	assert.Equal(t, m.Pane, Update(m, PaneMsg{Pane: YAMLPane}).Pane, "the YAML pane is not offered")
 	reset := Update(Update(m, RunMsg{Line: "sim add-node hd4"}), ResetMsg{})
 	assert.Equal(t, m.Embed, reset.Embed, "a reset keeps the embedding")
 
 	m.Embed = &Embed{Link: "lesson=1", Editor: true}
 	assert.Equal(t, []Pane{ClusterPane, YAMLPane, TerminalPane, LessonPane}, panes(m))
-	assert.True(t, Render(m).EditorShown)
 }
 
 // FuzzParseEmbed: no fragment, however forged, panics ParseEmbed; what it reads, Fragment writes

@@ -18,44 +18,40 @@ import (
 
 // View is the page as plain data, in the model's language.
 type View struct {
-	Lang        Lang
-	Clock       string
-	Nodes       []NodeView
-	Pending     []PodView // pods no node has taken
-	Editor      string    // the open tab's text
-	Tabs        []TabView // the editor's tabs
-	Editing     bool      // the edit's tab is open: Save finishes it, Apply is Save
-	Hint        string    // what Apply (or Save) does with the open tab
-	Problems    []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
-	Diagnostics string    // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
-	Lints       []string  // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
-	Terminal    []TermLine
-	Input       string
-	Prompt      string   // the prompt's sign: "$", or ">" in a here-document
-	Cluster     string   // the sandbox's starting cluster (Clusters), "" in a lesson
-	Time        []Action // the timeline's buttons
-	AddNode     Action
-	Playing     bool
-	Speed       int
-	Step, Steps int  // where the timeline stands, of how many steps
-	Axis        Axis // the time axis (see axis.go)
-	Notice      string
-	Share       string // with the notice of a share link made, the link's fragment (ShareFragment)
-	Embed       string // with the notice of "Embed this", the embed's fragment (EmbedOf)
-	// Embedded says that the page is framed by another's (embed.html), and EditorShown that its
-	// YAML editor is shown (always, on the full page).
-	Embedded, EditorShown bool
-	NoticeActions         []NoticeAction // the notice's buttons
-	MustChoose            bool           // the notice waits for a choice of its buttons: no Dismiss
-	Unsaved               string         // says that the session is not being saved, or ""
-	Details               *Details       // the panel on the selected object, if it still exists
-	Picker                Picker
-	Tutor                 *TutorView     // the lesson panel, in a lesson
-	Reference             *ReferenceView // every lesson's recap, when asked for
-	Events                Section        // the events list, filtered
-	Table                 bool           // show the cluster as a table
-	Compact               bool           // too many nodes for cards: a grid of cells, without their pods
-	MorePending           int            // pending pods beyond the lane's maxPending
+	Lang          Lang
+	Clock         string
+	Nodes         []NodeView
+	Pending       []PodView // pods no node has taken
+	Editor        string    // the open tab's text
+	Tabs          []TabView // the editor's tabs
+	Editing       bool      // the edit's tab is open: Save finishes it, Apply is Save
+	Hint          string    // what Apply (or Save) does with the open tab
+	Problems      []string  // the apply's problems, "line N: message" where the line is known (kubectl's output is the terminal's)
+	Diagnostics   string    // the same problems and the lints, for the code editor to mark at their lines: JSON, [{"line", "column", "message", "severity"}]
+	Lints         []string  // warnings on the open tab's text before it is applied (see lints), "line N: message" where the line is known
+	Terminal      []TermLine
+	Input         string
+	Prompt        string   // the prompt's sign: "$", or ">" in a here-document
+	Cluster       string   // the sandbox's starting cluster (Clusters), "" in a lesson
+	Time          []Action // the timeline's buttons
+	AddNode       Action
+	Playing       bool
+	Speed         int
+	Step, Steps   int  // where the timeline stands, of how many steps
+	Axis          Axis // the time axis (see axis.go)
+	Notice        string
+	Share         string         // with the notice of a share link made, the link's fragment (ShareFragment)
+	NoticeActions []NoticeAction // the notice's buttons
+	MustChoose    bool           // the notice waits for a choice of its buttons: no Dismiss
+	Unsaved       string         // says that the session is not being saved, or ""
+	Details       *Details       // the panel on the selected object, if it still exists
+	Picker        Picker
+	Tutor         *TutorView     // the lesson panel, in a lesson
+	Reference     *ReferenceView // every lesson's recap, when asked for
+	Events        Section        // the events list, filtered
+	Table         bool           // show the cluster as a table
+	Compact       bool           // too many nodes for cards: a grid of cells, without their pods
+	MorePending   int            // pending pods beyond the lane's maxPending
 	// The clock's state and what waits on it (see due.go): the state beside the clock ("▶ 10×",
 	// "❚❚ paused") and its spoken form, what is due (the earliest maxDue), the line that says the
 	// next thing due or that the cluster is settled, and the click that moves time there (nil
@@ -66,6 +62,8 @@ type View struct {
 	Next                    *Action
 	Panes                   []PaneView // a narrow screen's pane switcher, the pane shown selected
 	Drawer                  DrawerView // the terminal's drawer on a wide screen
+	// Embed is, with the notice of "Embed this", the embed's fragment (EmbedOf).
+	Embed string
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -202,7 +200,6 @@ func Render(m Model) View {
 	if m.Unsaved {
 		v.Unsaved = T(l, "unsaved")
 	}
-	v.Embedded, v.EditorShown = m.Embed != nil, m.Embed == nil || m.Embed.Editor
 	switch m.Notice {
 	case "share.done", "share.lesson":
 		v.Share = ShareFragment(sharedOf(m))
