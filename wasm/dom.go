@@ -994,9 +994,11 @@ func (p *page) renderNotice(v playground.View) {
 	}
 	setClass(p.embedCode.BasicHTMLElement, "hidden", v.Embed == "")
 	setClass(p.copyShare, "hidden", v.Share == "" && v.Embed == "")
-	if code := playground.EmbedSnippet(p.pageDir() + "embed.html#" + v.Embed); v.Embed != "" && code != p.embedCode.Value() {
-		p.embedCode.SetValue(code)
-		p.embedCode.Select()
+	if v.Embed != "" {
+		if code := playground.EmbedSnippet(p.pageDir() + "embed.html#" + v.Embed); code != p.embedCode.Value() {
+			p.embedCode.SetValue(code)
+			p.embedCode.Select()
+		}
 	}
 	if shown := string(v.Lang) + " " + v.Share + v.Embed; shown != p.shownShare { // a new link is not copied yet (site/main.js copies it)
 		p.copyShare.SetTextContent(playground.T(v.Lang, "copy"))
