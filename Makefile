@@ -49,7 +49,13 @@ site/editor.js: site/editor/main.js site/editor/package.json site/editor/package
 site/index.painted.html: site/index.html go.mod go.sum $(shell find core lessons wasm/prerender -type f)
 	$(GO) run ./wasm/prerender -in site/index.html -out $@
 
-build: site/main.wasm site/wasm_exec.js site/editor.js $(ASSETS) site/index.painted.html
+# embed.html, the compact page for a frame in another's (README: Embedding), is index.html with
+# <html data-embed>: one markup, which the style sheet and the Go side make compact.
+site/embed.html: site/index.html
+	sed 's/^<html lang="en">$$/<html lang="en" data-embed>/' $< > $@
+	@grep -q '^<html lang="en" data-embed>$$' $@ || { echo "site/index.html has no <html lang=\"en\"> line"; rm -f $@; exit 1; }
+
+build: site/main.wasm site/wasm_exec.js site/editor.js site/embed.html $(ASSETS) site/index.painted.html
 	@raw=$$(wc -c < site/main.wasm); gz=$$(gzip -9 -c site/main.wasm | wc -c); \
 	  echo "site/main.wasm: $$raw bytes raw, $$gz bytes gzip"
 

@@ -56,9 +56,15 @@
 // they are queued and replayed, in order, on the elements the Go side has drawn in their place
 // (found by id or data-key) once the page is ready.
 //
-// The share link's Copy button (#copy-share) copies the link (#share-url) to the clipboard and
-// then says data-copied; where the page may not write the clipboard, it selects the link and says
-// data-select (press Ctrl/⌘ + C). Go writes both texts, in the page's language.
+// The share link's Copy button (#copy-share) copies the link (#share-url), or the code to embed
+// (#embed-code), whichever the notice shows, to the clipboard and then says data-copied; where
+// the page may not write the clipboard, it selects the text and says data-select (press Ctrl/⌘ +
+// C). Go writes both texts, in the page's language.
+//
+// embed.html (<html data-embed>) is the page in a frame of another's: it posts its content's
+// height to the page that frames it, {type: "daemonlab:height", height} in CSS pixels, at first
+// and whenever it changes, for the host's script (the snippet of "Embed this") to size the
+// frame; and it loads the code editor only where it shows the editor (data-editor, set by Go).
 //
 // Offline: in a build of `make dist` (its pages have the asset map), served over http(s), the page registers the service worker
 // (sw.js) once it is ready. When a new version has been installed and waits, the notice
@@ -155,12 +161,22 @@
       queued.push(() => document.getElementById("prompt")?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })));
     }
   }, true);
+  if (root.hasAttribute("data-embed") && window.parent !== window) {
+    let posted = 0;
+    new ResizeObserver(() => {
+      const height = Math.ceil(root.getBoundingClientRect().height);
+      if (height !== posted) {
+        posted = height;
+        window.parent.postMessage({ type: "daemonlab:height", height }, "*");
+      }
+    }).observe(root);
+  }
   document.addEventListener("click", (event) => {
     const button = event.target.closest("#copy-share");
     if (!button) {
       return;
     }
-    const link = document.getElementById("share-url");
+    const link = document.querySelector("#share-url:not(.hidden), #embed-code:not(.hidden)");
     const select = () => {
       link.focus();
       link.select();
@@ -193,20 +209,22 @@
     return data.get(name);
   };
   new MutationObserver((_, observer) => {
-    if (document.documentElement.getAttribute("data-ready") === "true") {
+    if (root.getAttribute("data-ready") === "true") {
       observer.disconnect();
       document.getElementById("work")?.removeAttribute("aria-busy");
       for (const replay of queued.splice(0)) {
         replay();
       }
-      const editor = document.createElement("script");
-      editor.src = daemonlabAsset("editor.js");
-      document.head.append(editor);
+      if (!root.hasAttribute("data-embed") || root.hasAttribute("data-editor")) {
+        const editor = document.createElement("script");
+        editor.src = daemonlabAsset("editor.js");
+        document.head.append(editor);
+      }
       if (document.querySelector('meta[name="daemonlab-assets"]') && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
         offline();
       }
     }
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });
+  }).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
   document.addEventListener("DOMContentLoaded", async () => {
     const banner = document.getElementById("banner");
     let go, instance;

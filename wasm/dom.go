@@ -58,6 +58,7 @@ type page struct {
 	shownMarks                                     []playground.AxisMark            // the marks as drawn
 	shownNamed                                     int                              // the mark the axis's text names, as drawn
 	copyShare                                      element                          // the share link's Copy button
+	embedCode                                      *dom.HTMLTextAreaElement         // "Embed this"'s code to paste
 	shownPods                                      map[string]string                // the pods' statuses as the last render drew them (by namespace/name)
 	shownShare                                     string                           // the share link shown, and the language, as last drawn
 	shownEvents                                    string                           // the events list as last drawn
@@ -113,6 +114,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p.prompt = &dom.HTMLInputElement{BasicHTMLElement: control("prompt", "INPUT")}
 	p.scrubber = &dom.HTMLInputElement{BasicHTMLElement: control("scrubber", "INPUT")}
 	p.shareURL = &dom.HTMLInputElement{BasicHTMLElement: control("share-url", "INPUT")}
+	p.embedCode = &dom.HTMLTextAreaElement{BasicHTMLElement: control("embed-code", "TEXTAREA")}
 	p.eventObject = &dom.HTMLInputElement{BasicHTMLElement: control("event-object", "INPUT")}
 	p.speed = &dom.HTMLSelectElement{BasicHTMLElement: control("speed", "SELECT")}
 	p.lang = &dom.HTMLSelectElement{BasicHTMLElement: control("lang", "SELECT")}
@@ -184,7 +186,9 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 		}
 	})
 	p.onClick(p.addNode, func() playground.Msg { return playground.RunMsg{Line: p.view.AddNode.Command} })
-	p.onClick(p.byID("share"), func() playground.Msg { return playground.NoticeMsg{Key: "share.done"} })
+	p.onClick(p.byID("share"), func() playground.Msg { return playground.ShareMsg{} })
+	p.onClick(p.byID("embed-this"), func() playground.Msg { return playground.EmbedMsg{} })
+	p.mountEmbed()
 	p.onClick(p.dismiss, func() playground.Msg { return playground.NoticeMsg{} })
 	// Leaving a page that is not saving asks first (the browser's own prompt).
 	p.listen(js.Global(), "beforeunload", func(e js.Value) {
@@ -382,10 +386,40 @@ func (p *page) tick() {
 	}
 }
 
+// mountEmbed readies embed.html, the page framed by another (playground.Embed): the html
+// element says whether the editor is shown (data-editor, which the style sheet reads), and
+// "Open in DaemonLab" links the full page with the session as it is when it is pressed.
+func (p *page) mountEmbed() {
+	if p.model.Embed == nil {
+		return
+	}
+	if p.model.Embed.Editor {
+		p.doc.Get("documentElement").Call("setAttribute", "data-editor", "")
+	}
+	open := p.byID("open-full")
+	for _, on := range []string{"pointerdown", "click"} { // before the browser follows the link
+		p.listen(open.Underlying(), on, func(js.Value) {
+			open.SetAttribute("href", p.pageDir()+"#"+playground.ShareFragment(p.model))
+		})
+	}
+}
+
+// pageDir is the address of the page's directory, where index.html and embed.html are.
+func (p *page) pageDir() string {
+	loc := p.win.Location()
+	path := loc.Pathname()
+	return loc.Origin() + path[:strings.LastIndex(path, "/")+1]
+}
+
 // openLink opens a share link pasted into the address bar of the open page (a change of the
 // fragment alone does not reload it): the link's session replaces the current one, which is
-// kept one click away, or a damaged link leaves it as it is, with a notice.
+// kept one click away, or a damaged link leaves it as it is, with a notice. An embed's fragment
+// is its configuration: a new one reloads the frame, which reads it.
 func (p *page) openLink() {
+	if p.model.Embed != nil {
+		p.win.Location().Call("reload")
+		return
+	}
 	fragment := takeLink()
 	if fragment == "" {
 		return
@@ -881,7 +915,8 @@ func (p *page) renderAxis(v playground.View) {
 	}
 }
 
-// renderNotice shows the notice, with its buttons, and the share link when one was just made.
+// renderNotice shows the notice, with its buttons, and the share link or the code to embed when
+// one was just made.
 func (p *page) renderNotice(v playground.View) {
 	setClass(p.notice, "hidden", v.Notice == "")
 	p.noticeText.SetTextContent(v.Notice)
@@ -902,13 +937,20 @@ func (p *page) renderNotice(v playground.View) {
 		p.noticeActions.AppendChild(b)
 	}
 	setClass(p.shareURL.BasicHTMLElement, "hidden", v.Share == "")
-	setClass(p.copyShare, "hidden", v.Share == "")
 	if v.Share != "" {
 		loc := p.win.Location()
 		p.shareURL.SetValue(loc.Origin() + loc.Pathname() + "#" + v.Share)
 		p.shareURL.Select()
 	}
-	if shown := string(v.Lang) + " " + v.Share; shown != p.shownShare { // a new link is not copied yet (site/main.js copies it)
+	setClass(p.embedCode.BasicHTMLElement, "hidden", v.Embed == "")
+	setClass(p.copyShare, "hidden", v.Share == "" && v.Embed == "")
+	if v.Embed != "" {
+		if code := playground.EmbedSnippet(p.pageDir() + "embed.html#" + v.Embed); code != p.embedCode.Value() {
+			p.embedCode.SetValue(code)
+			p.embedCode.Select()
+		}
+	}
+	if shown := string(v.Lang) + " " + v.Share + v.Embed; shown != p.shownShare { // a new link is not copied yet (site/main.js copies it)
 		p.copyShare.SetTextContent(playground.T(v.Lang, "copy"))
 		setAttrs(p.copyShare, "data-copied", "✓ "+playground.T(v.Lang, "copied"), "data-select", playground.T(v.Lang, "copy.select"))
 		p.shownShare = shown

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"syscall/js"
 
 	"daemonlab/core/playground"
@@ -20,9 +21,11 @@ func main() {
 	for _, name := range fetched {
 		assets[name] = js.Global().Call("daemonlabData", name) // a promise of its bytes (site/main.js)
 	}
-	keeper := playground.NewKeeper(localStorage{}, lib)
-	fragment := takeLink()
+	keeper, fragment := keeperOf()
 	lang := keeper.Lang(browserLanguages())
+	if e := keeper.Embed(); e != nil && e.Lang != "" {
+		lang = e.Lang
+	}
 	if lib.Waiting() && keeper.NeedsLessons(fragment) {
 		awaitAsset(assets[playground.AssetLessons], func(data []byte, err error) {
 			if err == nil {
@@ -42,6 +45,17 @@ func main() {
 	// a program that exits is the page's stopped banner (site/main.js), and the banner here says
 	// better why.
 	select {}
+}
+
+// keeperOf is where the page keeps its session, and the link in its address it opens: the
+// browser's storage and the link taken from the address (takeLink) for the full page; for
+// embed.html (<html data-embed>), its part of the storage, configured by its address's fragment,
+// which stays in the address (playground.NewEmbedKeeper).
+func keeperOf() (*playground.Keeper, string) {
+	if !js.Global().Get("document").Get("documentElement").Call("hasAttribute", "data-embed").Bool() {
+		return playground.NewKeeper(localStorage{}, lib), takeLink()
+	}
+	return playground.NewEmbedKeeper(localStorage{}, lib, strings.TrimPrefix(js.Global().Get("location").Get("hash").String(), "#")), ""
 }
 
 // startWith starts the page and hands it the assets on their way as they arrive.

@@ -279,6 +279,7 @@ func FuzzLoadShared(f *testing.F) {
 	m, err := NewModel(lib)
 	require.NoError(f, err)
 	f.Add(ShareFragment(Update(m, RunMsg{"sim fail hd2 kubelet-down"})))
+	f.Add(ShareFragment(Update(m, OpenMsg{Files: lessonOneFiles(f)}))) // a teacher's lesson, packed
 	f.Add("s=")
 	f.Add(`{"v":1,"steps":[{"run":"sim advance 1m","times":3}],"pos":1,"editor":"x"}`)
 	f.Fuzz(func(t *testing.T, fragment string) {

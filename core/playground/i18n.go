@@ -397,4 +397,18 @@ var texts = map[string]text{
 	"lint.selector":                 {"Its selector also matches pods of %s: Kubernetes lets selectors overlap, and each controller keeps to the pods it owns (ownerReferences), but whatever selects by label (kubectl get -l, Services, PodDisruptionBudgets) sees them all", "其选择算符也匹配 %s 的 Pod：Kubernetes 允许选择算符重叠，每个控制器只管理自己的 Pod（ownerReferences），但按标签选择的一切（kubectl get -l、Service、PodDisruptionBudget）都会看到全部 Pod"},
 	"lints.title":                   {"What Kubernetes will do with this manifest", "Kubernetes 将如何处理此清单"},
 	"ghost":                         {"not here", "不在此处"},
+
+	// Embedding (issue 23): embed.html's address, "Embed this", a lesson opened from disk shared.
+	"share.lesson": {"This link holds your lesson, its three files and none of your own work in it: copy it (it is selected), and whoever opens it takes the lesson from its first step. Nothing is sent to any server.", "此链接包含你的课程（它的三个文件，不含你自己的操作）：复制它（已选中），打开它的人会从第一步开始学习这门课程。不会向任何服务器发送数据。"},
+	"link.long":    {"This link is longer than %s KB, so it was not opened. Your own work is still here.", "此链接超过 %s KB，因此没有打开。你自己的工作仍保留在这里。"},
+	"embed.open":   {"Open in DaemonLab ↗", "在 DaemonLab 中打开 ↗"},
+	"embed.opens":  {"Open this session in the full DaemonLab, in a new tab", "在新标签页中用完整的 DaemonLab 打开此会话"},
+	"embed.short":  {"Embed this", "嵌入此页"},
+	"embed.title":  {"Embed this lesson or session in your own page: the <iframe> code to paste", "把此课程或会话嵌入你自己的网页：复制要粘贴的 <iframe> 代码"},
+	"embed.code":   {"code to embed", "嵌入代码"},
+	"embed.done":   {"Paste this into your page: a live playground as wide as its column and %s px tall until it says its own height, which the script below the frame applies. Add &editor=1 to the address to show the YAML editor. Nothing is sent to any server.", "把下面的代码粘贴到你的网页中：一个实时的演练场，宽度与所在栏相同，高度先为 %s 像素，之后由框架报告自身高度，框架下方的脚本会应用它。在地址后加上 &editor=1 可显示 YAML 编辑器。不会向任何服务器发送数据。"},
+	"embed.param":  {"This embedded playground's address has a parameter DaemonLab does not know (%s), so it opened the sandbox.", "此嵌入式演练场的地址含有 DaemonLab 不认识的参数（%s），因此打开的是沙箱。"},
+	"embed.twice":  {"This embedded playground's address gives the parameter %s twice, so it opened the sandbox.", "此嵌入式演练场的地址两次给出参数 %s，因此打开的是沙箱。"},
+	"embed.links":  {"This embedded playground's address names two lessons or sessions, so it opened the sandbox.", "此嵌入式演练场的地址指定了两个课程或会话，因此打开的是沙箱。"},
+	"embed.value":  {"This embedded playground's address has a value DaemonLab does not read (%s: lang is en or zh-CN, editor is 0 or 1), so it opened the sandbox.", "此嵌入式演练场的地址含有 DaemonLab 无法识别的值（%s：lang 为 en 或 zh-CN，editor 为 0 或 1），因此打开的是沙箱。"},
 }

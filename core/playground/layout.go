@@ -30,12 +30,16 @@ type PaneView struct {
 
 // paneViews are the pane switcher's tabs:
 //
-//  1. Cluster, YAML and Terminal, then Lesson in a lesson or while the reference is shown;
+//  1. Cluster, YAML and Terminal (the YAML's only where the editor is shown: not in an embed
+//     without it), then Lesson in a lesson or while the reference is shown;
 //  2. the tab selected is the model's Pane when it is one of them; else (none picked yet, or
 //     the Lesson's after the lesson was left) the Lesson's in a lesson and the Cluster's outside
 //     one, so that a lesson opens on its text and the sandbox on its cluster.
 func paneViews(m Model) []PaneView {
 	panes := []Pane{ClusterPane, YAMLPane, TerminalPane}
+	if m.Embed != nil && !m.Embed.Editor {
+		panes = []Pane{ClusterPane, TerminalPane}
+	}
 	lesson := m.Tutor != nil || m.Reference
 	if lesson {
 		panes = append(panes, LessonPane)

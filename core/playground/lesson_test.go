@@ -138,7 +138,7 @@ func TestLessonsListAndChineseText(t *testing.T) {
 }
 
 // lessonOneFiles are lesson 1's files, as a teacher would open them from disk.
-func lessonOneFiles(t *testing.T) map[string]string {
+func lessonOneFiles(t testing.TB) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	for _, name := range lessonFiles {

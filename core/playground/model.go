@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +76,10 @@ type Model struct {
 	// a wide one.
 	Pane   Pane
 	Drawer Drawer
-	lib    *Library // what the model's start states are made of, shared by every model made from it
+	// Embed is how the page is embedded in another's (embed.html, see Embed); nil for the full
+	// page. It outlives a session replaced.
+	Embed *Embed
+	lib   *Library // what the model's start states are made of, shared by every model made from it
 }
 
 // Tick is the clock moving, under way: its step, the run doing it, the cluster's write count
@@ -657,23 +661,27 @@ func (msg SeekMsg) update(m Model) Model { return m.seek(msg.Pos) }
 
 func (ResetMsg) during() during { return dropTick }
 func (ResetMsg) update(m Model) Model {
-	var fresh Model
-	var err error
-	switch t := m.Tutor; {
-	case t == nil:
-		fresh, err = startOn(m.lib, m.Cluster)
-	case t.Files != nil: // a lesson opened from disk
-		fresh, err = lessonModel(m.lib, t.Lesson)
-		if err == nil {
-			fresh.Tutor.Files = t.Files
-		}
-	default:
-		fresh, err = StartModel(m.lib, t.Lesson.ID)
-	}
+	fresh, err := m.lessonStart()
 	if err != nil {
 		return m // the start state was made once already
 	}
 	return m.restart(fresh, "kept.reset", T(m.Lang, "note.reset")) // the sandbox's or the lesson's start again
+}
+
+// lessonStart is the start state of what the model shows: the sandbox's on its cluster, the
+// lesson's (one opened from disk with its files).
+func (m Model) lessonStart() (Model, error) {
+	switch t := m.Tutor; {
+	case t == nil:
+		return startOn(m.lib, m.Cluster)
+	case t.Files != nil: // a lesson opened from disk
+		fresh, err := lessonModel(m.lib, t.Lesson)
+		if err == nil {
+			fresh.Tutor.Files = t.Files
+		}
+		return fresh, err
+	}
+	return StartModel(m.lib, m.Tutor.Lesson.ID)
 }
 
 func (SessionMsg) during() during           { return dropTick }
@@ -748,6 +756,41 @@ func (m *Model) waiting(r kubectl.Result) kubectl.Result {
 func (NoticeMsg) during() during { return keepTick }
 func (msg NoticeMsg) update(m Model) Model {
 	m.Notice, m.NoticeArg = msg.Key, ""
+	return m
+}
+
+// ShareMsg makes a share link (the Share button): the session's, or in a lesson opened from
+// disk the lesson's from its start (sharedOf), each with its own notice.
+type ShareMsg struct{}
+
+func (ShareMsg) during() during { return keepTick }
+func (ShareMsg) update(m Model) Model {
+	m.Notice, m.NoticeArg = "share.done", ""
+	if m.Tutor != nil && m.Tutor.Files != nil {
+		m.Notice = "share.lesson"
+	}
+	return m
+}
+
+// EmbedMsg shows the code that embeds what the model shows in another page ("Embed this", see
+// EmbedOf and EmbedSnippet), and the frame's size before it says its own.
+type EmbedMsg struct{}
+
+func (EmbedMsg) during() during { return keepTick }
+func (EmbedMsg) update(m Model) Model {
+	m.Notice, m.NoticeArg = "embed.done", strconv.Itoa(EmbedHeight)
+	return m
+}
+
+// sharedOf is what a share link of the model carries: the session, or in a lesson opened from
+// disk the lesson's start, so that a teacher's lesson folder is shared as a lesson to take, with
+// its files and none of the teacher's work in it.
+func sharedOf(m Model) Model {
+	if m.Tutor != nil && m.Tutor.Files != nil {
+		if start, err := m.lessonStart(); err == nil { // it started once already
+			return start
+		}
+	}
 	return m
 }
 

@@ -283,8 +283,8 @@ func OpenLink(lib *Library, fragment string) (Model, error) {
 	return LoadShared(lib, fragment)
 }
 
-// LoadShared rebuilds the session a share link's fragment carries; a truncated or altered link
-// is an error wrapping errSaved.
+// LoadShared rebuilds the session a share link's fragment carries (sharedData): the JSON
+// inflated is read up to maxSavedBytes, and the work is linear in the link, within its bound.
 func LoadShared(lib *Library, fragment string) (Model, error) {
 	data, err := sharedData(fragment)
 	if err != nil {
@@ -294,8 +294,12 @@ func LoadShared(lib *Library, fragment string) (Model, error) {
 }
 
 // sharedData is the saved session a share link's fragment carries, inflated (up to one byte
-// more than a saved session may be); a truncated or altered link is an error wrapping errSaved.
+// more than a saved session may be); a link longer than maxLinkBytes is refused before it is
+// decoded (errLinkLong), and a truncated or altered link is an error wrapping errSaved.
 func sharedData(fragment string) ([]byte, error) {
+	if len(fragment) > maxLinkBytes {
+		return nil, fmt.Errorf("%w: %w", errSaved, errLinkLong)
+	}
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(fragment, shareKey))
 	if err != nil {
 		return nil, fmt.Errorf("%w: the link is incomplete or was changed", errSaved)

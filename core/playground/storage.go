@@ -45,12 +45,17 @@ type Keeper struct {
 	problem string
 	// unreadable is the saved session that could not be read, offered as a file.
 	unreadable string
+	// embed is embed.html's configuration (NewEmbedKeeper), refused why its fragment was not
+	// read; nil and none for the full page.
+	embed   *Embed
+	refused EmbedError
 }
 
 // NewKeeper keeps sessions of lib in store.
 func NewKeeper(store Storage, lib *Library) *Keeper { return &Keeper{Store: store, lib: lib} }
 
-// Restore picks the session the page opens on, given the address's fragment (without "#"):
+// Restore picks the session the page opens on, given the address's fragment (without "#"; an
+// embed's keeper opens its own link, see opens, and its model knows it is embedded):
 //
 //  1. a link (IsLink) opens its session or lesson; the saved session it replaces is kept, one
 //     click away (Model.Kept), and a notice says so; a damaged link is refused with a notice,
@@ -65,6 +70,12 @@ func NewKeeper(store Storage, lib *Library) *Keeper { return &Keeper{Store: stor
 //
 // The error is the start state's own, which the page cannot do without.
 func (k *Keeper) Restore(fragment string) (Model, error) {
+	m, err := k.restore(k.opens(fragment))
+	return k.embedded(m), err
+}
+
+// restore is Restore of the link it opens.
+func (k *Keeper) restore(fragment string) (Model, error) {
 	saved, hasSaved := k.Store.Get(SessionKey)
 	k.last = saved
 	k.back, _ = k.Store.Get(PreviousKey)
@@ -85,13 +96,15 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 			}
 			return m, nil
 		}
-		notice = "link.bad"
+		if notice = linkNotice(err); notice == "link.long" {
+			arg = strconv.Itoa(maxLinkBytes >> 10)
+		}
 	}
 	if hasSaved {
 		m, err := Load(k.lib, []byte(saved))
 		if err == nil {
 			if notice != "" { // the damaged link's, before the saved session's own (see Load)
-				m.Notice, m.NoticeArg = notice, ""
+				m.Notice, m.NoticeArg = notice, arg
 			}
 			m.Kept = kept
 			return m, nil
@@ -114,6 +127,7 @@ func (k *Keeper) Restore(fragment string) (Model, error) {
 // names a lesson or a challenge, or the session it would open (the share link's, else the
 // saved one) is in a lesson. The page waits for them (Library.Waiting) only then.
 func (k *Keeper) NeedsLessons(fragment string) bool {
+	fragment = k.opens(fragment)
 	inLesson := func(data []byte) bool {
 		var sv struct {
 			Lesson json.RawMessage `json:"lesson"`
@@ -262,9 +276,10 @@ func (k *Keeper) verdict(msg SavedMsg) Msg {
 }
 
 // Changed is the message for a change of the storage made by another tab (the page's "storage"
-// event): another session saved over this tab's (OtherTabMsg), or nil.
+// event, which names the key as stored: see EmbedStore): another session saved over this tab's
+// (OtherTabMsg), or nil.
 func (k *Keeper) Changed(key string, value string, removed bool) Msg {
-	if key != SessionKey || removed || value == k.last {
+	if key != storedKey(k.Store, SessionKey) || removed || value == k.last {
 		return nil
 	}
 	k.last = value // what this tab would overwrite now is the other tab's
@@ -430,10 +445,10 @@ func pushKept(kept []Kept, k Kept) []Kept {
 }
 
 // keepOutliving keeps in a fresh session what outlives one: the language, the progress, how
-// the clock moves (Chunk) and the terminal's drawer. The notice is the fresh session's own, if it
+// the clock moves (Chunk), the terminal's drawer and the embedding. The notice is the fresh session's own, if it
 // has one (a replay cut short, see Load), else notice.
 func (m Model) keepOutliving(fresh Model, notice string) Model {
-	fresh.Lang, fresh.Progress, fresh.Chunk, fresh.Drawer = m.Lang, m.Progress, m.Chunk, m.Drawer
+	fresh.Lang, fresh.Progress, fresh.Chunk, fresh.Drawer, fresh.Embed = m.Lang, m.Progress, m.Chunk, m.Drawer, m.Embed
 	if fresh.Notice == "" {
 		fresh.Notice, fresh.NoticeArg = notice, ""
 	}

@@ -62,6 +62,8 @@ type View struct {
 	Next                    *Action
 	Panes                   []PaneView // a narrow screen's pane switcher, the pane shown selected
 	Drawer                  DrawerView // the terminal's drawer on a wide screen
+	// Embed is, with the notice of "Embed this", the embed's fragment (EmbedOf).
+	Embed string
 }
 
 // compactNodes is how many nodes the cards show; a larger cluster is drawn as a grid of cells.
@@ -185,12 +187,7 @@ func Render(m Model) View {
 	v := View{Lang: l, Clock: T(l, "clock.value", humanSince(c.Now().Sub(cluster.Epoch))), Editor: m.tabText(), Tabs: m.tabViews(), Editing: m.Editing && m.Edit != nil,
 		Terminal: m.Terminal.Lines, Input: m.Terminal.Input, Prompt: m.Terminal.prompt(), Cluster: m.startCluster(), Time: TimeActions(l), AddNode: addNode(l, c),
 		Playing: m.Playing, Speed: m.Speed, Step: m.History.Pos, Steps: len(m.History.Steps), Axis: axisOf(l, &m.History)}
-	switch {
-	case m.Notice != "" && m.NoticeArg != "":
-		v.Notice = T(l, m.Notice, m.NoticeArg)
-	case m.Notice != "":
-		v.Notice = T(l, m.Notice)
-	}
+	v.Notice = noticeText(l, m.Notice, m.NoticeArg)
 	v.NoticeActions, v.MustChoose = noticeActionsOf(m), mustChoose[m.Notice]
 	switch {
 	case v.Editing:
@@ -203,8 +200,11 @@ func Render(m Model) View {
 	if m.Unsaved {
 		v.Unsaved = T(l, "unsaved")
 	}
-	if m.Notice == "share.done" {
-		v.Share = ShareFragment(m)
+	switch m.Notice {
+	case "share.done", "share.lesson":
+		v.Share = ShareFragment(sharedOf(m))
+	case "embed.done":
+		v.Embed = EmbedOf(m).Fragment()
 	}
 	v.Problems, v.Lints, v.Diagnostics = EditorMarks(m)
 	nodes := c.Nodes()
@@ -481,4 +481,15 @@ func keptLabel(m Model, k Kept) string {
 		return T(m.Lang, "action.back.sandbox.one")
 	}
 	return T(m.Lang, "action.back.sandbox", k.Steps)
+}
+
+// noticeText is a notice's text by its key, with its argument if it has one; "" for none.
+func noticeText(l Lang, key, arg string) string {
+	switch {
+	case key != "" && arg != "":
+		return T(l, key, arg)
+	case key != "":
+		return T(l, key)
+	}
+	return ""
 }

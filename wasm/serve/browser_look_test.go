@@ -165,6 +165,7 @@ func TestBrowserHeaderIsOneRow(t *testing.T) {
 	names := eval[[]string](t, b, `Array.from(document.querySelectorAll('#session-items [role=menuitem]')).map(i => i.getAttribute('aria-label') || i.textContent)`)
 	assert.Equal(t, []string{"Export YAML", "Save the whole session to a file", "Open a session file",
 		"Import a real cluster's objects: the output of kubectl get nodes,daemonsets,deployments,replicasets,pods -A -o yaml",
+		"Embed this lesson or session in your own page: the <iframe> code to paste",
 		"Reference: every lesson's recap", "Open a lesson from disk (lesson.yaml, en.yaml, zh-CN.yaml), or drop the files on the page", "Save your lesson progress to a file", "Load lesson progress from a file"}, names)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#session-menu`))))
 	assert.Equal(t, "true", eval[string](t, b, `document.getElementById('session-menu').getAttribute('aria-expanded')`))

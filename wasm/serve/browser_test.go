@@ -66,9 +66,9 @@ func copySite(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	// The page is the painted start page (`make build` paints it), as the server serves it.
-	for from, to := range map[string]string{"index.painted.html": "index.html", "style.css": "style.css", "main.js": "main.js", "editor.js": "editor.js", "openapi.json": "openapi.json", "lessons.json": "lessons.json"} {
+	for from, to := range map[string]string{"index.painted.html": "index.html", "embed.html": "embed.html", "style.css": "style.css", "main.js": "main.js", "editor.js": "editor.js", "openapi.json": "openapi.json", "lessons.json": "lessons.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "site", from))
-		require.NoError(t, err, "`make build` makes site/editor.js, the data assets and site/index.painted.html")
+		require.NoError(t, err, "`make build` makes site/editor.js, site/embed.html, the data assets and site/index.painted.html")
 		require.NoError(t, os.WriteFile(filepath.Join(dir, to), data, 0o644))
 	}
 	execJS, err := os.ReadFile(filepath.Join(goRoot(t), "lib", "wasm", "wasm_exec.js"))
