@@ -121,7 +121,7 @@ fuzz-all:
 # took (a WebAssembly memory never shrinks).
 BENCH_ALL  := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Render|Step
 BENCH_WASM := Converge|RollingUpdate|KubeletFailure|SnapshotRestore|GetPodsAll|AddNodes|ApplyPods|Step
-SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.painted.html"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(19), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("page transfer (brotli):", total, "bytes");
+SIZES_JS := const fs = require("fs"), z = require("zlib"); let total = 0; for (const f of ["main.wasm", "editor.js", "wasm_exec.js", "main.js", "style.css", "index.painted.html", "embed.html", "openapi.json", "lessons.json"]) { const d = fs.readFileSync("site/" + f), gz = z.gzipSync(d, {level: 9}).length, br = z.brotliCompressSync(d).length; total += br; console.log(f.padEnd(19), "raw", String(d.length).padStart(9), "  gzip", String(gz).padStart(8), "  brotli", String(br).padStart(8)); } console.log("all of it (brotli at Node defaults; the first screen as make dist sends it, against the floor page: BenchmarkTimeToInteractive):", total, "bytes");
 bench: build dist chromium
 	@mkdir -p .bench
 	@echo "== native"

@@ -30,7 +30,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -46,8 +45,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/andybalholm/brotli"
 
 	"daemonlab/wasm/hosting"
 )
@@ -311,7 +308,7 @@ func write(site, out string, files []file) error {
 				continue
 			}
 			jobs = append(jobs, func() error {
-				data, err := compress(e.Name, f.data)
+				data, err := hosting.Compress(e.Name, f.data)
 				if err != nil {
 					return err
 				}
@@ -385,35 +382,6 @@ func writeFile(name string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, name)
-}
-
-// compress is data in the content coding named (rule 5).
-func compress(coding string, data []byte) ([]byte, error) {
-	var b bytes.Buffer
-	switch coding {
-	case "br":
-		w := brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
-		if _, err := w.Write(data); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
-			return nil, err
-		}
-	case "gzip":
-		w, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(data); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("no content coding %q", coding)
-	}
-	return b.Bytes(), nil
 }
 
 // runAll runs the jobs two at a time (compressing main.wasm takes most of the time; the

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"daemonlab/wasm/hosting"
+
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -101,9 +103,46 @@ func serveProgram(tb testing.TB, dir, pkg, env string, flags ...string) (url, wa
 	for name, text := range map[string]string{"index.html": helloHTML, "hello.js": helloJS, "wasm_exec.js": string(data)} {
 		require.NoError(tb, os.WriteFile(filepath.Join(site, name), []byte(text), 0o644))
 	}
+	compressBeside(tb, site)
 	srv := httptest.NewServer(Handler(site))
 	tb.Cleanup(srv.Close)
 	return srv.URL + "/", filepath.Join(site, "main.wasm")
+}
+
+// compressBeside stores every compressible file of dir compressed beside itself, as `make dist`
+// does (hosting.Compress), so that Handler sends it as a static host would.
+func compressBeside(tb testing.TB, dir string) {
+	tb.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(tb, err)
+	for _, e := range entries {
+		if !hosting.Compressible(e.Name()) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(tb, err)
+		for _, coding := range hosting.Encodings {
+			packed, err := hosting.Compress(coding.Name, data)
+			require.NoError(tb, err)
+			require.NoError(tb, os.WriteFile(filepath.Join(dir, e.Name()+coding.Suffix), packed, 0o644))
+		}
+	}
+}
+
+// distBrotli is the size of the brotli copy `make dist` wrote of the site's file name in the
+// deployable folder dist (under its hashed name, or its own for a page).
+func distBrotli(tb testing.TB, dist, name string) int {
+	tb.Helper()
+	pattern := name
+	if ext := filepath.Ext(name); !hosting.IsPage(name) {
+		pattern = strings.TrimSuffix(name, ext) + ".*" + ext
+	}
+	found, err := filepath.Glob(filepath.Join(dist, pattern+".br"))
+	require.NoError(tb, err)
+	require.Len(tb, found, 1, "the deployable folder's brotli copy of %s", name)
+	info, err := os.Stat(found[0])
+	require.NoError(tb, err)
+	return int(info.Size())
 }
 
 // serveBuilt serves site/ as `make build` left it: the page exactly as shipped.
@@ -117,14 +156,19 @@ func serveBuilt(tb testing.TB) string {
 	return srv.URL + "/"
 }
 
-// measureReady turns the browser's cache off and has every page it opens note when it is ready.
+// measureReady turns the browser's cache and service workers off, so that every load is a first
+// visit, and has every page it opens note when it is ready.
 func (b *browser) measureReady(tb testing.TB) {
 	tb.Helper()
 	require.NoError(tb, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, target, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
-		_, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
+		if _, err := cdp.Call(ctx, target, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			return err
+		}
+		// The deployable folder's service worker would answer every load after the first.
+		_, err := cdp.Call(ctx, target, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true})
 		return err
 	})))
 	b.noteReady(tb)
@@ -206,7 +250,12 @@ func BenchmarkTimeToInteractive(b *testing.B) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		b.Skipf("no Chromium at %s; `make bench` installs it", chromiumPath)
 	}
-	page, hello := serveBuilt(b), serveHello(b)
+	// Every page is served as a static host serves `make dist`'s folder: brotli copies beside
+	// the files (the page's from dist itself, its names hashed).
+	dist := distOf(b, filepath.Join("..", "..", "site"))
+	srv := httptest.NewServer(Handler(dist))
+	b.Cleanup(srv.Close)
+	page, hello := srv.URL+"/", serveHello(b)
 	floor, floorWasm := serveFloor(b)
 	br := newBrowser(b)
 	br.measureReady(b)
@@ -238,7 +287,22 @@ func BenchmarkTimeToInteractive(b *testing.B) {
 	b.ReportMetric(ms(l[0].fcp), "link-fcp-ms-page")
 	b.ReportMetric(ms(l[2].fcp), "link-fcp-ms-hello")
 	b.ReportMetric(float64(l[0].fcp)/float64(l[2].fcp), "link-fcp-ratio")
-	b.ReportMetric(float64(brotliSize(b, floorWasm)), "floor-wasm-br-bytes")
+	// What the first screen loads, as dist sends it in brotli, against the floor page's
+	// main.wasm compressed the same way: what DaemonLab adds (issue 23's budget: 900,000 bytes).
+	// What the page fetches after its first paint is reported apart.
+	first, later := 0, 0
+	for _, f := range firstScreen {
+		first += distBrotli(b, dist, f)
+	}
+	for _, f := range afterFirstPaint {
+		later += distBrotli(b, dist, f)
+	}
+	floorBytes, err := os.Stat(floorWasm + ".br")
+	require.NoError(b, err)
+	b.ReportMetric(float64(floorBytes.Size()), "floor-wasm-br-bytes")
+	b.ReportMetric(float64(first), "first-screen-br-bytes")
+	b.ReportMetric(float64(first)-float64(floorBytes.Size()), "above-floor-br-bytes")
+	b.ReportMetric(float64(later), "later-br-bytes")
 }
 
 // BenchmarkRepeatVisit reports the time to interactive of a second visit to the deployable
