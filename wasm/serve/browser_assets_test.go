@@ -1,10 +1,7 @@
 package main
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,28 +16,13 @@ import (
 // called, as a slow link would.
 func serveHeld(t *testing.T, dir string, held ...string) (url string, release func()) {
 	t.Helper()
-	gate := make(chan struct{})
-	h := Handler(dir)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, name := range held {
-			if path.Base(r.URL.Path) == name {
-				select {
-				case <-gate:
-				case <-r.Context().Done():
-					return
-				}
-			}
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	released := false
-	return srv.URL + "/", func() {
-		if !released {
-			released = true
-			close(gate)
-		}
+	url, g := serveGated(t, dir)
+	var paths []string
+	for _, name := range held {
+		paths = append(paths, "/"+name)
 	}
+	g.hold(paths...)
+	return url, func() { g.release(paths...) }
 }
 
 // lastTerminalLine is the terminal's last line.

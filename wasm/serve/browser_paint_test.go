@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,55 +18,15 @@ import (
 	"daemonlab/core/playground/markup"
 )
 
-// gate holds files back until released: the page is seen as a learner on a slow link sees it
-// before the WebAssembly (main.wasm) and the lessons (lessons.json) arrive.
-type gate struct {
-	mu   sync.Mutex
-	open map[string]chan struct{} // by path; a path not held is served at once
-}
-
-// hold holds every request for each path from now until it is released.
-func (g *gate) hold(paths ...string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, p := range paths {
-		g.open[p] = make(chan struct{})
-	}
-}
-
-// release serves path's requests held and those to come.
-func (g *gate) release(path string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	close(g.open[path])
-	delete(g.open, path)
-}
-
-// serveGated serves the page as `make build` left it (its painted start page, main.wasm and the
-// data assets), through a gate.
-func serveGated(t *testing.T) (string, *gate) {
+// servePainted serves the page as `make build` left it (its painted start page, main.wasm and
+// the data assets), through a gate.
+func servePainted(t *testing.T) (string, *gate) {
 	t.Helper()
 	dir := copySite(t)
 	wasm, err := os.ReadFile(filepath.Join("..", "..", "site", "main.wasm"))
 	require.NoError(t, err, "run `make build` first")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.wasm"), wasm, 0o644))
-	g := &gate{open: map[string]chan struct{}{}}
-	h := Handler(dir)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g.mu.Lock()
-		open, held := g.open[r.URL.Path]
-		g.mu.Unlock()
-		if held {
-			select {
-			case <-open:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/", g
+	return serveGated(t, dir)
 }
 
 // openHeld loads url with main.wasm and lessons.json held back, and waits until the new
@@ -105,7 +62,7 @@ var paintedRegions = func() []string {
 // place once the page is ready). A click and a command typed meanwhile are not lost: they take
 // effect once the page runs.
 func TestBrowserPaintsTheClusterBeforeTheWasm(t *testing.T) {
-	url, g := serveGated(t)
+	url, g := servePainted(t)
 	b := newBrowser(t)
 	b.openHeld(t, url, g)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitVisible(chromedp.CSS(`#nodes .node .pod`))))
@@ -171,7 +128,7 @@ func TestBrowserPaintsTheClusterBeforeTheWasm(t *testing.T) {
 // shown the painted English sandbox while main.wasm loads: the layout stays, empty, with
 // "starting…" in Chinese; the page then opens in Chinese.
 func TestBrowserAChineseVisitorSeesNoEnglishClusterFirst(t *testing.T) {
-	url, g := serveGated(t)
+	url, g := servePainted(t)
 	b := newBrowser(t)
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 		_, err := cdp.Call(ctx, target, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "DaemonLab browser test", AcceptLanguage: "zh-CN,zh"})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -666,25 +665,14 @@ func TestBrowserCodeEditorMarksTheErrorAtItsLine(t *testing.T) {
 func TestBrowserThePageWorksBeforeTheCodeEditorLoads(t *testing.T) {
 	dir := copySite(t)
 	buildWasm(t, dir)
-	files := Handler(dir)
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/editor.js" {
-			select {
-			case <-release:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		files.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	url, g := serveGated(t, dir)
+	g.hold("/editor.js")
 	b := newBrowser(t)
 	// Not chromedp.Navigate, which waits for the load event: when the page is ready before that
 	// event, the editor's script, held back, holds the event back too.
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
-			_, err := cdp.Call(ctx, target, page.Navigate, page.NavigateParams{URL: srv.URL + "/"})
+			_, err := cdp.Call(ctx, target, page.Navigate, page.NavigateParams{URL: url})
 			return err
 		}),
 		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="true"] #nodes .node`)),
@@ -696,7 +684,7 @@ func TestBrowserThePageWorksBeforeTheCodeEditorLoads(t *testing.T) {
 	assert.Contains(t, b.applyOutput(t, "err"), `Unsupported value: "NoScheduled"`, "the textarea applies on its own")
 	eval[bool](t, b, `(() => { const e = document.getElementById('editor'); e.focus();
 		const at = e.value.indexOf('NoScheduled'); e.setSelectionRange(at, at); return true; })()`)
-	close(release)
+	g.release("/editor.js")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.WaitReady(chromedp.CSS(`#code-editor`))))
 	const cm = `document.getElementById('code-editor').shadowRoot`
 	assert.True(t, eval[bool](t, b, `document.getElementById('editor').hidden`))
@@ -1034,18 +1022,7 @@ func TestBrowserLessonSevenThroughTheFaultMenu(t *testing.T) {
 // played at once; a malformed set is refused with the parser's message.
 func TestBrowserOpensATeachersLessonFromDisk(t *testing.T) {
 	b, _ := openPlayground(t)
-	dir := t.TempDir()
-	var paths []string
-	for _, name := range []string{"lesson.yaml", "en.yaml", "zh-CN.yaml"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "lessons", "01-one-pod-per-node", name))
-		require.NoError(t, err)
-		if name == "en.yaml" {
-			data = []byte(strings.Replace(string(data), "title: One pod per node", "title: My own lesson", 1))
-		}
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, data, 0o644))
-		paths = append(paths, path)
-	}
+	paths := teachersLesson(t)
 	require.NoError(t, chromedp.Do(b.ctx,
 		chromedp.SetUploadFiles(chromedp.CSS(`#lesson-file`), paths[:1]),
 		chromedp.WaitVisible(chromedp.CSS(`#notice`)),
