@@ -49,9 +49,11 @@ site/editor.js: site/editor/main.js site/editor/package.json site/editor/package
 site/index.painted.html: site/index.html go.mod go.sum $(shell find core lessons wasm/prerender -type f)
 	$(GO) run ./wasm/prerender -in site/index.html -out $@
 
-# embed.html, the compact page for a frame in another's (README: Embedding), is index.html with
-# <html data-embed>: one markup, which the style sheet and the Go side make compact.
-site/embed.html: site/index.html
+# embed.html, the compact page for a frame in another's (README: Embedding), is the painted
+# index.html with <html data-embed>: one markup, which the style sheet and the Go side make
+# compact; a frame whose address opens something else than the sandbox shows its layout and
+# "starting…" until the Go side draws it (site/main.js).
+site/embed.html: site/index.painted.html
 	sed 's/^<html lang="en">$$/<html lang="en" data-embed>/' $< > $@
 	@grep -q '^<html lang="en" data-embed>$$' $@ || { echo "site/index.html has no <html lang=\"en\"> line"; rm -f $@; exit 1; }
 

@@ -40,7 +40,8 @@
 // start page, and marks the root element:
 //
 //  1. data-paint="shown": nothing saved that changes the first screen (a session, lesson
-//     progress), no link in the fragment, and the language the learner chose, else the first of
+//     progress), no link in the fragment (in embed.html, no fragment at all: it configures the
+//     frame), and the language the learner chose, else the first of
 //     navigator.languages the page speaks, is the painted one: the painted page shows;
 //  2. data-paint="hidden": else. The style sheet keeps the page's layout but shows none of it
 //     (visibility: hidden: a placeholder of the same size), so that no English sandbox flashes
@@ -142,7 +143,9 @@
       }
     }
     const hash = location.hash.slice(1);
-    const same = lang === rules.lang && !rules.links.some((k) => hash.startsWith(k)) && rules.stored.every((k) => stored(k) === null);
+    // embed.html opens what its whole fragment configures (a lesson, a session, a language).
+    const linked = root.hasAttribute("data-embed") ? hash !== "" : rules.links.some((k) => hash.startsWith(k));
+    const same = lang === rules.lang && !linked && rules.stored.every((k) => stored(k) === null);
     root.setAttribute("data-lang", lang);
     root.setAttribute("data-paint", same ? "shown" : "hidden");
   }

@@ -163,7 +163,7 @@ func mount(m playground.Model, keeper *playground.Keeper) (*page, error) {
 	p.listen(p.prompt.Underlying(), "paste", p.promptPaste)
 	p.onClick(p.play, func() playground.Msg { return playground.PlayMsg{On: !p.view.Playing} })
 	p.speed.SetTextContent("") // the prerendered options are drawn anew: the same
-	p.paint.Speeds(p.speed.Underlying())
+	p.paint.Speeds(p.speed.Underlying(), m.Speed)
 	p.listen(p.speed.Underlying(), "change", func(js.Value) { p.dispatch(playground.SpeedMsg{Index: p.speed.SelectedIndex()}) }) // the options are the speeds in order
 	buttons := p.byID("time-buttons")
 	buttons.SetTextContent("")

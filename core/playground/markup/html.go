@@ -122,7 +122,7 @@ func Regions(p *Painter[*Node], v playground.View) map[string]func(parent *Node)
 		"clock-state":   func(e *Node) { p.ClockState(e, v) },
 		"due":           func(e *Node) { p.Due(e, v, false) },
 		"lesson-picker": func(e *Node) { p.Picker(e, v.Picker) },
-		"speed":         func(e *Node) { p.Speeds(e) },
+		"speed":         func(e *Node) { p.Speeds(e, v.Speed) },
 		"panes":         func(e *Node) { p.Panes(e, v) },
 		"editor-tabs":   func(e *Node) { p.Tabs(e, v) },
 		"editor":        func(e *Node) { p.B.Text(e, v.Editor) },

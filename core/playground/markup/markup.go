@@ -305,11 +305,15 @@ func (p *Painter[E]) Picker(picker E, want playground.Picker) {
 	}
 }
 
-// Speeds fills the speed picker, an option per speed of play, its value its index.
-func (p *Painter[E]) Speeds(parent E) {
+// Speeds fills the speed picker, an option per speed of play, its value its index, the one at
+// index selected (View.Speed) selected.
+func (p *Painter[E]) Speeds(parent E, selected int) {
 	for i, s := range playground.Speeds {
 		o := p.B.El("option", "", s.Label)
 		p.B.Attr(o, "value", strconv.Itoa(i))
+		if i == selected {
+			p.B.Attr(o, "selected", "")
+		}
 		p.B.Append(parent, o)
 	}
 }
