@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -41,7 +42,7 @@ func (e EmbedError) Error() string { return noticeText(English, e.Key, e.Arg) }
 //
 //  1. at most one link: lesson=ID or lesson=N, challenge=N, s=SESSION (as Share makes it); none
 //     opens the sandbox;
-//  2. lang=en or lang=zh-CN, the page's language; without it, the learner's;
+//  2. lang=L, L a language the page speaks (Langs: en, zh-CN); without it, the learner's;
 //  3. editor=1 shows the YAML editor, editor=0 (the default) hides it;
 //  4. a fragment longer than maxLinkBytes is refused before it is read; an unknown parameter,
 //     one given twice, a second link or a value not listed here is refused (EmbedError); the
@@ -64,7 +65,7 @@ func ParseEmbed(fragment string) (Embed, error) {
 			return Embed{}, EmbedError{Key: "embed.links"}
 		case IsLink(param):
 			e.Link = param
-		case name == embedLang && (value == string(English) || value == string(Chinese)):
+		case name == embedLang && slices.Contains(Langs, Lang(value)):
 			e.Lang = Lang(value)
 		case name == embedEditor && (value == "0" || value == "1"):
 			e.Editor = value == "1"
