@@ -12,7 +12,29 @@ package api
 
 // PodRequestsList is what a pod requests, per resource.
 func PodRequestsList(pod *Pod) ResourceList {
-	reqs := aggregate(pod, func(c *Container) ResourceList { return c.Resources.Requests })
+	return podRequests(pod, func(c *Container) ResourceList { return c.Resources.Requests })
+}
+
+// PodRequestsDefaulting is PodRequestsList with component-helpers' NonMissingContainerRequests:
+// a container or init container that requests none of a resource in defaults counts as
+// requesting the default amount (what kube-scheduler's scores count, see
+// pkg/scheduler/util/pod_resources.go).
+func PodRequestsDefaulting(pod *Pod, defaults ResourceList) ResourceList {
+	return podRequests(pod, func(c *Container) ResourceList {
+		reqs := c.Resources.Requests
+		for name, q := range defaults {
+			if _, ok := reqs[name]; !ok {
+				with := ResourceList{name: q}
+				AddResources(with, reqs)
+				reqs = with
+			}
+		}
+		return reqs
+	})
+}
+
+func podRequests(pod *Pod, amounts func(*Container) ResourceList) ResourceList {
+	reqs := aggregate(pod, amounts)
 	if PodLevelResourcesSet(&pod.Spec) {
 		applyPodLevel(reqs, pod.Spec.Resources.Requests)
 	}

@@ -35,19 +35,20 @@ type preemption struct {
 //  5. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
 //     priorities, the fewest victims, the latest start among the highest-priority victims;
 //     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
-func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []verdict, usage map[string]requests, bound boundPods) preemption {
+func preempt(c *cluster.Cluster, st *cycleState, infos []*nodeInfo, verdicts []verdict, view func(*nodeInfo) *nodeInfo) preemption {
+	pod := st.pod
 	if p := pod.Spec.PreemptionPolicy; p != nil && *p == "Never" {
 		return preemption{message: "preemption: not eligible due to preemptionPolicy=Never."}
 	}
 	if nominated := pod.Status.NominatedNodeName; nominated != "" {
-		for i, n := range nodes {
-			if n.Name == nominated && verdicts[i].code != unschedulableUnresolvable && terminatingVictim(pod, bound[nominated]) {
+		for i, ni := range infos {
+			if ni.node.Name == nominated && verdicts[i].code != unschedulableUnresolvable && terminatingVictim(pod, ni.pods) {
 				return preemption{message: "preemption: not eligible due to a terminating pod on the nominated node."}
 			}
 		}
 	}
 	var potential []int
-	for i := range nodes {
+	for i := range infos {
 		if verdicts[i].code == unschedulable {
 			potential = append(potential, i)
 		}
@@ -55,21 +56,21 @@ func preempt(c *cluster.Cluster, pod *api.Pod, nodes []*api.Node, verdicts []ver
 	failures := map[string]int{}
 	var candidates []candidate
 	for at, i := range potential {
-		victims, reasons := selectVictims(c, pod, nodes[i], usage[nodes[i].Name], bound[nodes[i].Name])
+		victims, reasons := selectVictims(c, st, view(infos[i]))
 		if victims == nil {
 			for _, r := range reasons {
 				failures[r]++
 			}
 			continue
 		}
-		candidates = append(candidates, candidate{nodes[i].Name, victims, at})
+		candidates = append(candidates, candidate{infos[i].node.Name, victims, at})
 	}
 	candidates = shortlist(c, candidates, len(potential))
 	if len(candidates) == 0 {
-		if absent := len(nodes) - len(potential); absent > 0 {
+		if absent := len(infos) - len(potential); absent > 0 {
 			failures["Preemption is not helpful for scheduling"] += absent
 		}
-		return preemption{message: fmt.Sprintf("preemption: 0/%d nodes are available: %s.", len(nodes), histogram(failures))}
+		return preemption{message: fmt.Sprintf("preemption: 0/%d nodes are available: %s.", len(infos), histogram(failures))}
 	}
 	scores := []func(victims []*api.Pod) int64{
 		func(v []*api.Pod) int64 { return -int64(priority(v[0])) },
@@ -141,42 +142,40 @@ func shortlist(c *cluster.Cluster, candidates []candidate, potential int) []cand
 }
 
 // selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority
-// among those bound to node (onNode, in List order) whose removal lets pod fit on node, or nil
-// and the reasons it cannot.
-func selectVictims(c *cluster.Cluster, pod *api.Pod, node *api.Node, used requests, onNode []*api.Pod) ([]*api.Pod, []string) {
+// among those on the node (in List order) whose removal lets the pod pass every filter there,
+// or nil and the reasons it cannot:
+//
+//  1. Every pod of lower priority is removed; if the pod still does not pass, the node is no
+//     candidate, with the reasons of the filter that failed.
+//  2. Most important first, each is added back; one the pod still passes with is reprieved.
+func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo) ([]*api.Pod, []string) {
 	var potential []*api.Pod
-	for _, p := range onNode {
-		if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && priority(p) < priority(pod) {
+	for _, p := range ni.pods {
+		if priority(p) < priority(st.pod) {
 			potential = append(potential, p)
 		}
 	}
 	if len(potential) == 0 {
 		return nil, []string{"No preemption victims found for incoming pod"}
 	}
-	want := PodRequests(pod)
+	ni = ni.clone()
 	for _, p := range potential {
-		used = minus(used, PodRequests(p))
+		ni.removePod(p)
 	}
-	alloc := allocatable(node)
-	if v := fitResources(want, used, alloc); v.code != fits {
+	if v := runFilters(st, ni); v.code != fits {
 		return nil, v.reasons
 	}
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j], c.Now()) })
 	var victims []*api.Pod
 	for _, p := range potential {
-		with := used
-		with.add(PodRequests(p))
-		if fitResources(want, with, alloc).code == fits {
-			used = with // reprieved
-			continue
+		ni.addPod(p)
+		if runFilters(st, ni).code == fits {
+			continue // reprieved
 		}
+		ni.removePod(p)
 		victims = append(victims, p)
 	}
 	return victims, nil
-}
-
-func minus(a, b requests) requests {
-	return requests{milliCPU: a.milliCPU - b.milliCPU, memory: a.memory - b.memory, ephemeral: a.ephemeral - b.ephemeral, pods: a.pods - b.pods}
 }
 
 // startTime is GetPodStartTime: status.startTime, or now for a pod that has not started.
@@ -219,28 +218,6 @@ func terminatingVictim(pod *api.Pod, onNode []*api.Pod) bool {
 				return cond.Type == "DisruptionTarget" && cond.Status == api.ConditionTrue && cond.Reason == "PreemptionByScheduler"
 			})
 	})
-}
-
-// boundPods are the pods bound to each node, by node name, each node's in List order: the pods
-// of a NodeInfo in kube-scheduler's snapshot, which preemption looks through node by node.
-type boundPods map[string][]*api.Pod
-
-// readBoundPods reads the pods bound to each node, once for every node.
-func readBoundPods(c *cluster.Cluster) boundPods {
-	bound := boundPods{}
-	for p := range c.AllPods() {
-		if p.Spec.NodeName != "" {
-			bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
-		}
-	}
-	return bound
-}
-
-// bind notes a pod (as stored) bound to its node, in List order among the node's.
-func (b boundPods) bind(p *api.Pod) {
-	pods := b[p.Spec.NodeName]
-	i, _ := slices.BinarySearchFunc(pods, cluster.KeyOf(p), func(q *api.Pod, k cluster.Key) int { return cluster.CompareKeys(cluster.KeyOf(q), k) })
-	b[p.Spec.NodeName] = slices.Insert(pods, i, p)
 }
 
 // applyPreemption carries preemption out (the executor): each victim not already going gets

@@ -1,8 +1,9 @@
 package scheduler
 
 import (
+	"math"
+
 	"daemonlab/core/api"
-	"daemonlab/core/cluster"
 )
 
 // requests is an amount of each resource the scheduler accounts: milli-cpu, bytes and pods.
@@ -31,6 +32,13 @@ func (r *requests) add(o requests) {
 	r.pods += o.pods
 }
 
+func (r *requests) sub(o requests) {
+	r.milliCPU -= o.milliCPU
+	r.memory -= o.memory
+	r.ephemeral -= o.ephemeral
+	r.pods -= o.pods
+}
+
 func fromList(l api.ResourceList) requests {
 	q := func(name api.ResourceName) api.Quantity { return l[name] }
 	cpu := q(api.ResourceCPU)
@@ -46,35 +54,98 @@ func PodRequests(pod *api.Pod) requests {
 	return r
 }
 
-// scoringRequests is PodRequests with 100m cpu and 200Mi memory for every container that
-// requests none (pkg/scheduler/util/pod_resources.go), used only for scores.
-func scoringRequests(pod *api.Pod) requests {
-	var sum requests
-	for _, c := range pod.Spec.Containers {
-		r := fromList(c.Resources.Requests)
-		if _, ok := c.Resources.Requests[api.ResourceCPU]; !ok {
-			r.milliCPU = 100
-		}
-		if _, ok := c.Resources.Requests[api.ResourceMemory]; !ok {
-			r.memory = 200 << 20
-		}
-		sum.add(r)
-	}
-	return sum
+// nonZeroRequests is PodRequests with 100m cpu and 200Mi memory for every container that
+// requests none (pkg/scheduler/util/pod_resources.go: GetNonzeroRequests), what LeastAllocated
+// counts of the pod and of the pods on the node.
+func nonZeroRequests(pod *api.Pod) requests {
+	r := fromList(api.PodRequestsDefaulting(pod, nonZeroDefaults))
+	r.pods = 1
+	return r
 }
+
+var nonZeroDefaults = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("100m"), api.ResourceMemory: api.MustParseQuantity("200Mi")}
 
 func allocatable(n *api.Node) requests { return fromList(n.Status.Allocatable) }
 
-// nodeUsage sums the requests of the pods bound to each node that have not finished.
-func nodeUsage(c *cluster.Cluster) map[string]requests {
-	usage := map[string]requests{}
-	for p := range c.AllPods() {
-		if p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			continue
+// nodeResourcesFit is NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go):
+//
+//  1. Filter: the pod's requests against the node's allocatable minus what its pods request —
+//     "Too many pods", then "Insufficient cpu", "Insufficient memory", …; unresolvable when the
+//     request exceeds the node's whole allocatable (v1.34+).
+//  2. Score, LeastAllocated over cpu and memory (weight 1 each): the share of the node left free
+//     once the pod is on it, where the pod and the node's pods count 100m cpu and 200Mi memory
+//     for a container that requests none; a resource asked beyond allocatable scores 0.
+type nodeResourcesFit struct{}
+
+func (nodeResourcesFit) name() string  { return NodeResourcesFit }
+func (nodeResourcesFit) weight() int64 { return 1 }
+
+func (nodeResourcesFit) filter(st *cycleState, ni *nodeInfo) verdict {
+	return fitResources(st.want, ni.used, ni.alloc)
+}
+
+func (nodeResourcesFit) score(st *cycleState, feasible []*nodeInfo) []int64 {
+	want := nonZeroRequests(st.pod)
+	scores := make([]int64, len(feasible))
+	for i, ni := range feasible {
+		var sum, weights int64
+		for _, r := range scoredResources {
+			a, req := ni.alloc.get(r), ni.nonZero.get(r)+want.get(r)
+			if a == 0 {
+				continue
+			}
+			weights++
+			if req <= a {
+				sum += (a - req) * maxNodeScore / a
+			}
 		}
-		u := usage[p.Spec.NodeName]
-		u.add(PodRequests(p))
-		usage[p.Spec.NodeName] = u
+		if weights > 0 {
+			scores[i] = sum / weights
+		}
 	}
-	return usage
+	return scores
+}
+
+// scoredResources are the resources the default profile's resource scores weigh, 1 each.
+var scoredResources = []api.ResourceName{api.ResourceCPU, api.ResourceMemory}
+
+// balancedAllocation is NodeResourcesBalancedAllocation
+// (pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go):
+//
+//  1. PreScore: a pod that requests neither cpu nor memory is skipped. The pod's and the node's
+//     pods' requests count as they are, without defaults.
+//  2. For the node with the pod and without it: the fractions of allocatable cpu and memory
+//     requested (at most 1), and 100 × (1 − half their difference).
+//  3. The score is 50 + (50 + with − without) / 2: a node the pod brings closer to balance
+//     scores more.
+type balancedAllocation struct{}
+
+func (balancedAllocation) name() string  { return NodeResourcesBalancedAllocation }
+func (balancedAllocation) weight() int64 { return 1 }
+
+func (balancedAllocation) score(st *cycleState, feasible []*nodeInfo) []int64 {
+	want := st.want
+	if want.milliCPU == 0 && want.memory == 0 {
+		return nil
+	}
+	balance := func(used, alloc requests) int64 {
+		var fractions []float64
+		for _, name := range scoredResources {
+			if a := alloc.get(name); a > 0 {
+				fractions = append(fractions, min(1, float64(used.get(name))/float64(a)))
+			}
+		}
+		std := 0.0
+		if len(fractions) == 2 {
+			std = math.Abs(fractions[0]-fractions[1]) / 2
+		}
+		return int64((1 - std) * maxNodeScore)
+	}
+	scores := make([]int64, len(feasible))
+	for i, ni := range feasible {
+		with := ni.used
+		with.add(want)
+		scores[i] = maxNodeScore/2 + (maxNodeScore/2+balance(with, ni.alloc)-balance(ni.used, ni.alloc))/2
+	}
+	return scores
 }

@@ -1,7 +1,7 @@
 // Package scheduler is kube-scheduler for DaemonLab: it binds pending pods to nodes through the
-// default filters, in their order (NodeUnschedulable, TaintToleration, NodeAffinity,
-// NodeResourcesFit), scores the nodes that pass, and explains a pod it cannot place with
-// Kubernetes' FailedScheduling message.
+// default profile's plugins (framework.go: filters and scorers, in their upstream order), and
+// explains a pod it cannot place with Kubernetes' FailedScheduling message, and any attempt
+// node by node and plugin by plugin (Explain).
 package scheduler
 
 import (
@@ -24,12 +24,6 @@ const (
 	unschedulableUnresolvable      // it cannot (taints, affinity, cordon)
 )
 
-// verdict is one node's filter result: the reasons printed in the message.
-type verdict struct {
-	code    code
-	reasons []string
-}
-
 // Decision is what scheduling one pod decided: the node to bind it to, or why there is none
 // and whom to preempt.
 type Decision struct {
@@ -46,11 +40,14 @@ type Decision struct {
 // hint), so it is not reported unschedulable again meanwhile.
 func Pending(c *cluster.Cluster) []*api.Pod {
 	var out []*api.Pod
-	var bound boundPods // read at the first nominated pod
+	var bound map[string][]*api.Pod // each node's pods, read at the first nominated pod
 	for p := range c.AllPods() {
 		if n := p.Status.NominatedNodeName; n != "" {
 			if bound == nil {
-				bound = readBoundPods(c)
+				bound = map[string][]*api.Pod{}
+				for q := range c.AllPods() {
+					bound[q.Spec.NodeName] = append(bound[q.Spec.NodeName], q)
+				}
 			}
 			if terminatingVictim(p, bound[n]) {
 				continue
@@ -81,11 +78,12 @@ func priority(p *api.Pod) int32 {
 //
 //  1. PreFilter: a pod whose every required term pins metadata.name (as DaemonSet pods are)
 //     only considers those nodes; the others "didn't satisfy plugin(s) [NodeAffinity]".
-//  2. Filter each node, stopping at the first filter that fails (see filter). From 100 nodes on,
+//  2. Filter each node, stopping at the first filter that fails (runFilters). From 100 nodes on,
 //     only enough nodes are filtered to find numFeasibleNodesToFind that pass (see findFeasible).
 //  3. A pod nominated to a node (after preempting there) goes there as soon as it fits.
-//  4. Otherwise score the nodes that pass (see score) and take the best; ties are broken at
-//     random, as kube-scheduler's selectHost does, from the cluster's random source.
+//  4. A single node that passes is taken unscored. Otherwise score the nodes that pass
+//     (runScores) and take the best; ties are broken at random, as kube-scheduler's
+//     selectHost does, from the cluster's random source.
 //  5. If none passes, the message is FitError's: "0/N nodes are available: <reasons>." with the
 //     reason counts sorted as strings, then what preemption did or why it could not (see
 //     preempt).
@@ -96,19 +94,16 @@ func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 }
 
 // Cycle schedules the pending pods of one round, one at a time in queue order, with what
-// kube-scheduler keeps in its cache: the resources requested on each node and the nominated
-// pods are read once and kept in step with each binding, rather than read again for every pod.
+// kube-scheduler keeps in its cache: each node's pods and what they request, and the nominated
+// pods, read once and kept in step with each binding, rather than read again for every pod.
 type Cycle struct {
 	c         *cluster.Cluster
-	nodes     []*api.Node
-	byName    map[string]*api.Node
-	usage     map[string]requests // what the pods bound to each node request
-	alloc     map[string]requests // each node's allocatable
+	infos     []*nodeInfo // in the cluster's node order
+	byName    map[string]*nodeInfo
 	nominated []*api.Pod
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
 	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
-	bound     boundPods               // the pods on each node, read when a preemption first needs them
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -126,44 +121,50 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 	return cy
 }
 
+// reload reads the nodes and their pods: those bound and not finished (kube-scheduler's pod
+// informer leaves Succeeded and Failed pods out), terminating ones included.
 func (cy *Cycle) reload() {
-	cy.nodes, cy.usage, cy.nominated, cy.spreads, cy.bound = cy.c.Nodes(), nodeUsage(cy.c), nil, map[cluster.Key]*spread{}, nil
+	cy.nominated, cy.spreads = nil, map[cluster.Key]*spread{}
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
-	cy.byName = make(map[string]*api.Node, len(cy.nodes))
-	cy.alloc = make(map[string]requests, len(cy.nodes))
-	for _, n := range cy.nodes {
-		cy.byName[n.Name] = n
-		cy.alloc[n.Name] = allocatable(n)
+	nodes := cy.c.Nodes()
+	cy.infos = make([]*nodeInfo, len(nodes))
+	cy.byName = make(map[string]*nodeInfo, len(nodes))
+	for i, n := range nodes {
+		cy.infos[i] = newNodeInfo(n)
+		cy.byName[n.Name] = cy.infos[i]
 	}
 	for p := range cy.c.AllPods() {
-		if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
+		switch {
+		case p.Spec.NodeName == "" && p.Status.NominatedNodeName != "":
 			cy.nominated = append(cy.nominated, p)
+		case p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed:
+		default:
+			if ni := cy.byName[p.Spec.NodeName]; ni != nil {
+				ni.addPod(p)
+			}
 		}
 	}
 }
 
 // Apply carries out a decision (see Apply) and keeps the cycle's cache in step: a plain binding
-// adds the pod's requests to its node; a preemption or a nomination reads the cluster again.
+// adds the pod to its node; a preemption or a nomination reads the cluster again.
 func (cy *Cycle) Apply(d Decision) bool {
 	changed := Apply(cy.c, d)
 	if changed && d.processed > 0 {
-		cy.nextStart = (cy.nextStart + d.processed) % len(cy.nodes)
+		cy.nextStart = (cy.nextStart + d.processed) % len(cy.infos)
 		nextStartNodeIndex.Set(cy.c, struct{}{}, cy.nextStart)
 	}
 	switch {
 	case !changed || d.Node == "" && d.preemption.node == "":
 		// nothing the cache holds has changed
 	case d.Node != "" && d.preemption.node == "" && d.Pod.Status.NominatedNodeName == "":
-		u := cy.usage[d.Node]
-		u.add(PodRequests(d.Pod))
-		cy.usage[d.Node] = u
 		for _, sp := range cy.spreads {
 			if sp.namespace == d.Pod.Namespace && sp.selector.Matches(d.Pod.Labels) {
 				sp.onNode[d.Node]++
 			}
 		}
-		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.bound != nil {
-			cy.bound.bind(stored)
+		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.byName[d.Node] != nil {
+			cy.byName[d.Node].addPod(stored)
 		}
 	default:
 		cy.reload()
@@ -171,78 +172,85 @@ func (cy *Cycle) Apply(d Decision) bool {
 	return changed
 }
 
-// Schedule decides where pod goes in this cycle (see Schedule).
-func (cy *Cycle) Schedule(pod *api.Pod) Decision {
-	c, nodes, usage := cy.c, cy.nodes, cy.usage
-	overlay := false
+// withNominated returns how pod sees each node: with the pods nominated there that have at least
+// its priority counted as if bound (RunFilterPluginsWithNominatedPods), on a copy of the node.
+func (cy *Cycle) withNominated(pod *api.Pod) func(*nodeInfo) *nodeInfo {
+	var overlay map[string]*nodeInfo
 	for _, p := range cy.nominated {
-		if n := p.Status.NominatedNodeName; p.UID != pod.UID && priority(p) >= priority(pod) {
-			if !overlay { // nominated pods count for this pod only: add them to a copy
-				usage, overlay = make(map[string]requests, len(cy.usage)), true
-				maps.Copy(usage, cy.usage)
+		n := p.Status.NominatedNodeName
+		if ni := cy.byName[n]; ni != nil && p.UID != pod.UID && priority(p) >= priority(pod) {
+			if overlay == nil {
+				overlay = map[string]*nodeInfo{}
 			}
-			u := usage[n]
-			u.add(PodRequests(p))
-			usage[n] = u
+			if overlay[n] == nil {
+				overlay[n] = ni.clone()
+			}
+			overlay[n].addPod(p)
 		}
 	}
-	pinned, want := pinnedNodes(pod), PodRequests(pod)
-	var feasible []*api.Node
+	return func(ni *nodeInfo) *nodeInfo {
+		if o := overlay[ni.node.Name]; o != nil {
+			return o
+		}
+		return ni
+	}
+}
+
+// Schedule decides where pod goes in this cycle (see Schedule).
+func (cy *Cycle) Schedule(pod *api.Pod) Decision {
+	st, view := cy.newCycleState(pod), cy.withNominated(pod)
+	filter := func(ni *nodeInfo) verdict { return runFilters(st, view(ni)) }
+	var feasible []*nodeInfo
 	processed := 0
-	if pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
-		for _, name := range slices.Sorted(maps.Keys(pinned)) {
-			n, ok := cy.byName[name]
-			if ok && len(nodes) >= minFeasibleNodesToFind {
+	if st.pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
+		for _, name := range slices.Sorted(maps.Keys(st.pinned)) {
+			ni, ok := cy.byName[name]
+			if ok && len(cy.infos) >= minFeasibleNodesToFind {
 				processed++ // the nodes PreFilter left are the ones filtered
 			}
-			if ok && filter(pod, want, n, usage[name], cy.alloc[name]).code == fits {
-				feasible = append(feasible, n)
+			if ok && filter(ni).code == fits {
+				feasible = append(feasible, view(ni))
 			}
 		}
 	}
 	var verdicts []verdict // they explain a pod that fits nowhere: a fitting pinned pod needs none
 	switch {
-	case pinned == nil && len(nodes) >= minFeasibleNodesToFind:
+	case st.pinned == nil && len(cy.infos) >= minFeasibleNodesToFind:
 		// The nominated node is tried first, and alone when it fits (evaluateNominatedNode).
-		if n, ok := cy.byName[pod.Status.NominatedNodeName]; ok && filter(pod, want, n, usage[n.Name], cy.alloc[n.Name]).code == fits {
-			return Decision{Pod: pod, Node: n.Name}
+		if ni, ok := cy.byName[pod.Status.NominatedNodeName]; ok && filter(ni).code == fits {
+			return Decision{Pod: pod, Node: ni.node.Name}
 		}
-		feasible, verdicts, processed = cy.findFeasible(pod, want, usage)
-	case pinned == nil || len(feasible) == 0:
-		verdicts = make([]verdict, len(nodes))
-		for i, n := range nodes {
-			if pinned != nil && !pinned[n.Name] {
-				verdicts[i] = verdict{unschedulableUnresolvable, []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
-				continue
-			}
-			verdicts[i] = filter(pod, want, n, usage[n.Name], cy.alloc[n.Name])
-			if verdicts[i].code == fits {
-				feasible = append(feasible, n)
+		feasible, verdicts, processed = cy.findFeasible(filter, view)
+	case st.pinned == nil || len(feasible) == 0:
+		verdicts = make([]verdict, len(cy.infos))
+		for i, ni := range cy.infos {
+			if verdicts[i] = filter(ni); verdicts[i].code == fits {
+				feasible = append(feasible, view(ni))
 			}
 		}
 	}
 	if len(feasible) == 0 {
-		if cy.bound == nil {
-			cy.bound = readBoundPods(c)
-		}
-		pre := preempt(c, pod, nodes, verdicts, usage, cy.bound)
-		return Decision{Pod: pod, Message: filterReasons(len(nodes), verdicts) + " " + pre.message, preemption: pre, processed: processed}
+		pre := preempt(cy.c, st, cy.infos, verdicts, view)
+		return Decision{Pod: pod, Message: filterReasons(len(cy.infos), verdicts) + " " + pre.message, preemption: pre, processed: processed}
 	}
-	for _, n := range feasible {
-		if n.Name == pod.Status.NominatedNodeName {
-			return Decision{Pod: pod, Node: n.Name, processed: processed}
+	for _, ni := range feasible {
+		if ni.node.Name == pod.Status.NominatedNodeName {
+			return Decision{Pod: pod, Node: ni.node.Name, processed: processed}
 		}
 	}
-	scores := scoreNodes(pod, feasible, usage, cy.alloc, cy.spreadOf(pod))
+	if len(feasible) == 1 {
+		return Decision{Pod: pod, Node: feasible[0].node.Name, processed: processed}
+	}
+	_, scores := runScores(st, feasible)
 	best, bestScore, ties := "", int64(-1), 0
-	for i, n := range feasible {
+	for i, ni := range feasible {
 		switch s := scores[i]; {
 		case s > bestScore:
-			best, bestScore, ties = n.Name, s, 1
+			best, bestScore, ties = ni.node.Name, s, 1
 		case s == bestScore:
 			ties++
-			if c.IntN(ties) == 0 {
-				best = n.Name
+			if cy.c.IntN(ties) == 0 {
+				best = ni.node.Name
 			}
 		}
 	}
@@ -279,76 +287,22 @@ func numFeasibleNodesToFind(all int) int {
 // nextStartNodeIndex moves when the attempt is carried out. With fewer nodes every node is
 // filtered and their order only breaks ties between equal scores, which are drawn at random,
 // so DaemonLab keeps name order there.
-func (cy *Cycle) findFeasible(pod *api.Pod, want requests, usage map[string]requests) (feasible []*api.Node, verdicts []verdict, processed int) {
-	nodes := cy.nodes
+func (cy *Cycle) findFeasible(filter func(*nodeInfo) verdict, view func(*nodeInfo) *nodeInfo) (feasible []*nodeInfo, verdicts []verdict, processed int) {
+	infos := cy.infos
 	// The verdicts are read only when no node passes, and then every node has one: the cycle's
 	// buffer is reused without clearing.
-	if len(cy.verdicts) < len(nodes) {
-		cy.verdicts = make([]verdict, len(nodes))
+	if len(cy.verdicts) < len(infos) {
+		cy.verdicts = make([]verdict, len(infos))
 	}
-	verdicts = cy.verdicts[:len(nodes)]
-	toFind := numFeasibleNodesToFind(len(nodes))
-	for ; processed < len(nodes) && len(feasible) < toFind; processed++ {
-		i := (cy.nextStart + processed) % len(nodes)
-		n := nodes[i]
-		if verdicts[i] = filter(pod, want, n, usage[n.Name], cy.alloc[n.Name]); verdicts[i].code == fits {
-			feasible = append(feasible, n)
+	verdicts = cy.verdicts[:len(infos)]
+	toFind := numFeasibleNodesToFind(len(infos))
+	for ; processed < len(infos) && len(feasible) < toFind; processed++ {
+		i := (cy.nextStart + processed) % len(infos)
+		if verdicts[i] = filter(infos[i]); verdicts[i].code == fits {
+			feasible = append(feasible, view(infos[i]))
 		}
 	}
 	return feasible, verdicts, processed
-}
-
-// pinnedNodes returns the node names NodeAffinity's PreFilter narrows the pod to, or nil.
-func pinnedNodes(pod *api.Pod) map[string]bool {
-	a := pod.Spec.Affinity
-	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		return nil
-	}
-	names := map[string]bool{}
-	for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-		found := false
-		for _, f := range term.MatchFields {
-			if f.Key == "metadata.name" && f.Operator == api.NodeSelectorOpIn {
-				for _, v := range f.Values {
-					names[v] = true
-				}
-				found = true
-			}
-		}
-		if !found {
-			return nil
-		}
-	}
-	return names
-}
-
-var unschedulableToleration = api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
-
-// filter runs the default filters on one node, in order, stopping at the first that fails:
-//
-//  1. NodeUnschedulable: a cordoned node, unless the pod tolerates
-//     node.kubernetes.io/unschedulable:NoSchedule — "node(s) were unschedulable".
-//  2. TaintToleration: an untolerated NoSchedule or NoExecute taint — "node(s) had untolerated
-//     taint(s)" (v1.35 wording).
-//  3. NodeAffinity: nodeSelector and required node affinity — "node(s) didn't match Pod's node
-//     affinity/selector".
-//  4. NodeResourcesFit: requests against allocatable minus what the node's pods request —
-//     "Too many pods", then "Insufficient cpu", "Insufficient memory", …; unresolvable when the
-//     request exceeds the node's whole allocatable (v1.34+).
-func filter(pod *api.Pod, want requests, n *api.Node, used, alloc requests) verdict {
-	unresolvable := func(reason string) verdict { return verdict{unschedulableUnresolvable, []string{reason}} }
-	if n.Spec.Unschedulable && !api.TolerationsTolerateTaint(pod.Spec.Tolerations, &unschedulableToleration) {
-		return unresolvable("node(s) were unschedulable")
-	}
-	if _, ok := api.FindMatchingUntoleratedTaint(n.Spec.Taints, pod.Spec.Tolerations, func(t *api.Taint) bool {
-		return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
-	}); ok {
-		return unresolvable("node(s) had untolerated taint(s)")
-	}
-	if !api.GetRequiredNodeAffinity(&pod.Spec).Match(n) {
-		return unresolvable("node(s) didn't match Pod's node affinity/selector")
-	}
-	return fitResources(want, used, alloc)
 }
 
 // Oversize is NodeResourcesFit against node's whole allocatable, as if no pod ran there: the
@@ -380,9 +334,9 @@ func fitResources(want, used, alloc requests) verdict {
 	case len(reasons) == 0:
 		return verdict{code: fits}
 	case oversize:
-		return verdict{unschedulableUnresolvable, reasons}
+		return verdict{code: unschedulableUnresolvable, reasons: reasons}
 	}
-	return verdict{unschedulable, reasons}
+	return verdict{code: unschedulable, reasons: reasons}
 }
 
 // filterReasons is the first sentence of FitError.Error(): the filters' reasons over all nodes.

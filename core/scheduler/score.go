@@ -9,46 +9,6 @@ import (
 
 const maxNodeScore = 100
 
-// scoreNodes scores the feasible nodes as the default profile's score plugins do, each
-// normalized to 0–100 and weighted:
-//
-//  1. TaintToleration (weight 3): fewer untolerated PreferNoSchedule taints is better.
-//  2. NodeAffinity (weight 2): the weights of the matching preferred terms.
-//  3. PodTopologySpread (weight 2), with the system default constraint for pods of a
-//     ReplicaSet: fewer of the ReplicaSet's pods on the node is better.
-//  4. NodeResourcesFit (weight 1), LeastAllocated: more room left after the pod is better.
-//  5. NodeResourcesBalancedAllocation (weight 1): cpu and memory used in step is better.
-//
-// Scoring counts 100m cpu and 200Mi memory for containers that request none. ImageLocality is
-// not modelled (DaemonLab has no images to be local).
-func scoreNodes(pod *api.Pod, feasible []*api.Node, usage, alloc map[string]requests, sp *spread) []int64 {
-	n := len(feasible)
-	taints, affinity, total := make([]int64, n), make([]int64, n), make([]int64, n)
-	weight := math.Log(float64(n + 2))
-	want := scoringRequests(pod)
-	for i, node := range feasible {
-		taints[i] = intolerablePreferNoSchedule(pod, node)
-		affinity[i] = preferredAffinity(pod, node)
-		total[i] = leastAllocated(want, usage[node.Name], alloc[node.Name]) + balanced(want, usage[node.Name], alloc[node.Name])
-	}
-	normalize(taints, true)
-	normalize(affinity, false)
-	for i := range feasible {
-		total[i] += 3*taints[i] + 2*affinity[i]
-	}
-	if sp != nil {
-		spreads := make([]int64, n)
-		for i, node := range feasible {
-			spreads[i] = int64(math.Round(float64(sp.onNode[node.Name])*weight + float64(3-1)))
-		}
-		normalizeSpread(spreads)
-		for i := range feasible {
-			total[i] += 2 * spreads[i]
-		}
-	}
-	return total
-}
-
 // normalize is DefaultNormalizeScore: scaled so the highest is 100; reversed, so the lowest is.
 func normalize(scores []int64, reverse bool) {
 	var highest int64
@@ -83,39 +43,26 @@ func normalizeSpread(scores []int64) {
 	}
 }
 
-func intolerablePreferNoSchedule(pod *api.Pod, n *api.Node) int64 {
-	var count int64
-	for i := range n.Spec.Taints {
-		t := &n.Spec.Taints[i]
-		if t.Effect != api.TaintEffectPreferNoSchedule {
-			continue
-		}
-		tolerated := false
-		for _, tol := range pod.Spec.Tolerations {
-			if (tol.Effect == "" || tol.Effect == api.TaintEffectPreferNoSchedule) && tol.ToleratesTaint(t) {
-				tolerated = true
-			}
-		}
-		if !tolerated {
-			count++
-		}
-	}
-	return count
-}
+// podTopologySpread is PodTopologySpread's Score with the system default constraint for pods of a
+// ReplicaSet (pkg/scheduler/framework/plugins/podtopologyspread/scoring.go): fewer of the
+// ReplicaSet's pods on the node is better, normalized by normalizeSpread; skipped for other pods.
+type podTopologySpread struct{}
 
-func preferredAffinity(pod *api.Pod, n *api.Node) int64 {
-	a := pod.Spec.Affinity
-	if a == nil || a.NodeAffinity == nil {
-		return 0
+func (podTopologySpread) name() string  { return PodTopologySpread }
+func (podTopologySpread) weight() int64 { return 2 }
+
+func (podTopologySpread) score(st *cycleState, feasible []*nodeInfo) []int64 {
+	sp := st.spread
+	if sp == nil {
+		return nil
 	}
-	var sum int64
-	for _, pref := range a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
-		spec := &api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{pref.Preference}}}}}
-		if api.GetRequiredNodeAffinity(spec).Match(n) {
-			sum += int64(pref.Weight)
-		}
+	weight := math.Log(float64(len(feasible) + 2))
+	scores := make([]int64, len(feasible))
+	for i, ni := range feasible {
+		scores[i] = int64(math.Round(float64(sp.onNode[ni.node.Name])*weight + float64(3-1)))
 	}
-	return sum
+	normalizeSpread(scores)
+	return scores
 }
 
 // spreadOf returns the counts of the system default topology spread constraint for pod: the
@@ -146,39 +93,4 @@ func (cy *Cycle) spreadOf(pod *api.Pod) *spread {
 	}
 	cy.spreads[key] = sp
 	return sp
-}
-
-// leastAllocated is LeastAllocated over cpu and memory: the share left free after the pod,
-// averaged.
-func leastAllocated(want, used, alloc requests) int64 {
-	var sum int64
-	for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-		a, req := alloc.get(r), used.get(r)+want.get(r)
-		if a == 0 || req > a {
-			continue
-		}
-		sum += (a - req) * maxNodeScore / a
-	}
-	return sum / 2
-}
-
-// balanced is NodeResourcesBalancedAllocation: how close the cpu and memory fractions are with
-// the pod, against how close they were without it.
-func balanced(want, used, alloc requests) int64 {
-	score := func(r requests) int64 {
-		var fractions []float64
-		for _, name := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-			if a := alloc.get(name); a > 0 {
-				fractions = append(fractions, min(1, float64(r.get(name))/float64(a)))
-			}
-		}
-		std := 0.0
-		if len(fractions) == 2 {
-			std = math.Abs(fractions[0]-fractions[1]) / 2
-		}
-		return int64((1 - std) * maxNodeScore)
-	}
-	with := used
-	with.add(want)
-	return maxNodeScore/2 + (maxNodeScore/2+score(with)-score(used))/2
 }

@@ -1,0 +1,230 @@
+package scheduler
+
+import (
+	"slices"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+)
+
+// The plugins of kube-scheduler's default profile that DaemonLab runs, by their upstream names
+// (pkg/scheduler/framework/plugins/names).
+const (
+	NodeUnschedulable               = "NodeUnschedulable"
+	TaintToleration                 = "TaintToleration"
+	NodeAffinity                    = "NodeAffinity"
+	NodeResourcesFit                = "NodeResourcesFit"
+	PodTopologySpread               = "PodTopologySpread"
+	NodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
+)
+
+// nodeInfo is what kube-scheduler's cache holds of one node (framework.NodeInfo): the node, the
+// pods bound to it that have not finished, in List order, and what they request.
+type nodeInfo struct {
+	node    *api.Node
+	pods    []*api.Pod
+	used    requests // the pods' requests, as they are (NodeInfo.Requested)
+	nonZero requests // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
+	alloc   requests // the node's allocatable
+}
+
+func newNodeInfo(n *api.Node) *nodeInfo {
+	return &nodeInfo{node: n, alloc: allocatable(n)}
+}
+
+// addPod counts a pod bound to the node, keeping the pods in List order.
+func (ni *nodeInfo) addPod(p *api.Pod) {
+	i, _ := slices.BinarySearchFunc(ni.pods, cluster.KeyOf(p), func(q *api.Pod, k cluster.Key) int { return cluster.CompareKeys(cluster.KeyOf(q), k) })
+	ni.pods = slices.Insert(ni.pods, i, p)
+	ni.used.add(PodRequests(p))
+	ni.nonZero.add(nonZeroRequests(p))
+}
+
+// removePod takes a pod off the node (a preemption victim in a dry run).
+func (ni *nodeInfo) removePod(p *api.Pod) {
+	i := slices.Index(ni.pods, p)
+	if i < 0 {
+		return
+	}
+	ni.pods = slices.Delete(slices.Clone(ni.pods), i, i+1)
+	ni.used.sub(PodRequests(p))
+	ni.nonZero.sub(nonZeroRequests(p))
+}
+
+// clone is a copy whose pods can change without changing ni's.
+func (ni *nodeInfo) clone() *nodeInfo {
+	c := *ni
+	c.pods = slices.Clip(ni.pods)
+	return &c
+}
+
+// cycleState is what the plugins work out for one pod in one scheduling attempt
+// (framework.CycleState): its requests, the nodes NodeAffinity's PreFilter narrows it to, and
+// each plugin's own pre-computed state.
+type cycleState struct {
+	pod    *api.Pod
+	want   requests        // what NodeResourcesFit's filter counts
+	pinned map[string]bool // nil unless every required node affinity term pins metadata.name
+	spread *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+}
+
+// verdict is one node's filter result: the plugin that rejected it and the reasons printed in
+// the message, or code fits.
+type verdict struct {
+	code    code
+	plugin  string
+	reasons []string
+}
+
+// filterPlugin is a Filter of the default profile.
+type filterPlugin interface {
+	name() string
+	filter(st *cycleState, ni *nodeInfo) verdict
+}
+
+// scorePlugin is a Score of the default profile with its PreScore and NormalizeScore: the
+// scores of the feasible nodes, each from 0 to 100, before the weight; nil when its PreScore
+// skips it for this pod (it then scores no node, and no total counts it).
+type scorePlugin interface {
+	name() string
+	weight() int64
+	score(st *cycleState, feasible []*nodeInfo) []int64
+}
+
+// filters are the default profile's filters in their order (pkg/scheduler/apis/config/v1
+// default_plugins.go): a node must pass them all, and the first that fails is its verdict.
+// NodeName is left out: a pod that names its node is never queued.
+var filters = []filterPlugin{
+	nodeUnschedulable{},
+	taintToleration{},
+	nodeAffinity{},
+	nodeResourcesFit{},
+}
+
+// scorers are the default profile's score plugins in their order, with their weights.
+// ImageLocality is not modelled: DaemonLab's nodes report no images, and kube-scheduler scores
+// every node 0 for it then.
+var scorers = []scorePlugin{
+	taintToleration{},
+	nodeAffinity{},
+	nodeResourcesFit{},
+	podTopologySpread{},
+	balancedAllocation{},
+}
+
+// newCycleState runs the PreFilters and PreScores for pod against the cycle's nodes.
+func (cy *Cycle) newCycleState(pod *api.Pod) *cycleState {
+	return &cycleState{pod: pod, want: PodRequests(pod), pinned: pinnedNodes(pod), spread: cy.spreadOf(pod)}
+}
+
+// runFilters is RunFilterPlugins: the node passes when every filter passes; otherwise the
+// verdict of the first that fails. A node NodeAffinity's PreFilter left out is not filtered.
+func runFilters(st *cycleState, ni *nodeInfo) verdict {
+	if st.pinned != nil && !st.pinned[ni.node.Name] {
+		return verdict{code: unschedulableUnresolvable, plugin: NodeAffinity, reasons: []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}
+	}
+	for _, f := range filters {
+		if v := f.filter(st, ni); v.code != fits {
+			v.plugin = f.name()
+			return v
+		}
+	}
+	return verdict{code: fits}
+}
+
+// runScores is RunScorePlugins: each plugin's normalized scores of the feasible nodes, by
+// plugin in the profile's order (nil for a plugin skipped), and each node's total of the
+// weighted scores.
+func runScores(st *cycleState, feasible []*nodeInfo) (byPlugin [][]int64, total []int64) {
+	total = make([]int64, len(feasible))
+	for _, s := range scorers {
+		scores := s.score(st, feasible)
+		for i := range scores {
+			total[i] += s.weight() * scores[i]
+		}
+		byPlugin = append(byPlugin, scores)
+	}
+	return byPlugin, total
+}
+
+// NodeVerdict is one node's filter result: the plugin that rejected the node and its reasons,
+// or no plugin when the node passes every filter.
+type NodeVerdict struct {
+	Plugin  string
+	Reasons []string
+}
+
+// PluginScore is one score plugin's score of a node, normalized to 0–100, and its weight in the
+// total.
+type PluginScore struct {
+	Plugin        string
+	Score, Weight int64
+}
+
+// NodeResult is what one scheduling attempt found of one node.
+type NodeResult struct {
+	Node    string
+	Verdict NodeVerdict
+	Scores  []PluginScore // empty unless the node passed and at least one other did; no plugin PreScore skipped
+	Total   int64
+}
+
+// Explanation is one scheduling attempt of a pod, node by node: what kube-scheduler-simulator
+// shows of it.
+type Explanation struct {
+	Nodes   []NodeResult // every node, in the cluster's order
+	Best    []string     // the passing nodes with the highest total: those the scheduler draws from
+	Message string       // FitError's message when no node passes, without preemption's sentence
+}
+
+// Explain runs one scheduling attempt of pod against every node, as Schedule does, and says
+// what each filter and score plugin found:
+//
+//  1. Every node is filtered; a node that fails names the plugin that rejected it (NodeAffinity
+//     for a node its PreFilter left out).
+//  2. When two or more nodes pass, they are scored; with one, kube-scheduler takes it unscored.
+//  3. When none passes, the message is FitError's.
+//
+// Pods nominated to a node are counted there as Schedule counts them.
+func Explain(c *cluster.Cluster, pod *api.Pod) Explanation {
+	cy := NewCycle(c)
+	st := cy.newCycleState(pod)
+	infos := cy.withNominated(pod)
+	var out Explanation
+	var feasible []*nodeInfo
+	var at []int // each feasible node's index in out.Nodes
+	verdicts := make([]verdict, len(cy.infos))
+	for i, ni := range cy.infos {
+		verdicts[i] = runFilters(st, infos(ni))
+		r := NodeResult{Node: ni.node.Name}
+		if verdicts[i].code == fits {
+			feasible, at = append(feasible, infos(ni)), append(at, i)
+		} else {
+			r.Verdict = NodeVerdict{Plugin: verdicts[i].plugin, Reasons: verdicts[i].reasons}
+		}
+		out.Nodes = append(out.Nodes, r)
+	}
+	switch len(feasible) {
+	case 0:
+		out.Message = filterReasons(len(cy.infos), verdicts)
+	case 1:
+		out.Best = []string{feasible[0].node.Name}
+	default:
+		byPlugin, total := runScores(st, feasible)
+		best := slices.Max(total)
+		for i, ni := range feasible {
+			r := &out.Nodes[at[i]]
+			for p, s := range scorers {
+				if byPlugin[p] == nil {
+					continue
+				}
+				r.Scores = append(r.Scores, PluginScore{Plugin: s.name(), Score: byPlugin[p][i], Weight: s.weight()})
+			}
+			r.Total = total[i]
+			if total[i] == best {
+				out.Best = append(out.Best, ni.node.Name)
+			}
+		}
+	}
+	return out
+}
