@@ -82,6 +82,41 @@ type filterPlugin interface {
 	filter(st *cycleState, ni *nodeInfo) verdict
 }
 
+// podUpdater is a filter's PreFilterExtensions: how its state for the pod (in st) changes when
+// another pod is added to or removed from a node, as preemption's dry run does with victims.
+// A filter whose state reads only the node being filtered needs none.
+type podUpdater interface {
+	addPod(st *cycleState, ni *nodeInfo, p *api.Pod)
+	removePod(st *cycleState, ni *nodeInfo, p *api.Pod)
+}
+
+// addPod puts p on the node and tells the filters' states (AddPod).
+func (st *cycleState) addPod(ni *nodeInfo, p *api.Pod) {
+	ni.addPod(p)
+	for _, f := range filters {
+		if u, ok := f.(podUpdater); ok {
+			u.addPod(st, ni, p)
+		}
+	}
+}
+
+// removePod takes p off the node and tells the filters' states (RemovePod).
+func (st *cycleState) removePod(ni *nodeInfo, p *api.Pod) {
+	ni.removePod(p)
+	for _, f := range filters {
+		if u, ok := f.(podUpdater); ok {
+			u.removePod(st, ni, p)
+		}
+	}
+}
+
+// clone is a copy of the state a dry run can change (CycleState.Clone): every field a
+// podUpdater changes is copied here.
+func (st *cycleState) clone() *cycleState {
+	c := *st
+	return &c
+}
+
 // scorePlugin is a Score of the default profile with its PreScore and NormalizeScore: the
 // scores of the feasible nodes, each from 0 to 100, before the weight; nil when its PreScore
 // skips it for this pod (it then scores no node, and no total counts it).

@@ -158,9 +158,9 @@ func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo) ([]*api.Pod
 	if len(potential) == 0 {
 		return nil, []string{"No preemption victims found for incoming pod"}
 	}
-	ni = ni.clone()
+	ni, st = ni.clone(), st.clone()
 	for _, p := range potential {
-		ni.removePod(p)
+		st.removePod(ni, p)
 	}
 	if v := runFilters(st, ni); v.code != fits {
 		return nil, v.reasons
@@ -168,11 +168,11 @@ func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo) ([]*api.Pod
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j], c.Now()) })
 	var victims []*api.Pod
 	for _, p := range potential {
-		ni.addPod(p)
+		st.addPod(ni, p)
 		if runFilters(st, ni).code == fits {
 			continue // reprieved
 		}
-		ni.removePod(p)
+		st.removePod(ni, p)
 		victims = append(victims, p)
 	}
 	return victims, nil
