@@ -66,3 +66,26 @@ func NewControllerRef(owner Object, apiVersion, kind string) OwnerReference {
 func IsRestartableInitContainer(c *Container) bool {
 	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways
 }
+
+// HostPorts returns the ports a pod takes on its node (schedutil.GetHostPorts): those with a
+// hostPort, of its sidecar init containers (the others have exited before the containers
+// start) and then of its containers; nil when there are none.
+func HostPorts(p *Pod) []ContainerPort {
+	var ports []ContainerPort
+	take := func(c *Container) {
+		for _, port := range c.Ports {
+			if port.HostPort > 0 {
+				ports = append(ports, port)
+			}
+		}
+	}
+	for i := range p.Spec.InitContainers {
+		if IsRestartableInitContainer(&p.Spec.InitContainers[i]) {
+			take(&p.Spec.InitContainers[i])
+		}
+	}
+	for i := range p.Spec.Containers {
+		take(&p.Spec.Containers[i])
+	}
+	return ports
+}

@@ -13,19 +13,22 @@ const (
 	NodeUnschedulable               = "NodeUnschedulable"
 	TaintToleration                 = "TaintToleration"
 	NodeAffinity                    = "NodeAffinity"
+	NodePorts                       = "NodePorts"
 	NodeResourcesFit                = "NodeResourcesFit"
 	PodTopologySpread               = "PodTopologySpread"
 	NodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
 )
 
 // nodeInfo is what kube-scheduler's cache holds of one node (framework.NodeInfo): the node, the
-// pods bound to it that have not finished, in List order, and what they request.
+// pods bound to it that have not finished, in List order, what they request and the host ports
+// they take.
 type nodeInfo struct {
 	node    *api.Node
 	pods    []*api.Pod
-	used    requests // the pods' requests, as they are (NodeInfo.Requested)
-	nonZero requests // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
-	alloc   requests // the node's allocatable
+	ports   []hostPort // the pods' host ports, each once (UsedPorts)
+	used    requests   // the pods' requests, as they are (NodeInfo.Requested)
+	nonZero requests   // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
+	alloc   requests   // the node's allocatable
 }
 
 func newNodeInfo(n *api.Node) *nodeInfo {
@@ -38,6 +41,9 @@ func (ni *nodeInfo) addPod(p *api.Pod) {
 	ni.pods = slices.Insert(ni.pods, i, p)
 	ni.used.add(PodRequests(p))
 	ni.nonZero.add(nonZeroRequests(p))
+	if ports := hostPortsOf(p); ports != nil {
+		ni.ports = addPorts(ni.ports, ports)
+	}
 }
 
 // removePod takes a pod off the node (a preemption victim in a dry run).
@@ -49,22 +55,24 @@ func (ni *nodeInfo) removePod(p *api.Pod) {
 	ni.pods = slices.Delete(slices.Clone(ni.pods), i, i+1)
 	ni.used.sub(PodRequests(p))
 	ni.nonZero.sub(nonZeroRequests(p))
+	ni.ports = removePorts(ni.ports, hostPortsOf(p))
 }
 
 // clone is a copy whose pods can change without changing ni's.
 func (ni *nodeInfo) clone() *nodeInfo {
 	c := *ni
-	c.pods = slices.Clip(ni.pods)
+	c.pods, c.ports = slices.Clip(ni.pods), slices.Clip(ni.ports)
 	return &c
 }
 
 // cycleState is what the plugins work out for one pod in one scheduling attempt
-// (framework.CycleState): its requests, the nodes NodeAffinity's PreFilter narrows it to, and
-// each plugin's own pre-computed state.
+// (framework.CycleState): its requests, the nodes NodeAffinity's PreFilter narrows it to, its
+// host ports, and each plugin's own pre-computed state.
 type cycleState struct {
 	pod    *api.Pod
 	want   requests        // what NodeResourcesFit's filter counts
 	pinned map[string]bool // nil unless every required node affinity term pins metadata.name
+	ports  []hostPort      // NodePorts' PreFilter: nil when the pod takes none
 	spread *spread         // PodTopologySpread's counts, nil when it has nothing to spread
 }
 
@@ -133,6 +141,7 @@ var filters = []filterPlugin{
 	nodeUnschedulable{},
 	taintToleration{},
 	nodeAffinity{},
+	nodePorts{},
 	nodeResourcesFit{},
 }
 
@@ -149,7 +158,7 @@ var scorers = []scorePlugin{
 
 // newCycleState runs the PreFilters and PreScores for pod against the cycle's nodes.
 func (cy *Cycle) newCycleState(pod *api.Pod) *cycleState {
-	return &cycleState{pod: pod, want: PodRequests(pod), pinned: pinnedNodes(pod), spread: cy.spreadOf(pod)}
+	return &cycleState{pod: pod, want: PodRequests(pod), pinned: pinnedNodes(pod), ports: hostPortsOf(pod), spread: cy.spreadOf(pod)}
 }
 
 // runFilters is RunFilterPlugins: the node passes when every filter passes; otherwise the
