@@ -169,13 +169,19 @@ func TestTheExplanationIsInTheLearnersLanguage(t *testing.T) {
 // TestTheEditorWarnsWhatKubernetesWillDo: each lint says, before Apply, what Kubernetes will do
 // with a manifest that applies cleanly, at the line it is about, by the rule the controllers
 // and the scheduler use (k8s.io/api Toleration.ToleratesTaint; nodeaffinity.GetRequiredNodeAffinity;
-// NodeResourcesFit against a node's allocatable; the controllers' ownerReferences); a clean
-// manifest has none. The code editor gets them as warnings beside the apply's errors.
+// NodeResourcesFit against a node's allocatable; the controllers' ownerReferences; NodePorts
+// against a DaemonSet's surge, util.AllowsSurge and schedutil.GetHostPorts); a clean manifest
+// has none. The code editor gets them as warnings beside the apply's errors.
 func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 	deploy := func(ns, selector, spec string) string {
 		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\n  namespace: " + ns + "\nspec:\n  selector:\n    matchLabels:\n      " + selector +
 			"\n  template:\n    metadata:\n      labels:\n        " + selector + "\n    spec:\n" + spec + "      containers:\n      - name: c\n        image: nginx\n"
 	}
+	surging := func(strategy, spec, ports string) string {
+		return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: exporter\nspec:\n  selector:\n    matchLabels:\n      app: exporter\n" + strategy +
+			"  template:\n    metadata:\n      labels:\n        app: exporter\n    spec:\n" + spec + "      containers:\n      - name: c\n        image: prom/node-exporter\n        ports:\n" + ports
+	}
+	const surge = "  updateStrategy:\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n"
 	for _, tc := range []struct {
 		name, text string
 		want       []string // "line N: message", each a prefix
@@ -202,6 +208,15 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 		{"a selector over another controller's pods", deploy("kube-system", "name: fluentd-elasticsearch", ""), []string{
 			"line 7: Its selector also matches pods of DaemonSet/fluentd-elasticsearch: Kubernetes lets selectors overlap",
 		}},
+		{"a DaemonSet that surges with a host port", surging(surge, "", "        - containerPort: 9100\n          hostPort: 9100\n"), []string{
+			"line 11: Its pods take host ports (9100/TCP) and it rolls out with maxSurge: on each node the old pod holds them",
+		}},
+		{"with hostNetwork every container port is a host port", surging(surge, "      hostNetwork: true\n", "        - containerPort: 9100\n        - containerPort: 53\n          protocol: UDP\n"), []string{
+			"line 11: Its pods take host ports (9100/TCP, 53/UDP) and it rolls out with maxSurge",
+		}},
+		{"a DaemonSet that deletes first may take host ports", surging("", "", "        - containerPort: 9100\n          hostPort: 9100\n"), nil},
+		{"a maxSurge of 0% does not surge", surging(strings.Replace(surge, "1\n      maxUnavailable: 0", "0%\n      maxUnavailable: 1", 1), "", "        - containerPort: 9100\n          hostPort: 9100\n"), nil},
+		{"a DaemonSet that surges without host ports", surging(surge, "", "        - containerPort: 9100\n"), nil},
 		{"text that does not decode has none", "kind: [", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,6 +237,9 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 	v := Render(Update(Update(sandbox(t), LangMsg{Lang: Chinese}), EditMsg{Text: lessons.K8sMasterDaemonSet}))
 	require.Len(t, v.Lints, 1)
 	assert.Contains(t, v.Lints[0], "第 16 行：没有节点带有污点 node-role.kubernetes.io/k8s-master")
+	v = Render(Update(Update(sandbox(t), LangMsg{Lang: Chinese}), EditMsg{Text: surging(surge, "", "        - containerPort: 9100\n          hostPort: 9100\n")}))
+	require.Len(t, v.Lints, 1)
+	assert.Contains(t, v.Lints[0], "第 11 行：它的 Pod 占用主机端口（9100/TCP），且以 maxSurge 滚动更新")
 }
 
 // TestANodeADaemonSetSkipsShowsAGhostWithTheReason: on a node where daemon.Decide says

@@ -1,12 +1,14 @@
 package playground
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/controller/daemon"
 	"daemonlab/core/scheduler"
 )
 
@@ -41,7 +43,11 @@ var retiredKeys = map[string]string{
 //  3. requests that no node's whole allocatable fits (scheduler.Oversize): the pods stay
 //     Pending, and preemption cannot help;
 //  4. a selector that matches pods another controller owns (api.ControllerOf): each controller
-//     keeps to the pods it owns, but whatever selects by label sees them all.
+//     keeps to the pods it owns, but whatever selects by label sees them all;
+//  5. a DaemonSet that surges (daemon.AllowsSurge) and whose pods take host ports
+//     (api.HostPorts, hostNetwork's defaults included): NodePorts keeps each new pod off its
+//     node while the old one holds the port, so the rollout stalls until the old pod is deleted
+//     or is not Ready.
 //
 // Text that does not decode has no lints (Apply says what is wrong with it): ms are the
 // manifests of text that does.
@@ -75,6 +81,11 @@ func lints(l Lang, c *cluster.Cluster, ms []api.Manifest) []Lint {
 			self := Ref{m.Kind.Kind, ns, m.Object.GetObjectMeta().Name}
 			if owners := overlapping(c, self, selector); len(owners) > 0 {
 				out = append(out, Lint{Line: m.LineOf("spec.selector"), Message: T(l, "lint.selector", strings.Join(owners, ", "))})
+			}
+		}
+		if ds, ok := m.Object.(*api.DaemonSet); ok {
+			if ports := surgingHostPorts(ds); ports != "" {
+				out = append(out, Lint{Line: m.LineOf("spec.updateStrategy.rollingUpdate.maxSurge"), Message: T(l, "lint.surge.hostport", ports)})
 			}
 		}
 	}
@@ -153,6 +164,24 @@ func requestLints(spec *api.PodSpec, nodes []*api.Node, at func(path, key string
 		}
 	}
 	at(path, "lint.requests", len(nodes), strings.Join(reasons, ", "))
+}
+
+// surgingHostPorts is rule 5 of lints: the host ports of a surging DaemonSet's pods as kubectl
+// describe writes them ("9100/TCP, …"), as the API server defaults the DaemonSet and then each
+// pod; "" when it does not surge or they take none.
+func surgingHostPorts(ds *api.DaemonSet) string {
+	ds = api.DeepCopy(ds)
+	api.Default(ds)
+	if !daemon.AllowsSurge(ds) {
+		return ""
+	}
+	pod := &api.Pod{Spec: ds.Spec.Template.Spec}
+	api.Default(pod)
+	var ports []string
+	for _, p := range api.HostPorts(pod) {
+		ports = append(ports, fmt.Sprintf("%d/%s", p.HostPort, p.Protocol))
+	}
+	return strings.Join(ports, ", ")
 }
 
 // overlapping is rule 4 of lints: the owners (as the cards name them, see topOwner) of the

@@ -239,7 +239,7 @@ func planManage(c *cluster.Cluster, ds *api.DaemonSet, hash string) (Plan, map[s
 //     old one terminates); of several, the oldest new and the oldest old stay and the rest go;
 //     the old one goes too once the new one is available, or at once if it is not ready.
 func keepOnNode(c *cluster.Cluster, ds *api.DaemonSet, running []*api.Pod, shouldRun bool, hash string) (need bool, remove []*api.Pod) {
-	if !allowsSurge(ds) {
+	if !AllowsSurge(ds) {
 		return false, running[min(1, len(running)):]
 	}
 	if len(running) <= 1 {

@@ -120,8 +120,9 @@ func rollingUpdate(c *cluster.Cluster, ds *api.DaemonSet, hash string, owned []*
 	return remove, append(allowed, candidates[:remaining]...)
 }
 
-// allowsSurge reports whether the strategy creates before it deletes (AllowsSurge).
-func allowsSurge(ds *api.DaemonSet) bool {
+// AllowsSurge reports whether the strategy creates before it deletes (util.AllowsSurge): a
+// RollingUpdate whose maxSurge comes to more than 0 for one node.
+func AllowsSurge(ds *api.DaemonSet) bool {
 	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
 		return false
 	}
