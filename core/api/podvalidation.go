@@ -15,8 +15,10 @@ var (
 )
 
 // validatePodSpec follows ValidatePodSpec, in its order: volumes, containers, init containers,
-// restartPolicy, dnsPolicy, nodeSelector, affinity, nodeName, activeDeadlineSeconds, tolerations.
-func validatePodSpec(s *PodSpec, p *Path) ErrorList {
+// hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, affinity, nodeName,
+// activeDeadlineSeconds, tolerations. isPod is opts.ResourceIsPod: the spec is a Pod's, not a
+// template's.
+func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 	volumes, errs := validateVolumes(s.Volumes, p.Child("volumes"))
 	errs = append(errs, validateContainers(s.Containers, volumes, p.Child("containers"))...)
 	names := map[string]bool{}
@@ -30,7 +32,11 @@ func validatePodSpec(s *PodSpec, p *Path) ErrorList {
 			errs = append(errs, Duplicate(cp.Child("name"), c.Name))
 		}
 		names[c.Name] = true
+		// Init containers run one by one, so each is checked alone, and upstream indexes it as
+		// the first of a list of one.
+		errs = append(errs, uniqueHostPorts(s.InitContainers[i:i+1], p.Child("initContainers"))...)
 	}
+	errs = append(errs, validateHostNetworkPorts(s, p.Child("containers"), isPod)...)
 	errs = append(errs, validateEnum(s.RestartPolicy, p.Child("restartPolicy"), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever})...)
 	errs = append(errs, validateEnum(s.DNSPolicy, p.Child("dnsPolicy"), supportedDNSPolicies)...)
 	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
@@ -140,6 +146,45 @@ func validateContainers(cs []Container, volumes map[string]bool, p *Path) ErrorL
 			errs = append(errs, Duplicate(cp.Child("name"), cs[i].Name))
 		}
 		names[cs[i].Name] = true
+	}
+	return append(errs, uniqueHostPorts(cs, p)...)
+}
+
+// uniqueHostPorts follows checkHostPortConflicts: no two ports of the containers may take the
+// same host port with the same protocol and hostIP ("TCP//80" when no hostIP is given); port 0
+// takes none.
+func uniqueHostPorts(cs []Container, p *Path) ErrorList {
+	var errs ErrorList
+	seen := map[string]bool{}
+	for i := range cs {
+		for j, port := range cs[i].Ports {
+			if port.HostPort == 0 {
+				continue
+			}
+			key := fmt.Sprintf("%s/%s/%d", port.Protocol, port.HostIP, port.HostPort)
+			if seen[key] {
+				errs = append(errs, Duplicate(p.Index(i).Child("ports").Index(j).Child("hostPort"), key))
+			}
+			seen[key] = true
+		}
+	}
+	return errs
+}
+
+// validateHostNetworkPorts follows validatePodHostNetworkDeps: with hostNetwork, a container's
+// hostPort must equal its containerPort — in a Pod always (defaulting has filled in a missing
+// one), in a template only when it is set. Init containers are not checked.
+func validateHostNetworkPorts(s *PodSpec, p *Path, isPod bool) ErrorList {
+	if !s.HostNetwork {
+		return nil
+	}
+	var errs ErrorList
+	for i, c := range s.Containers {
+		for j, port := range c.Ports {
+			if (isPod || port.HostPort != 0) && port.HostPort != port.ContainerPort {
+				errs = append(errs, Invalid(p.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+			}
+		}
 	}
 	return errs
 }

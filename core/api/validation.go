@@ -27,7 +27,7 @@ func Validate(obj Object) ErrorList {
 	case *Pod:
 		errs = validateObjectMeta(&o.ObjectMeta, true, IsDNS1123Subdomain)
 		errs = append(errs, validatePodAnnotations(o, NewPath("metadata", "annotations"))...)
-		errs = append(errs, validatePodSpec(&o.Spec, NewPath("spec"))...)
+		errs = append(errs, validatePodSpec(&o.Spec, NewPath("spec"), true)...)
 	case *Node:
 		errs = validateObjectMeta(&o.ObjectMeta, false, IsDNS1123Subdomain)
 		errs = append(errs, validateNodeTaints(o.Spec.Taints, NewPath("spec", "taints"))...)
@@ -394,5 +394,5 @@ func validatePodTemplateSpec(t *PodTemplateSpec, p *Path) ErrorList {
 	mp := p.Child("metadata")
 	errs := validateLabels(t.Labels, mp.Child("labels"))
 	errs = append(errs, validateAnnotations(t.Annotations, mp.Child("annotations"))...)
-	return append(errs, validatePodSpec(&t.Spec, p.Child("spec"))...)
+	return append(errs, validatePodSpec(&t.Spec, p.Child("spec"), false)...)
 }

@@ -188,6 +188,54 @@ func TestYAML11BooleansAreNotStrings(t *testing.T) {
 	assert.EqualError(t, err, `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string`)
 }
 
+// TestValidateHostPorts pins the pod validation of host ports (pkg/apis/core/validation:
+// checkHostPortConflicts, validateInitContainers, validatePodHostNetworkDeps): no two ports of
+// the containers take the same protocol, hostIP and hostPort; each init container is checked
+// alone, as the first of a list of one; with hostNetwork a Pod's hostPort (defaulted to its
+// containerPort) must equal it, and a template's must when it is set.
+func TestValidateHostPorts(t *testing.T) {
+	pod := func(spec string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n" + indent(spec)
+	}
+	container := func(name, ports string) string {
+		return "- {name: " + name + ", image: nginx, ports: [" + ports + "]}\n"
+	}
+	sidecar := func(name, ports string) string {
+		return "- {name: " + name + ", image: nginx, restartPolicy: Always, ports: [" + ports + "]}\n"
+	}
+	cases := []struct {
+		name, manifest string
+		want           []string
+	}{
+		{"two containers on one host port", pod("containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}") + container("b", "{containerPort: 81, hostPort: 8080}")),
+			[]string{`spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"`}},
+		{"one container twice", pod("containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 8080}")),
+			[]string{`spec.containers[0].ports[1].hostPort: Duplicate value: "TCP//8080"`}},
+		{"another protocol or hostIP is another port", pod("containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}") +
+			container("b", "{containerPort: 81, hostPort: 8080, protocol: UDP}, {containerPort: 82, hostPort: 8080, hostIP: 127.0.0.1}")), nil},
+		{"init containers are checked one by one", pod("initContainers:\n" + sidecar("i", "{containerPort: 80, hostPort: 8080}") + sidecar("j", "{containerPort: 80, hostPort: 8080}") +
+			"containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}")), nil},
+		{"an init container twice, indexed as the first", pod("initContainers:\n" + sidecar("i", "{containerPort: 80}") + sidecar("j", "{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 8080}") +
+			"containers:\n" + container("a", "{containerPort: 80}")),
+			[]string{`spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080"`}},
+		{"hostNetwork defaults a pod's hostPort", pod("hostNetwork: true\ncontainers:\n" + container("a", "{containerPort: 80}")), nil},
+		{"hostNetwork with another hostPort", pod("hostNetwork: true\ncontainers:\n" + container("a", "{containerPort: 80, hostPort: 8080}")),
+			[]string{"spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true"}},
+		{"a template with hostNetwork may leave hostPort out", dsWith(strings.Replace(validTemplate, "image: nginx:1.27", "image: nginx:1.27\n      ports: [{containerPort: 80}]\n    hostNetwork: true", 1)), nil},
+		{"a template with hostNetwork and another hostPort", dsWith(strings.Replace(validTemplate, "image: nginx:1.27", "image: nginx:1.27\n      ports: [{containerPort: 80, hostPort: 8080}]\n    hostNetwork: true", 1)),
+			[]string{"spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range decodeValidate(t, tc.manifest) {
+				got = append(got, e.Error())
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
 // TestValidateDeploymentAndReplicaSet pins ValidateDeploymentSpec and ValidateReplicaSetSpec: a
 // selector is required (unlike a DaemonSet's), empty ones are "invalid for deployment", the
 // template must match it, and progressDeadlineSeconds must exceed minReadySeconds.
