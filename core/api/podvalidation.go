@@ -36,7 +36,7 @@ func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 		// the first of a list of one.
 		errs = append(errs, uniqueHostPorts(s.InitContainers[i:i+1], p.Child("initContainers"))...)
 	}
-	errs = append(errs, validateHostNetworkPorts(s, p.Child("containers"), isPod)...)
+	errs = append(errs, validateHostNetworkPorts(s, p, isPod)...)
 	errs = append(errs, validateEnum(s.RestartPolicy, p.Child("restartPolicy"), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever})...)
 	errs = append(errs, validateEnum(s.DNSPolicy, p.Child("dnsPolicy"), supportedDNSPolicies)...)
 	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
@@ -182,7 +182,7 @@ func validateHostNetworkPorts(s *PodSpec, p *Path, isPod bool) ErrorList {
 	for i, c := range s.Containers {
 		for j, port := range c.Ports {
 			if (isPod || port.HostPort != 0) && port.HostPort != port.ContainerPort {
-				errs = append(errs, Invalid(p.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
+				errs = append(errs, Invalid(p.Child("containers").Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}
