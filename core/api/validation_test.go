@@ -188,6 +188,25 @@ func TestYAML11BooleansAreNotStrings(t *testing.T) {
 	assert.EqualError(t, err, `DaemonSet in version "v1" cannot be handled as a DaemonSet: json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string`)
 }
 
+// validationCase is a manifest and the messages its validation gives, in order.
+type validationCase struct {
+	name, manifest string
+	want           []string
+}
+
+// assertValidation decodes, defaults and validates each case's manifest, as the API server does.
+func assertValidation(t *testing.T, cases []validationCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range decodeValidate(t, tc.manifest) {
+				got = append(got, e.Error())
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
 // TestValidateHostPorts pins the pod validation of host ports (pkg/apis/core/validation:
 // checkHostPortConflicts, validateInitContainers, validatePodHostNetworkDeps): no two ports of
 // the containers take the same protocol, hostIP and hostPort; each init container is checked
@@ -203,10 +222,7 @@ func TestValidateHostPorts(t *testing.T) {
 	sidecar := func(name, ports string) string {
 		return "- {name: " + name + ", image: nginx, restartPolicy: Always, ports: [" + ports + "]}\n"
 	}
-	cases := []struct {
-		name, manifest string
-		want           []string
-	}{
+	cases := []validationCase{
 		{"two containers on one host port", pod("containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}") + container("b", "{containerPort: 81, hostPort: 8080}")),
 			[]string{`spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"`}},
 		{"one container twice", pod("containers:\n" + container("a", "{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 8080}")),
@@ -225,15 +241,7 @@ func TestValidateHostPorts(t *testing.T) {
 		{"a template with hostNetwork and another hostPort", dsWith(strings.Replace(validTemplate, "image: nginx:1.27", "image: nginx:1.27\n      ports: [{containerPort: 80, hostPort: 8080}]\n    hostNetwork: true", 1)),
 			[]string{"spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true"}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, e := range decodeValidate(t, tc.manifest) {
-				got = append(got, e.Error())
-			}
-			assert.Equal(t, tc.want, got)
-		})
-	}
+	assertValidation(t, cases)
 }
 
 // TestValidateDeploymentAndReplicaSet pins ValidateDeploymentSpec and ValidateReplicaSetSpec: a
@@ -244,10 +252,7 @@ func TestValidateDeploymentAndReplicaSet(t *testing.T) {
 		return "apiVersion: apps/v1\nkind: " + kind + "\nmetadata: {name: web, namespace: default}\nspec:\n"
 	}
 	template := "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx}]\n"
-	cases := []struct {
-		name, manifest string
-		want           []string
-	}{
+	cases := []validationCase{
 		{"valid deployment", head("Deployment") + "  selector: {matchLabels: {app: web}}\n" + template, nil},
 		{"deployment without selector", head("Deployment") + template,
 			[]string{"spec.selector: Required value", "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"}},
@@ -260,13 +265,5 @@ func TestValidateDeploymentAndReplicaSet(t *testing.T) {
 		{"negative replicas", head("Deployment") + "  replicas: -1\n  selector: {matchLabels: {app: web}}\n" + template,
 			[]string{"spec.replicas: Invalid value: -1: must be greater than or equal to 0"}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, e := range decodeValidate(t, tc.manifest) {
-				got = append(got, e.Error())
-			}
-			assert.Equal(t, tc.want, got)
-		})
-	}
+	assertValidation(t, cases)
 }
