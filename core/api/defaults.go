@@ -110,7 +110,8 @@ func defaultDeployment(d *Deployment) {
 //  3. With pod-level limits, each pod-level request not given defaults to the containers'
 //     aggregate request of that resource, or else to the pod-level limit (defaultPodRequests).
 //  4. enableServiceLinks defaults to true.
-//  4. With hostNetwork, a container port's hostPort defaults to its containerPort.
+//  5. With hostNetwork, the hostPort of a container's or an init container's port defaults to
+//     its containerPort (defaultHostNetworkPorts).
 func defaultPod(p *Pod) {
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		p.Spec.TerminationGracePeriodSeconds = ptr[int64](1)
