@@ -167,6 +167,27 @@ func runFilters(st *cycleState, ni *nodeInfo) verdict {
 	return verdict{code: fits}
 }
 
+// runFiltersWithNominated is RunFilterPluginsWithNominatedPods: nominated are the pods
+// nominated to the node with at least the pod's priority.
+//
+//  1. Without such pods, the filters run once.
+//  2. Otherwise they run with those pods added to a copy of the node and told to a copy of the
+//     state (AddPod), as if they were bound; if the node passes, they run again without them,
+//     as the nominated pods may go elsewhere: a pod whose affinity only they satisfy must not
+//     pass on their account.
+func runFiltersWithNominated(st *cycleState, ni *nodeInfo, nominated []*api.Pod) verdict {
+	if len(nominated) > 0 {
+		withNominated, niWithNominated := st.clone(), ni.clone()
+		for _, p := range nominated {
+			withNominated.addPod(niWithNominated, p)
+		}
+		if v := runFilters(withNominated, niWithNominated); v.code != fits {
+			return v
+		}
+	}
+	return runFilters(st, ni)
+}
+
 // runScores is RunScorePlugins: each plugin's normalized scores of the feasible nodes, by
 // plugin in the profile's order (nil for a plugin skipped), and each node's total of the
 // weighted scores.
@@ -224,16 +245,16 @@ type Explanation struct {
 func Explain(c *cluster.Cluster, pod *api.Pod) Explanation {
 	cy := NewCycle(c)
 	st := cy.newCycleState(pod)
-	infos := cy.withNominated(pod)
+	nominated := cy.nominatedFor(pod)
 	var out Explanation
 	var feasible []*nodeInfo
 	var at []int // each feasible node's index in out.Nodes
 	verdicts := make([]verdict, len(cy.infos))
 	for i, ni := range cy.infos {
-		verdicts[i] = runFilters(st, infos(ni))
+		verdicts[i] = runFiltersWithNominated(st, ni, nominated[ni.node.Name])
 		r := NodeResult{Node: ni.node.Name}
 		if verdicts[i].code == fits {
-			feasible, at = append(feasible, infos(ni)), append(at, i)
+			feasible, at = append(feasible, ni), append(at, i)
 		} else {
 			r.Verdict = NodeVerdict{Plugin: verdicts[i].plugin, Reasons: verdicts[i].reasons}
 		}
