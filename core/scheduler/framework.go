@@ -15,17 +15,20 @@ const (
 	NodeAffinity                    = "NodeAffinity"
 	NodeResourcesFit                = "NodeResourcesFit"
 	PodTopologySpread               = "PodTopologySpread"
+	InterPodAffinity                = "InterPodAffinity"
 	NodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
 )
 
 // nodeInfo is what kube-scheduler's cache holds of one node (framework.NodeInfo): the node, the
-// pods bound to it that have not finished, in List order, and what they request.
+// pods bound to it that have not finished, in List order, what they request, and the terms of
+// those with pod affinity or anti-affinity.
 type nodeInfo struct {
 	node    *api.Node
 	pods    []*api.Pod
-	used    requests // the pods' requests, as they are (NodeInfo.Requested)
-	nonZero requests // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
-	alloc   requests // the node's allocatable
+	used    requests    // the pods' requests, as they are (NodeInfo.Requested)
+	nonZero requests    // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
+	alloc   requests    // the node's allocatable
+	affine  []*podTerms // the pods with pod affinity or anti-affinity (PodsWithAffinity)
 }
 
 func newNodeInfo(n *api.Node) *nodeInfo {
@@ -38,6 +41,10 @@ func (ni *nodeInfo) addPod(p *api.Pod) {
 	ni.pods = slices.Insert(ni.pods, i, p)
 	ni.used.add(PodRequests(p))
 	ni.nonZero.add(nonZeroRequests(p))
+	if hasPodAffinity(p) {
+		t := newPodTerms(p)
+		ni.affine = append(ni.affine, &t)
+	}
 }
 
 // removePod takes a pod off the node (a preemption victim in a dry run).
@@ -49,12 +56,15 @@ func (ni *nodeInfo) removePod(p *api.Pod) {
 	ni.pods = slices.Delete(slices.Clone(ni.pods), i, i+1)
 	ni.used.sub(PodRequests(p))
 	ni.nonZero.sub(nonZeroRequests(p))
+	if j := slices.IndexFunc(ni.affine, func(t *podTerms) bool { return t.pod == p }); j >= 0 {
+		ni.affine = slices.Delete(slices.Clone(ni.affine), j, j+1)
+	}
 }
 
 // clone is a copy whose pods can change without changing ni's.
 func (ni *nodeInfo) clone() *nodeInfo {
 	c := *ni
-	c.pods = slices.Clip(ni.pods)
+	c.pods, c.affine = slices.Clip(ni.pods), slices.Clip(ni.affine)
 	return &c
 }
 
@@ -62,10 +72,12 @@ func (ni *nodeInfo) clone() *nodeInfo {
 // (framework.CycleState): its requests, the nodes NodeAffinity's PreFilter narrows it to, and
 // each plugin's own pre-computed state.
 type cycleState struct {
-	pod    *api.Pod
-	want   requests        // what NodeResourcesFit's filter counts
-	pinned map[string]bool // nil unless every required node affinity term pins metadata.name
-	spread *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+	pod      *api.Pod
+	cy       *Cycle          // every node, as PreScore lists them from the snapshot
+	want     requests        // what NodeResourcesFit's filter counts
+	pinned   map[string]bool // nil unless every required node affinity term pins metadata.name
+	spread   *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+	affinity *affinityState  // InterPodAffinity's counts, nil when its PreFilter skipped it
 }
 
 // verdict is one node's filter result: the plugin that rejected it and the reasons printed in
@@ -114,6 +126,7 @@ func (st *cycleState) removePod(ni *nodeInfo, p *api.Pod) {
 // podUpdater changes is copied here.
 func (st *cycleState) clone() *cycleState {
 	c := *st
+	c.affinity = st.affinity.clone()
 	return &c
 }
 
@@ -134,6 +147,7 @@ var filters = []filterPlugin{
 	taintToleration{},
 	nodeAffinity{},
 	nodeResourcesFit{},
+	interPodAffinity{},
 }
 
 // scorers are the default profile's score plugins in their order, with their weights.
@@ -144,12 +158,14 @@ var scorers = []scorePlugin{
 	nodeAffinity{},
 	nodeResourcesFit{},
 	podTopologySpread{},
+	interPodAffinity{},
 	balancedAllocation{},
 }
 
 // newCycleState runs the PreFilters and PreScores for pod against the cycle's nodes.
 func (cy *Cycle) newCycleState(pod *api.Pod) *cycleState {
-	return &cycleState{pod: pod, want: PodRequests(pod), pinned: pinnedNodes(pod), spread: cy.spreadOf(pod)}
+	return &cycleState{pod: pod, cy: cy, want: PodRequests(pod), pinned: pinnedNodes(pod), spread: cy.spreadOf(pod),
+		affinity: cy.interPodAffinityPreFilter(pod)}
 }
 
 // runFilters is RunFilterPlugins: the node passes when every filter passes; otherwise the

@@ -106,6 +106,9 @@ type Cycle struct {
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
 	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
+	// The bound pods with pod affinity or anti-affinity, and those with required anti-affinity:
+	// while there are none, InterPodAffinity skips pods without terms of their own at once.
+	affinePods, requiredAntiAffinityPods int
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -127,6 +130,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 // informer leaves Succeeded and Failed pods out), terminating ones included.
 func (cy *Cycle) reload() {
 	cy.nominated, cy.spreads = nil, map[cluster.Key]*spread{}
+	cy.affinePods, cy.requiredAntiAffinityPods = 0, 0
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	nodes := cy.c.Nodes()
 	cy.infos = make([]*nodeInfo, len(nodes))
@@ -142,9 +146,20 @@ func (cy *Cycle) reload() {
 		case p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed:
 		default:
 			if ni := cy.byName[p.Spec.NodeName]; ni != nil {
-				ni.addPod(p)
+				cy.bind(ni, p)
 			}
 		}
+	}
+}
+
+// bind counts a pod bound to a node.
+func (cy *Cycle) bind(ni *nodeInfo, p *api.Pod) {
+	ni.addPod(p)
+	if hasPodAffinity(p) {
+		cy.affinePods++
+	}
+	if hasRequiredAntiAffinity(p) {
+		cy.requiredAntiAffinityPods++
 	}
 }
 
@@ -166,7 +181,7 @@ func (cy *Cycle) Apply(d Decision) bool {
 			}
 		}
 		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.byName[d.Node] != nil {
-			cy.byName[d.Node].addPod(stored)
+			cy.bind(cy.byName[d.Node], stored)
 		}
 	default:
 		cy.reload()
