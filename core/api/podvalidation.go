@@ -40,8 +40,8 @@ func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 	errs = append(errs, validateEnum(s.RestartPolicy, p.Child("restartPolicy"), []RestartPolicy{RestartPolicyAlways, RestartPolicyOnFailure, RestartPolicyNever})...)
 	errs = append(errs, validateEnum(s.DNSPolicy, p.Child("dnsPolicy"), supportedDNSPolicies)...)
 	errs = append(errs, validateLabels(s.NodeSelector, p.Child("nodeSelector"))...)
-	if a := s.Affinity; a != nil && a.NodeAffinity != nil {
-		errs = append(errs, validateNodeAffinity(a.NodeAffinity, p.Child("affinity", "nodeAffinity"))...)
+	if a := s.Affinity; a != nil {
+		errs = append(errs, validateAffinity(a, p.Child("affinity"))...)
 	}
 	if s.NodeName != "" {
 		for _, msg := range IsDNS1123Subdomain(s.NodeName) {
@@ -351,6 +351,98 @@ func validateNodeTaints(taints []Taint, p *Path) ErrorList {
 		seen[id] = true
 	}
 	return errs
+}
+
+// validateAffinity follows validateAffinity: node affinity, then pod affinity, then pod
+// anti-affinity.
+func validateAffinity(a *Affinity, p *Path) ErrorList {
+	var errs ErrorList
+	if a.NodeAffinity != nil {
+		errs = append(errs, validateNodeAffinity(a.NodeAffinity, p.Child("nodeAffinity"))...)
+	}
+	if pa := a.PodAffinity; pa != nil {
+		errs = append(errs, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, p.Child("podAffinity"))...)
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		errs = append(errs, validatePodAffinityTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, p.Child("podAntiAffinity"))...)
+	}
+	return errs
+}
+
+// validatePodAffinityTerms follows validatePodAffinity and validatePodAntiAffinity: each
+// required term, then each preferred one, whose weight is 1 to 100.
+func validatePodAffinityTerms(required []PodAffinityTerm, preferred []WeightedPodAffinityTerm, p *Path) ErrorList {
+	var errs ErrorList
+	for i, t := range required {
+		errs = append(errs, validatePodAffinityTerm(&t, p.Child("requiredDuringSchedulingIgnoredDuringExecution").Index(i))...)
+	}
+	for i, w := range preferred {
+		wp := p.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
+		if w.Weight <= 0 || w.Weight > 100 {
+			errs = append(errs, Invalid(wp.Child("weight"), w.Weight, "must be in the range 1-100"))
+		}
+		errs = append(errs, validatePodAffinityTerm(&w.PodAffinityTerm, wp.Child("podAffinityTerm"))...)
+	}
+	return errs
+}
+
+// validatePodAffinityTerm follows validatePodAffinityTerm:
+//
+//  1. labelSelector and namespaceSelector are label selectors.
+//  2. Every namespace is a DNS-1123 label (reported at "namespace", as upstream spells it).
+//  3. matchLabelKeys and mismatchLabelKeys need a labelSelector, and are label keys
+//     (ValidateMatchLabelKeysAndMismatchLabelKeys); a key of matchLabelKeys may not appear in
+//     the labelSelector besides the requirement the API server merged from it (reported at the
+//     term's path indexed by the key's place in matchLabelKeys, as upstream does), nor in
+//     mismatchLabelKeys.
+//  4. topologyKey is required and a label key.
+func validatePodAffinityTerm(t *PodAffinityTerm, p *Path) ErrorList {
+	errs := validateLabelSelector(t.LabelSelector, p.Child("labelSelector"))
+	errs = append(errs, validateLabelSelector(t.NamespaceSelector, p.Child("namespaceSelector"))...)
+	for _, ns := range t.Namespaces {
+		for _, msg := range IsDNS1123Label(ns) {
+			errs = append(errs, Invalid(p.Child("namespace"), ns, msg))
+		}
+	}
+	for _, keys := range []struct {
+		name string
+		keys []string
+	}{{"matchLabelKeys", t.MatchLabelKeys}, {"mismatchLabelKeys", t.MismatchLabelKeys}} {
+		switch {
+		case len(keys.keys) == 0:
+		case t.LabelSelector == nil:
+			errs = append(errs, Forbidden(p.Child(keys.name), "must not be specified when labelSelector is not set"))
+		default:
+			for i, key := range keys.keys {
+				errs = append(errs, validateLabelName(key, p.Child(keys.name).Index(i))...)
+			}
+		}
+	}
+	if ls := t.LabelSelector; ls != nil {
+		at := map[string]int{}
+		for i, key := range t.MatchLabelKeys {
+			at[key] = i
+		}
+		seen := map[string]bool{}
+		for key := range ls.MatchLabels {
+			seen[key] = true
+		}
+		for _, e := range ls.MatchExpressions {
+			if i, ok := at[e.Key]; ok && seen[e.Key] {
+				errs = append(errs, Invalid(p.Index(i), e.Key, "exists in both matchLabelKeys and labelSelector"))
+			}
+			seen[e.Key] = true
+		}
+	}
+	for i, key := range t.MatchLabelKeys {
+		if slices.Contains(t.MismatchLabelKeys, key) {
+			errs = append(errs, Invalid(p.Child("matchLabelKeys").Index(i), key, "exists in both matchLabelKeys and mismatchLabelKeys"))
+		}
+	}
+	if t.TopologyKey == "" {
+		errs = append(errs, Required(p.Child("topologyKey"), "can not be empty"))
+	}
+	return append(errs, validateLabelName(t.TopologyKey, p.Child("topologyKey"))...)
 }
 
 // validateNodeAffinity follows ValidateNodeSelector for the required terms (at least one; each

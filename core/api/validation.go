@@ -129,7 +129,7 @@ func validateLabelSelector(ls *LabelSelector, p *Path) ErrorList {
 	if ls == nil {
 		return nil
 	}
-	var errs ErrorList
+	errs := validateLabels(ls.MatchLabels, p.Child("matchLabels"))
 	for i, e := range ls.MatchExpressions {
 		ep := p.Child("matchExpressions").Index(i)
 		switch e.Operator {
@@ -151,7 +151,7 @@ func validateLabelSelector(ls *LabelSelector, p *Path) ErrorList {
 			}
 		}
 	}
-	return append(errs, validateLabels(ls.MatchLabels, p.Child("matchLabels"))...)
+	return errs
 }
 
 func validateNonnegative(v int64, p *Path) ErrorList {

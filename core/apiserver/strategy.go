@@ -62,15 +62,77 @@ var strategies = map[string]strategy{
 }
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a
-// new pod has generation 1 (the strategy's generation), is Pending and has the QoS class of its
-// resources. DaemonLab keeps the status the manifest gives (a phase defaults to Pending), where
-// upstream resets the whole status to Pending: tests create pods already Running or Failed.
+// new pod has generation 1 (the strategy's generation), is Pending, has the QoS class of its
+// resources, and its pod (anti-)affinity terms' label keys merged into their selectors (see
+// mergePodAffinityLabelKeys). DaemonLab keeps the status the manifest gives (a phase defaults
+// to Pending), where upstream resets the whole status to Pending: tests create pods already
+// Running or Failed.
 func podPrepareForCreate(obj api.Object) {
 	pod := obj.(*api.Pod)
 	if pod.Status.Phase == "" {
 		pod.Status.Phase = api.PodPending
 	}
 	pod.Status.QOSClass = string(api.ComputeQOS(&pod.Spec))
+	mergePodAffinityLabelKeys(pod)
+}
+
+// mergePodAffinityLabelKeys is mutatePodAffinity (MatchLabelKeysInPodAffinity, GA and locked on
+// since v1.33): every required and preferred pod affinity and anti-affinity term with a
+// labelSelector gets, from the pod's own labels, in this order:
+//
+//  1. `key In (value)` in matchExpressions for each key of matchLabelKeys the pod has a label
+//     for (applyMatchLabelKeysAndMismatchLabelKeys);
+//  2. `key NotIn (value)` for each such key of mismatchLabelKeys.
+//
+// A key the pod has no label for adds nothing; a term without a labelSelector selects no pod
+// and is left alone; matchLabelKeys and mismatchLabelKeys stay in the spec. The scheduler reads
+// the labelSelector only. The affinity is copied before it changes, as the manifest's may be
+// shared.
+func mergePodAffinityLabelKeys(pod *api.Pod) {
+	merges := false
+	eachPodAffinityTerm(pod.Spec.Affinity, func(t *api.PodAffinityTerm) {
+		merges = merges || t.LabelSelector != nil && len(t.MatchLabelKeys)+len(t.MismatchLabelKeys) > 0
+	})
+	if !merges {
+		return
+	}
+	pod.Spec.Affinity = api.DeepCopy(pod.Spec.Affinity)
+	eachPodAffinityTerm(pod.Spec.Affinity, func(t *api.PodAffinityTerm) {
+		if t.LabelSelector == nil {
+			return
+		}
+		add := func(keys []string, op api.LabelSelectorOperator) {
+			for _, key := range keys {
+				if v, ok := pod.Labels[key]; ok {
+					t.LabelSelector.MatchExpressions = append(t.LabelSelector.MatchExpressions, api.LabelSelectorRequirement{Key: key, Operator: op, Values: []string{v}})
+				}
+			}
+		}
+		add(t.MatchLabelKeys, api.LabelSelectorOpIn)
+		add(t.MismatchLabelKeys, api.LabelSelectorOpNotIn)
+	})
+}
+
+// eachPodAffinityTerm calls f with every required and preferred term of a's pod affinity and
+// anti-affinity.
+func eachPodAffinityTerm(a *api.Affinity, f func(*api.PodAffinityTerm)) {
+	if a == nil {
+		return
+	}
+	visit := func(required []api.PodAffinityTerm, preferred []api.WeightedPodAffinityTerm) {
+		for i := range required {
+			f(&required[i])
+		}
+		for i := range preferred {
+			f(&preferred[i].PodAffinityTerm)
+		}
+	}
+	if pa := a.PodAffinity; pa != nil {
+		visit(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		visit(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
 }
 
 // podValidateUpdate is podStrategy.ValidateUpdate's update rules (pkg/registry/core/pod/

@@ -98,3 +98,24 @@ func TestExplainSaysEachNodesFilterAndScores(t *testing.T) {
 	assert.Equal(t, "0/3 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable.", e.Message)
 	assert.Equal(t, NodeResourcesFit, e.Nodes[0].Verdict.Plugin)
 }
+
+// TestScoresCountBoundPodsNotNominatedOnes pins findNodesThatPassFilters and prioritizeNodes
+// (pkg/scheduler/schedule_one.go): a pod nominated to a node counts there while the incoming
+// pod is filtered, but the node scored is the snapshot's, without it: a 3Gi nominated pod
+// leaves no room for a 2Gi pod on n1, and a 1Gi pod scores n1 as it scores the empty n2.
+func TestScoresCountBoundPodsNotNominatedOnes(t *testing.T) {
+	c := world(t, []string{"n1", "n2"}, []podSpec{{name: "nominee", class: "system-cluster-critical", memory: "3Gi"},
+		{name: "big", memory: "2Gi"}, {name: "small", memory: "1Gi"}})
+	nominee := api.DeepCopy(pod(c, "nominee"))
+	nominee.Status.NominatedNodeName = "n1"
+	require.NoError(t, c.Update(nominee))
+
+	e := Explain(c, pod(c, "big"))
+	assert.Equal(t, NodeVerdict{Plugin: NodeResourcesFit, Reasons: []string{"Insufficient memory"}}, e.Nodes[0].Verdict)
+	e = Explain(c, pod(c, "small"))
+	n1, ok1 := scoreOf(t, e, "n1", NodeResourcesFit)
+	n2, ok2 := scoreOf(t, e, "n2", NodeResourcesFit)
+	require.True(t, ok1 && ok2)
+	assert.Equal(t, n2, n1)
+	assert.Equal(t, []string{"n1", "n2"}, e.Best)
+}

@@ -16,19 +16,21 @@ const (
 	NodePorts                       = "NodePorts"
 	NodeResourcesFit                = "NodeResourcesFit"
 	PodTopologySpread               = "PodTopologySpread"
+	InterPodAffinity                = "InterPodAffinity"
 	NodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
 )
 
 // nodeInfo is what kube-scheduler's cache holds of one node (framework.NodeInfo): the node, the
-// pods bound to it that have not finished, in List order, what they request and the host ports
-// they take.
+// pods bound to it that have not finished, in List order, what they request, the host ports
+// they take, and the terms of those with pod affinity or anti-affinity.
 type nodeInfo struct {
 	node    *api.Node
 	pods    []*api.Pod
-	ports   []hostPort // the pods' host ports, each once (UsedPorts)
-	used    requests   // the pods' requests, as they are (NodeInfo.Requested)
-	nonZero requests   // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
-	alloc   requests   // the node's allocatable
+	ports   []hostPort  // the pods' host ports, each once (UsedPorts)
+	used    requests    // the pods' requests, as they are (NodeInfo.Requested)
+	nonZero requests    // with 100m cpu and 200Mi memory for a container that requests none (NonZeroRequested)
+	alloc   requests    // the node's allocatable
+	affine  []*podTerms // the pods with pod affinity or anti-affinity (PodsWithAffinity)
 }
 
 func newNodeInfo(n *api.Node) *nodeInfo {
@@ -44,6 +46,10 @@ func (ni *nodeInfo) addPod(p *api.Pod) {
 	if ports := hostPortsOf(p); ports != nil {
 		ni.ports = addPorts(ni.ports, ports)
 	}
+	if hasPodAffinity(p) {
+		t := newPodTerms(p)
+		ni.affine = append(ni.affine, &t)
+	}
 }
 
 // removePod takes a pod off the node (a preemption victim in a dry run).
@@ -56,12 +62,15 @@ func (ni *nodeInfo) removePod(p *api.Pod) {
 	ni.used.sub(PodRequests(p))
 	ni.nonZero.sub(nonZeroRequests(p))
 	ni.ports = removePorts(ni.ports, hostPortsOf(p))
+	if j := slices.IndexFunc(ni.affine, func(t *podTerms) bool { return t.pod == p }); j >= 0 {
+		ni.affine = slices.Delete(slices.Clone(ni.affine), j, j+1)
+	}
 }
 
 // clone is a copy whose pods can change without changing ni's.
 func (ni *nodeInfo) clone() *nodeInfo {
 	c := *ni
-	c.pods, c.ports = slices.Clip(ni.pods), slices.Clip(ni.ports)
+	c.pods, c.ports, c.affine = slices.Clip(ni.pods), slices.Clip(ni.ports), slices.Clip(ni.affine)
 	return &c
 }
 
@@ -69,11 +78,13 @@ func (ni *nodeInfo) clone() *nodeInfo {
 // (framework.CycleState): its requests, the nodes NodeAffinity's PreFilter narrows it to, its
 // host ports, and each plugin's own pre-computed state.
 type cycleState struct {
-	pod    *api.Pod
-	want   requests        // what NodeResourcesFit's filter counts
-	pinned map[string]bool // nil unless every required node affinity term pins metadata.name
-	ports  []hostPort      // NodePorts' PreFilter: nil when the pod takes none
-	spread *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+	pod      *api.Pod
+	cy       *Cycle          // every node, as PreScore lists them from the snapshot
+	want     requests        // what NodeResourcesFit's filter counts
+	pinned   map[string]bool // nil unless every required node affinity term pins metadata.name
+	ports    []hostPort      // NodePorts' PreFilter: nil when the pod takes none
+	spread   *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+	affinity *affinityState  // InterPodAffinity's counts, nil when its PreFilter skipped it
 }
 
 // verdict is one node's filter result: the plugin that rejected it and the reasons printed in
@@ -122,6 +133,7 @@ func (st *cycleState) removePod(ni *nodeInfo, p *api.Pod) {
 // podUpdater changes is copied here.
 func (st *cycleState) clone() *cycleState {
 	c := *st
+	c.affinity = st.affinity.clone()
 	return &c
 }
 
@@ -143,6 +155,7 @@ var filters = []filterPlugin{
 	nodeAffinity{},
 	nodePorts{},
 	nodeResourcesFit{},
+	interPodAffinity{},
 }
 
 // scorers are the default profile's score plugins in their order, with their weights.
@@ -153,12 +166,14 @@ var scorers = []scorePlugin{
 	nodeAffinity{},
 	nodeResourcesFit{},
 	podTopologySpread{},
+	interPodAffinity{},
 	balancedAllocation{},
 }
 
 // newCycleState runs the PreFilters and PreScores for pod against the cycle's nodes.
 func (cy *Cycle) newCycleState(pod *api.Pod) *cycleState {
-	return &cycleState{pod: pod, want: PodRequests(pod), pinned: pinnedNodes(pod), ports: hostPortsOf(pod), spread: cy.spreadOf(pod)}
+	return &cycleState{pod: pod, cy: cy, want: PodRequests(pod), pinned: pinnedNodes(pod), ports: hostPortsOf(pod), spread: cy.spreadOf(pod),
+		affinity: cy.interPodAffinityPreFilter(pod)}
 }
 
 // runFilters is RunFilterPlugins: the node passes when every filter passes; otherwise the
@@ -174,6 +189,27 @@ func runFilters(st *cycleState, ni *nodeInfo) verdict {
 		}
 	}
 	return verdict{code: fits}
+}
+
+// runFiltersWithNominated is RunFilterPluginsWithNominatedPods: nominated are the pods
+// nominated to the node with at least the pod's priority.
+//
+//  1. Without such pods, the filters run once.
+//  2. Otherwise they run with those pods added to a copy of the node and told to a copy of the
+//     state (AddPod), as if they were bound; if the node passes, they run again without them,
+//     as the nominated pods may go elsewhere: a pod whose affinity only they satisfy must not
+//     pass on their account.
+func runFiltersWithNominated(st *cycleState, ni *nodeInfo, nominated []*api.Pod) verdict {
+	if len(nominated) > 0 {
+		withNominated, niWithNominated := st.clone(), ni.clone()
+		for _, p := range nominated {
+			withNominated.addPod(niWithNominated, p)
+		}
+		if v := runFilters(withNominated, niWithNominated); v.code != fits {
+			return v
+		}
+	}
+	return runFilters(st, ni)
 }
 
 // runScores is RunScorePlugins: each plugin's normalized scores of the feasible nodes, by
@@ -233,16 +269,16 @@ type Explanation struct {
 func Explain(c *cluster.Cluster, pod *api.Pod) Explanation {
 	cy := NewCycle(c)
 	st := cy.newCycleState(pod)
-	infos := cy.withNominated(pod)
+	nominated := cy.nominatedFor(pod)
 	var out Explanation
 	var feasible []*nodeInfo
 	var at []int // each feasible node's index in out.Nodes
 	verdicts := make([]verdict, len(cy.infos))
 	for i, ni := range cy.infos {
-		verdicts[i] = runFilters(st, infos(ni))
+		verdicts[i] = runFiltersWithNominated(st, ni, nominated[ni.node.Name])
 		r := NodeResult{Node: ni.node.Name}
 		if verdicts[i].code == fits {
-			feasible, at = append(feasible, infos(ni)), append(at, i)
+			feasible, at = append(feasible, ni), append(at, i)
 		} else {
 			r.Verdict = NodeVerdict{Plugin: verdicts[i].plugin, Reasons: verdicts[i].reasons}
 		}

@@ -35,7 +35,7 @@ type preemption struct {
 //  5. The node is chosen by, in turn: the lowest highest victim priority, the lowest sum of
 //     priorities, the fewest victims, the latest start among the highest-priority victims;
 //     kube-scheduler breaks the last tie by map order, DaemonLab with its random source.
-func preempt(c *cluster.Cluster, st *cycleState, infos []*nodeInfo, verdicts []verdict, view func(*nodeInfo) *nodeInfo) preemption {
+func preempt(c *cluster.Cluster, st *cycleState, infos []*nodeInfo, verdicts []verdict, nominated map[string][]*api.Pod) preemption {
 	pod := st.pod
 	if p := pod.Spec.PreemptionPolicy; p != nil && *p == "Never" {
 		return preemption{message: "preemption: not eligible due to preemptionPolicy=Never."}
@@ -56,7 +56,7 @@ func preempt(c *cluster.Cluster, st *cycleState, infos []*nodeInfo, verdicts []v
 	failures := map[string]int{}
 	var candidates []candidate
 	for at, i := range potential {
-		victims, reasons := selectVictims(c, st, view(infos[i]))
+		victims, reasons := selectVictims(c, st, infos[i], nominated[infos[i].node.Name])
 		if victims == nil {
 			for _, r := range reasons {
 				failures[r]++
@@ -148,7 +148,7 @@ func shortlist(c *cluster.Cluster, candidates []candidate, potential int) []cand
 //  1. Every pod of lower priority is removed; if the pod still does not pass, the node is no
 //     candidate, with the reasons of the filter that failed.
 //  2. Most important first, each is added back; one the pod still passes with is reprieved.
-func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo) ([]*api.Pod, []string) {
+func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo, nominated []*api.Pod) ([]*api.Pod, []string) {
 	var potential []*api.Pod
 	for _, p := range ni.pods {
 		if priority(p) < priority(st.pod) {
@@ -162,14 +162,14 @@ func selectVictims(c *cluster.Cluster, st *cycleState, ni *nodeInfo) ([]*api.Pod
 	for _, p := range potential {
 		st.removePod(ni, p)
 	}
-	if v := runFilters(st, ni); v.code != fits {
+	if v := runFiltersWithNominated(st, ni, nominated); v.code != fits {
 		return nil, v.reasons
 	}
 	sort.SliceStable(potential, func(i, j int) bool { return moreImportant(potential[i], potential[j], c.Now()) })
 	var victims []*api.Pod
 	for _, p := range potential {
 		st.addPod(ni, p)
-		if runFilters(st, ni).code == fits {
+		if runFiltersWithNominated(st, ni, nominated).code == fits {
 			continue // reprieved
 		}
 		st.removePod(ni, p)

@@ -88,7 +88,9 @@ func priority(p *api.Pod) int32 {
 //     reason counts sorted as strings, then what preemption did or why it could not (see
 //     preempt).
 //
-// Pods nominated to a node with at least this pod's priority count as running there.
+// Pods nominated to a node with at least this pod's priority count as running there while it is
+// filtered, and the node must pass without them too (runFiltersWithNominated); the scores count
+// the bound pods only.
 func Schedule(c *cluster.Cluster, pod *api.Pod) Decision {
 	return NewCycle(c).Schedule(pod)
 }
@@ -104,6 +106,9 @@ type Cycle struct {
 	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
 	nextStart int                     // kube-scheduler's nextStartNodeIndex
 	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
+	// The bound pods with pod affinity or anti-affinity, and those with required anti-affinity:
+	// while there are none, InterPodAffinity skips pods without terms of their own at once.
+	affinePods, requiredAntiAffinityPods int
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -125,6 +130,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 // informer leaves Succeeded and Failed pods out), terminating ones included.
 func (cy *Cycle) reload() {
 	cy.nominated, cy.spreads = nil, map[cluster.Key]*spread{}
+	cy.affinePods, cy.requiredAntiAffinityPods = 0, 0
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	nodes := cy.c.Nodes()
 	cy.infos = make([]*nodeInfo, len(nodes))
@@ -140,9 +146,20 @@ func (cy *Cycle) reload() {
 		case p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed:
 		default:
 			if ni := cy.byName[p.Spec.NodeName]; ni != nil {
-				ni.addPod(p)
+				cy.bind(ni, p)
 			}
 		}
+	}
+}
+
+// bind counts a pod bound to a node.
+func (cy *Cycle) bind(ni *nodeInfo, p *api.Pod) {
+	ni.addPod(p)
+	if hasPodAffinity(p) {
+		cy.affinePods++
+	}
+	if hasRequiredAntiAffinity(p) {
+		cy.requiredAntiAffinityPods++
 	}
 }
 
@@ -164,7 +181,7 @@ func (cy *Cycle) Apply(d Decision) bool {
 			}
 		}
 		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.byName[d.Node] != nil {
-			cy.byName[d.Node].addPod(stored)
+			cy.bind(cy.byName[d.Node], stored)
 		}
 	default:
 		cy.reload()
@@ -172,34 +189,26 @@ func (cy *Cycle) Apply(d Decision) bool {
 	return changed
 }
 
-// withNominated returns how pod sees each node: with the pods nominated there that have at least
-// its priority counted as if bound (RunFilterPluginsWithNominatedPods), on a copy of the node.
-func (cy *Cycle) withNominated(pod *api.Pod) func(*nodeInfo) *nodeInfo {
-	var overlay map[string]*nodeInfo
+// nominatedFor returns, by node, the pods nominated there that pod must count as if bound: those
+// of at least its priority (addGENominatedPods); nil when there are none.
+func (cy *Cycle) nominatedFor(pod *api.Pod) map[string][]*api.Pod {
+	var out map[string][]*api.Pod
 	for _, p := range cy.nominated {
 		n := p.Status.NominatedNodeName
-		if ni := cy.byName[n]; ni != nil && p.UID != pod.UID && priority(p) >= priority(pod) {
-			if overlay == nil {
-				overlay = map[string]*nodeInfo{}
+		if cy.byName[n] != nil && p.UID != pod.UID && priority(p) >= priority(pod) {
+			if out == nil {
+				out = map[string][]*api.Pod{}
 			}
-			if overlay[n] == nil {
-				overlay[n] = ni.clone()
-			}
-			overlay[n].addPod(p)
+			out[n] = append(out[n], p)
 		}
 	}
-	return func(ni *nodeInfo) *nodeInfo {
-		if o := overlay[ni.node.Name]; o != nil {
-			return o
-		}
-		return ni
-	}
+	return out
 }
 
 // Schedule decides where pod goes in this cycle (see Schedule).
 func (cy *Cycle) Schedule(pod *api.Pod) Decision {
-	st, view := cy.newCycleState(pod), cy.withNominated(pod)
-	filter := func(ni *nodeInfo) verdict { return runFilters(st, view(ni)) }
+	st, nominated := cy.newCycleState(pod), cy.nominatedFor(pod)
+	filter := func(ni *nodeInfo) verdict { return runFiltersWithNominated(st, ni, nominated[ni.node.Name]) }
 	var feasible []*nodeInfo
 	processed := 0
 	if st.pinned != nil { // a pinned (daemon) pod: when one of its nodes fits, no other needs a verdict
@@ -209,7 +218,7 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 				processed++ // the nodes PreFilter left are the ones filtered
 			}
 			if ok && filter(ni).code == fits {
-				feasible = append(feasible, view(ni))
+				feasible = append(feasible, ni)
 			}
 		}
 	}
@@ -220,17 +229,17 @@ func (cy *Cycle) Schedule(pod *api.Pod) Decision {
 		if ni, ok := cy.byName[pod.Status.NominatedNodeName]; ok && filter(ni).code == fits {
 			return Decision{Pod: pod, Node: ni.node.Name}
 		}
-		feasible, verdicts, processed = cy.findFeasible(filter, view)
+		feasible, verdicts, processed = cy.findFeasible(filter)
 	case st.pinned == nil || len(feasible) == 0:
 		verdicts = make([]verdict, len(cy.infos))
 		for i, ni := range cy.infos {
 			if verdicts[i] = filter(ni); verdicts[i].code == fits {
-				feasible = append(feasible, view(ni))
+				feasible = append(feasible, ni)
 			}
 		}
 	}
 	if len(feasible) == 0 {
-		pre := preempt(cy.c, st, cy.infos, verdicts, view)
+		pre := preempt(cy.c, st, cy.infos, verdicts, nominated)
 		return Decision{Pod: pod, Message: filterReasons(len(cy.infos), verdicts) + " " + pre.message, preemption: pre, processed: processed}
 	}
 	for _, ni := range feasible {
@@ -287,7 +296,7 @@ func numFeasibleNodesToFind(all int) int {
 // nextStartNodeIndex moves when the attempt is carried out. With fewer nodes every node is
 // filtered and their order only breaks ties between equal scores, which are drawn at random,
 // so DaemonLab keeps name order there.
-func (cy *Cycle) findFeasible(filter func(*nodeInfo) verdict, view func(*nodeInfo) *nodeInfo) (feasible []*nodeInfo, verdicts []verdict, processed int) {
+func (cy *Cycle) findFeasible(filter func(*nodeInfo) verdict) (feasible []*nodeInfo, verdicts []verdict, processed int) {
 	infos := cy.infos
 	// The verdicts are read only when no node passes, and then every node has one: the cycle's
 	// buffer is reused without clearing.
@@ -299,7 +308,7 @@ func (cy *Cycle) findFeasible(filter func(*nodeInfo) verdict, view func(*nodeInf
 	for ; processed < len(infos) && len(feasible) < toFind; processed++ {
 		i := (cy.nextStart + processed) % len(infos)
 		if verdicts[i] = filter(infos[i]); verdicts[i].code == fits {
-			feasible = append(feasible, view(infos[i]))
+			feasible = append(feasible, infos[i])
 		}
 	}
 	return feasible, verdicts, processed
