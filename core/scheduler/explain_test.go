@@ -119,3 +119,75 @@ func TestScoresCountBoundPodsNotNominatedOnes(t *testing.T) {
 	assert.Equal(t, n2, n1)
 	assert.Equal(t, []string{"n1", "n2"}, e.Best)
 }
+
+// TestExplainOfABoundPodLeavesItOut: a bound pod is explained as a pending copy in the cluster
+// as it is now, without itself (schedule_one.go: schedulePod sees a pod not yet in the cache's
+// snapshot): its node does not count its 3Gi, so n1 passes NodeResourcesFit's filter, and the
+// default spread constraint does not count it among its ReplicaSet's pods, so n1 and n2 tie
+// (podtopologyspread/scoring.go: Score counts the node's pods the selector matches).
+func TestExplainOfABoundPodLeavesItOut(t *testing.T) {
+	c := world(t, []string{"n1", "n2"}, nil)
+	yes := true
+	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}, Spec: api.ReplicaSetSpec{
+		Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}}}}
+	require.NoError(t, create(c, rs))
+	rs = c.Get("ReplicaSet", cluster.Key{Namespace: "default", Name: "web"}).(*api.ReplicaSet)
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default", Labels: map[string]string{"app": "web"},
+		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: rs.UID, Controller: &yes}}},
+		Spec: api.PodSpec{NodeName: "n1", Containers: []api.Container{{Name: "c", Image: "nginx",
+			Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceMemory: api.MustParseQuantity("3Gi")}}}}}}
+	require.NoError(t, create(c, p))
+
+	e := Explain(c, pod(c, "web-1"))
+	require.Len(t, e.Nodes, 2)
+	assert.Equal(t, NodeVerdict{}, e.Nodes[0].Verdict, "n1 does not count the pod's own 3Gi")
+	spread, ok := scoreOf(t, e, "n1", PodTopologySpread)
+	require.True(t, ok, "a ReplicaSet's pod is spread")
+	other, _ := scoreOf(t, e, "n2", PodTopologySpread)
+	assert.Equal(t, other, spread, "the pod is not counted on its own node")
+	assert.Equal(t, []string{"n1", "n2"}, e.Best)
+	assert.Equal(t, "n1", pod(c, "web-1").Spec.NodeName, "the stored pod is as it was")
+}
+
+// TestExplainNamesTheNodesAPodIsPinnedTo: a pod whose required node affinity names its node in
+// matchFields, as a DaemonSet's pods do, is narrowed to it by NodeAffinity's PreFilter
+// (nodeaffinity/node_affinity.go: PreFilter), and Explain names it; the others did not satisfy
+// the plugin.
+func TestExplainNamesTheNodesAPodIsPinnedTo(t *testing.T) {
+	c := world(t, []string{"n1", "n2", "n3"}, nil)
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"}, Spec: api.PodSpec{
+		Containers: []api.Container{{Name: "c", Image: "nginx"}},
+		Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+			MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}}}}}}}}}}
+	require.NoError(t, create(c, p))
+	e := Explain(c, pod(c, "agent"))
+	assert.Equal(t, []string{"n2"}, e.Pinned)
+	assert.Equal(t, []string{"n2"}, e.Best)
+	assert.Equal(t, NodeVerdict{Plugin: NodeAffinity, Reasons: []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}, e.Nodes[0].Verdict)
+	assert.Equal(t, NodeVerdict{}, e.Nodes[1].Verdict)
+
+	assert.Nil(t, Explain(c, requesting(t, c, "free", "", nil)).Pinned, "a pod without such a term considers every node")
+}
+
+// TestPlacedBySaysWhoBoundThePod: the scheduler's binding leaves a Scheduled event
+// (pkg/scheduler/schedule_one.go: finishBinding, "Successfully assigned");
+// a pod created with spec.nodeName has none (pkg/kubelet/kubelet_pods.go: generateAPIPodStatus
+// adds PodScheduled=True to it), a static pod's mirror is the kubelet's (kubetypes.IsMirrorPod),
+// and once an hour has passed (kube-apiserver's --event-ttl) the event may be gone.
+func TestPlacedBySaysWhoBoundThePod(t *testing.T) {
+	c := world(t, []string{"n1"}, []podSpec{{name: "scheduled", memory: "1Gi"}, {name: "named", node: "n1", memory: "1Gi"}})
+	cy := NewCycle(c)
+	require.True(t, cy.Apply(cy.Schedule(pod(c, "scheduled"))))
+	mirror := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "static-n1", Namespace: "default", Annotations: map[string]string{api.AnnotationConfigMirror: "hash"}},
+		Spec: api.PodSpec{NodeName: "n1", Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+	require.NoError(t, create(c, mirror))
+
+	assert.Equal(t, PlacedByScheduler, PlacedBy(c, pod(c, "scheduled")))
+	assert.Equal(t, PlacedByNodeName, PlacedBy(c, pod(c, "named")), "no PodScheduled condition, no Scheduled event")
+	assert.Equal(t, PlacedByKubelet, PlacedBy(c, pod(c, "static-n1")))
+
+	c.SetNow(c.Now().Add(cluster.EventTTL))
+	c.ExpireEvents()
+	assert.Equal(t, PlacedUnknown, PlacedBy(c, pod(c, "scheduled")), "its event expired an hour after it")
+}

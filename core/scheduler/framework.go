@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"maps"
 	"slices"
 
 	"daemonlab/core/api"
@@ -255,19 +256,22 @@ type Explanation struct {
 	Nodes   []NodeResult // every node, in the cluster's order
 	Best    []string     // the passing nodes with the highest total: those the scheduler draws from
 	Message string       // FitError's message when no node passes, without preemption's sentence
+	Pinned  []string     // the nodes NodeAffinity's PreFilter narrows the pod to (a DaemonSet pod's one node), sorted; nil when it considers every node
 }
 
 // Explain runs one scheduling attempt of pod against every node, as Schedule does, and says
 // what each filter and score plugin found:
 //
 //  1. Every node is filtered; a node that fails names the plugin that rejected it (NodeAffinity
-//     for a node its PreFilter left out).
+//     for a node its PreFilter left out, the others than Pinned).
 //  2. When two or more nodes pass, they are scored; with one, kube-scheduler takes it unscored.
 //  3. When none passes, the message is FitError's.
 //
-// Pods nominated to a node are counted there as Schedule counts them.
+// Pods nominated to a node are counted there as Schedule counts them. A bound pod is explained
+// as if it were pending in the cluster as it is now: taken off its node, it counts neither
+// there nor anywhere else (see newCycleWithout).
 func Explain(c *cluster.Cluster, pod *api.Pod) Explanation {
-	cy := NewCycle(c)
+	cy, pod := newCycleWithout(c, pod)
 	st := cy.newCycleState(pod)
 	nominated := cy.nominatedFor(pod)
 	var out Explanation
@@ -283,6 +287,9 @@ func Explain(c *cluster.Cluster, pod *api.Pod) Explanation {
 			r.Verdict = NodeVerdict{Plugin: verdicts[i].plugin, Reasons: verdicts[i].reasons}
 		}
 		out.Nodes = append(out.Nodes, r)
+	}
+	if st.pinned != nil {
+		out.Pinned = slices.Sorted(maps.Keys(st.pinned))
 	}
 	switch len(feasible) {
 	case 0:

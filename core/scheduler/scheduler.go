@@ -109,6 +109,7 @@ type Cycle struct {
 	// The bound pods with pod affinity or anti-affinity, and those with required anti-affinity:
 	// while there are none, InterPodAffinity skips pods without terms of their own at once.
 	affinePods, requiredAntiAffinityPods int
+	without                              string // the UID of a bound pod the cycle leaves out (see newCycleWithout), or ""
 }
 
 // spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
@@ -143,7 +144,7 @@ func (cy *Cycle) reload() {
 		switch {
 		case p.Spec.NodeName == "" && p.Status.NominatedNodeName != "":
 			cy.nominated = append(cy.nominated, p)
-		case p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed:
+		case p.Spec.NodeName == "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed || p.UID == cy.without:
 		default:
 			if ni := cy.byName[p.Spec.NodeName]; ni != nil {
 				cy.bind(ni, p)

@@ -87,7 +87,7 @@ func (cy *Cycle) spreadOf(pod *api.Pod) *spread {
 	}
 	sp := &spread{namespace: pod.Namespace, selector: sel, onNode: map[string]int64{}}
 	for p := range cy.c.AllPods() {
-		if p.Namespace == pod.Namespace && p.DeletionTimestamp == nil && p.Spec.NodeName != "" && sel.Matches(p.Labels) {
+		if p.Namespace == pod.Namespace && p.DeletionTimestamp == nil && p.Spec.NodeName != "" && p.UID != cy.without && sel.Matches(p.Labels) {
 			sp.onNode[p.Spec.NodeName]++
 		}
 	}
