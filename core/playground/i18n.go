@@ -399,6 +399,31 @@ var texts = map[string]text{
 	"lints.title":                   {"What Kubernetes will do with this manifest", "Kubernetes 将如何处理此清单"},
 	"ghost":                         {"not here", "不在此处"},
 
+	// The why-panel's scheduling (issue 24 item 7, placement.go): each node's filter verdict and
+	// each plugin's score. Plugin names and kube-scheduler's reasons stay as upstream prints them.
+	"place.title":      {"How the scheduler places it", "调度器如何放置它"},
+	"place.pending":    {"The scheduler's next attempt to place this pod, node by node.", "调度器下一次尝试放置此 Pod 的过程，逐个节点列出。"},
+	"place.bound":      {"Why %s: the scheduler's choice, computed against the cluster as it is now (without this pod), so it may differ from when the pod was bound.", "为什么是 %s：按集群当前的状态（不含此 Pod）重新计算的调度器选择，因此可能与绑定此 Pod 时不同。"},
+	"place.daemon":     {"Its DaemonSet pins it to %s (required node affinity on metadata.name): the scheduler chooses among no other node, and only checks that this one passes the filters.", "它的 DaemonSet 把它固定在 %s 上（基于 metadata.name 的硬性节点亲和性）：调度器不在其他节点中挑选，只检查这个节点能否通过过滤。"},
+	"place.pinned":     {"Its required node affinity names %s (metadata.name): the scheduler considers no other node.", "它的硬性节点亲和性指定了 %s（metadata.name）：调度器不考虑其他节点。"},
+	"place.now":        {"Checked against the cluster as it is now.", "按集群当前的状态检查。"},
+	"place.unknown":    {"Its Scheduled event has expired (events last an hour), so whether the scheduler chose its node or spec.nodeName was set when it was created is no longer on record.", "它的 Scheduled 事件已过期（事件只保留一小时），因此已无从得知它的节点是调度器选的，还是创建时就设置了 spec.nodeName。"},
+	"place.nodename":   {"Its spec.nodeName named %[1]s when it was created: no scheduler chose among the nodes, and the kubelet on %[1]s took it as it is.", "它创建时的 spec.nodeName 就指定了 %[1]s：没有调度器在节点之间挑选，%[1]s 上的 kubelet 直接接收了它。"},
+	"place.static":     {"A static pod: the kubelet on %s runs it from a manifest file on the node, and the API server shows its mirror; no scheduler chose its node.", "静态 Pod：%s 上的 kubelet 根据节点上的清单文件运行它，API 服务器中显示的是它的镜像 Pod（mirror Pod）；它的节点不是调度器选的。"},
+	"place.other":      {"Its schedulerName is %s, not default-scheduler: the default scheduler leaves it alone, and DaemonLab runs no other scheduler, so it stays Pending.", "它的 schedulerName 是 %s，而不是 default-scheduler：默认调度器不会处理它，而 DaemonLab 不运行其他调度器，因此它保持 Pending。"},
+	"place.filter":     {"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.", "过滤：Pod 能不能放到这个节点上？每个过滤插件检查一条规则，第一个不通过的插件就排除该节点。"},
+	"place.score":      {"Score: where is it best? Each score plugin rates every node that passed, from 0 to 100.", "打分：放到哪里最好？每个打分插件给每个通过过滤的节点打 0 到 100 分。"},
+	"place.total":      {"Total: each score times its plugin's weight (×), summed; the highest total wins, and a tie is drawn at random.", "总分：每项得分乘以其插件的权重（×）后相加；总分最高的节点胜出，并列时随机选一个。"},
+	"place.none":       {"No node passes every filter: the pod stays Pending.", "没有节点通过全部过滤：Pod 保持 Pending。"},
+	"place.none.bound": {"No node would pass every filter now; the pod keeps running where it is, as filters are checked only when a pod is scheduled.", "现在没有节点能通过全部过滤；Pod 仍在原处运行，因为过滤只在调度 Pod 时检查。"},
+	"place.one":        {"Only %s passes: the scheduler takes it without scoring.", "只有 %s 通过过滤：调度器不打分，直接选它。"},
+	"place.tie":        {"%s tie for the highest total: the scheduler draws one of them at random.", "%s 的总分并列最高：调度器从中随机选一个。"},
+	"place.passes":     {"✓ passes", "✓ 通过"},
+	"place.best":       {"★ best", "★ 最佳"},
+	"place.here":       {"runs here", "当前所在"},
+	"col.filter":       {"Filter", "过滤"},
+	"col.total":        {"Total", "总分"},
+
 	// Embedding (issue 23): embed.html's address, "Embed this", a lesson opened from disk shared.
 	"share.lesson": {"This link holds your lesson, its three files and none of your own work in it: copy it (it is selected), and whoever opens it takes the lesson from its first step. Nothing is sent to any server.", "此链接包含你的课程（它的三个文件，不含你自己的操作）：复制它（已选中），打开它的人会从第一步开始学习这门课程。不会向任何服务器发送数据。"},
 	"link.long":    {"This link is longer than %s KB, so it was not opened. Your own work is still here.", "此链接超过 %s KB，因此没有打开。你自己的工作仍保留在这里。"},

@@ -78,10 +78,11 @@ const maxEvents = 200
 // Details is the panel on one object: what the page explains about it (why it is where it is,
 // its timers) and what kubectl shows of it, each with the command that shows it.
 type Details struct {
-	Ref      Ref
-	Why      []string
-	Sections []Section
-	Actions  []Action // a node's fault menu, when the compact grid has none
+	Ref       Ref
+	Why       []string
+	Placement *Placement // a pod's: how the scheduler places it, node by node (see placement)
+	Sections  []Section
+	Actions   []Action // a node's fault menu, when the compact grid has none
 }
 
 // Section is one kubectl command's output in the details panel.
@@ -355,7 +356,8 @@ func formatEvents(s *sim.Sim, f EventFilter) Section {
 
 // details is the panel on a pod or a workload, or nil when it is gone:
 //
-//  1. a pod: why it is where it is (podNotes), its YAML and its events;
+//  1. a pod: why it is where it is (podNotes), how the scheduler places it (placement), its
+//     YAML and its events;
 //  2. a DaemonSet: for every node whether it wants a pod there and why, describe and the
 //     rollout history;
 //  3. a Deployment or a ReplicaSet: describe (and a Deployment's rollout history).
@@ -369,6 +371,7 @@ func details(l Lang, s *sim.Sim, ref Ref) *Details {
 	switch o := obj.(type) {
 	case *api.Pod:
 		d.Why = podNotes(l, s.C, o)
+		d.Placement = placement(l, s.C, o)
 		d.Sections = sections(s, "kubectl get pod "+o.Name+ns+" -o yaml", "kubectl events"+ns+" --for pod/"+o.Name)
 	case *api.DaemonSet:
 		d.Why = nodeReasons(l, s.C, o)

@@ -1,0 +1,179 @@
+package playground
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"daemonlab/core/api"
+	"daemonlab/core/cluster"
+	"daemonlab/core/scheduler"
+)
+
+// Placement is the details panel's account of where kube-scheduler puts a pod, node by node
+// and plugin by plugin (scheduler.Explain), as kube-scheduler-simulator shows it. Its words are
+// the page's language's, but for the plugins' names and kube-scheduler's reasons, which stay as
+// upstream prints them.
+type Placement struct {
+	Lines   []string       // what is explained, and how to read the table, a sentence each
+	Plugins []PlacementCol // the score plugins that scored the nodes, in the profile's order
+	Rows    []PlacementRow // the nodes considered, in the cluster's order; none when no scheduler chose
+	Outcome string         // what the attempt comes to: no node passes, one is taken unscored, a tie is drawn
+	More    string         // how many nodes the rows leave out (a large cluster), or ""
+	// The table's words: its column heads and the marks of a row.
+	Node, Filter, Total, Passes string
+}
+
+// PlacementCol is a score plugin's column: its name and its weight ("×3").
+type PlacementCol struct {
+	Plugin, Weight string
+}
+
+// PlacementRow is one node: the filter that rejected it and kube-scheduler's reasons, or that
+// it passed with each plugin's score (in the columns' order, "" where none) and the weighted
+// total; whether it is among the best, and whether the pod is bound to it.
+type PlacementRow struct {
+	Node            string
+	Plugin, Reasons string // the filter that failed, "" when the node passes
+	Scores          []string
+	Total           string
+	Best, Here      bool
+	Marks           string // "best", "runs here", in words
+}
+
+// maxPlacementRows is how many nodes the table lists; a larger cluster's table keeps the best
+// and the pod's own node and counts the rest.
+const maxPlacementRows = 20
+
+// placement explains how the scheduler places pod:
+//
+//  1. a pending pod of another scheduler: default-scheduler leaves it alone, and nothing else
+//     schedules in DaemonLab; one being deleted is not scheduled at all (no panel);
+//  2. a bound pod no scheduler chose: a static pod's mirror (the kubelet's), or one created with
+//     spec.nodeName (scheduler.PlacedBy) — said in words, without a table;
+//  3. otherwise its scheduling attempt (scheduler.Explain: a pending pod's next one, a bound
+//     pod's in the cluster as it is now, without it): each node's filter verdict, and for the
+//     nodes that pass each plugin's score and the total, the best marked. A pod pinned to its
+//     node (a DaemonSet's, by required node affinity on metadata.name) lists only that node.
+func placement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
+	bound := pod.Spec.NodeName != ""
+	switch {
+	case !bound && pod.DeletionTimestamp != nil:
+		return nil
+	case !bound && pod.Spec.SchedulerName != "default-scheduler":
+		return &Placement{Lines: []string{T(l, "place.other", pod.Spec.SchedulerName)}}
+	}
+	var lines []string
+	if bound {
+		switch scheduler.PlacedBy(c, pod) {
+		case scheduler.PlacedByKubelet:
+			return &Placement{Lines: []string{T(l, "place.static", pod.Spec.NodeName)}}
+		case scheduler.PlacedByNodeName:
+			return &Placement{Lines: []string{T(l, "place.nodename", pod.Spec.NodeName)}}
+		case scheduler.PlacedUnknown:
+			lines = append(lines, T(l, "place.unknown"))
+		}
+	}
+	e := scheduler.Explain(c, pod)
+	switch {
+	case e.Pinned == nil && bound:
+		lines = append(lines, T(l, "place.bound", pod.Spec.NodeName))
+	case e.Pinned == nil:
+		lines = append(lines, T(l, "place.pending"))
+	case isDaemonPod(pod):
+		lines = append(lines, T(l, "place.daemon", strings.Join(e.Pinned, ", ")))
+	default:
+		lines = append(lines, T(l, "place.pinned", strings.Join(e.Pinned, ", ")))
+	}
+	if e.Pinned != nil && bound {
+		lines = append(lines, T(l, "place.now"))
+	}
+	p := &Placement{Node: T(l, "col.node"), Filter: T(l, "col.filter"), Total: T(l, "col.total"), Passes: T(l, "place.passes")}
+	var results []scheduler.NodeResult
+	for _, r := range e.Nodes {
+		if e.Pinned == nil || slices.Contains(e.Pinned, r.Node) {
+			results = append(results, r)
+		}
+	}
+	for _, r := range results {
+		for _, s := range r.Scores {
+			if !slices.ContainsFunc(p.Plugins, func(col PlacementCol) bool { return col.Plugin == s.Plugin }) {
+				p.Plugins = append(p.Plugins, PlacementCol{s.Plugin, "×" + strconv.FormatInt(s.Weight, 10)})
+			}
+		}
+	}
+	if len(p.Plugins) > 0 {
+		lines = append(lines, T(l, "place.filter"), T(l, "place.score"), T(l, "place.total"))
+	} else {
+		lines = append(lines, T(l, "place.filter"))
+	}
+	p.Lines = lines
+	shown := rowsShown(results, e.Best, pod.Spec.NodeName)
+	for i, r := range results {
+		if !shown[i] {
+			continue
+		}
+		best := len(p.Plugins) > 0 && slices.Contains(e.Best, r.Node) // a node taken unscored is not "best"
+		p.Rows = append(p.Rows, placementRow(l, r, p.Plugins, best, r.Node == pod.Spec.NodeName))
+	}
+	if left := len(results) - len(p.Rows); left > 0 {
+		p.More = T(l, "more", left)
+	}
+	switch {
+	case len(e.Best) == 0 && bound:
+		p.Outcome = T(l, "place.none.bound")
+	case len(e.Best) == 0:
+		p.Outcome = T(l, "place.none")
+	case len(p.Plugins) == 0 && e.Pinned == nil:
+		p.Outcome = T(l, "place.one", e.Best[0])
+	case len(e.Best) > 1:
+		p.Outcome = T(l, "place.tie", strings.Join(e.Best, ", "))
+	}
+	return p
+}
+
+// rowsShown picks the nodes the table lists, at most maxPlacementRows: the best and the pod's
+// own node first, then the others in the cluster's order.
+func rowsShown(results []scheduler.NodeResult, best []string, here string) []bool {
+	shown := make([]bool, len(results))
+	n := 0
+	for i, r := range results {
+		if n < maxPlacementRows && (slices.Contains(best, r.Node) || r.Node == here) {
+			shown[i], n = true, n+1
+		}
+	}
+	for i := range results {
+		if n < maxPlacementRows && !shown[i] {
+			shown[i], n = true, n+1
+		}
+	}
+	return shown
+}
+
+// placementRow is one node's row of the table.
+func placementRow(l Lang, r scheduler.NodeResult, cols []PlacementCol, best, here bool) PlacementRow {
+	row := PlacementRow{Node: r.Node, Plugin: r.Verdict.Plugin, Reasons: strings.Join(r.Verdict.Reasons, "; "), Best: best, Here: here}
+	if len(r.Scores) > 0 {
+		row.Scores = make([]string, len(cols))
+		for _, s := range r.Scores {
+			i := slices.IndexFunc(cols, func(c PlacementCol) bool { return c.Plugin == s.Plugin })
+			row.Scores[i] = strconv.FormatInt(s.Score, 10)
+		}
+		row.Total = strconv.FormatInt(r.Total, 10)
+	}
+	var marks []string
+	if best {
+		marks = append(marks, T(l, "place.best"))
+	}
+	if here {
+		marks = append(marks, T(l, "place.here"))
+	}
+	row.Marks = strings.Join(marks, " · ")
+	return row
+}
+
+// isDaemonPod reports whether a DaemonSet controls the pod.
+func isDaemonPod(p *api.Pod) bool {
+	ref, ok := api.ControllerOf(&p.ObjectMeta)
+	return ok && ref.Kind == "DaemonSet"
+}

@@ -1,0 +1,215 @@
+package playground
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"daemonlab/core/api"
+)
+
+// podOf is the pod of the model whose name starts with prefix, in namespace.
+func podOf(t *testing.T, m Model, namespace, prefix string) *api.Pod {
+	t.Helper()
+	for p := range m.Sim.C.AllPods() {
+		if p.Namespace == namespace && strings.HasPrefix(p.Name, prefix) {
+			return p
+		}
+	}
+	t.Fatalf("no pod %s/%s…", namespace, prefix)
+	return nil
+}
+
+// placementOf is the details panel's placement of the pod.
+func placementOf(t *testing.T, m Model, p *api.Pod) *Placement {
+	t.Helper()
+	d := Render(Update(m, SelectMsg{Ref{Kind: "Pod", Namespace: p.Namespace, Name: p.Name}})).Details
+	require.NotNil(t, d)
+	require.NotNil(t, d.Placement)
+	return d.Placement
+}
+
+// assertTotals checks that each passing row's total is its scores times the columns' weights,
+// summed (framework's RunScorePlugins).
+func assertTotals(t *testing.T, p *Placement) {
+	t.Helper()
+	for _, r := range p.Rows {
+		if r.Total == "" {
+			continue
+		}
+		sum := 0
+		for i, s := range r.Scores {
+			score, err := strconv.Atoi(s)
+			require.NoError(t, err, "%s: every plugin scores a passing node", r.Node)
+			weight, err := strconv.Atoi(strings.TrimPrefix(p.Plugins[i].Weight, "×"))
+			require.NoError(t, err)
+			sum += score * weight
+		}
+		assert.Equal(t, strconv.Itoa(sum), r.Total, "%s's total", r.Node)
+	}
+}
+
+// TestPlacementOfAPendingPodFiltersThenScores: a pending pod's next attempt
+// (pkg/scheduler/schedule_one.go: schedulePod): the control-plane node hd1 is filtered out by
+// TaintToleration with kube-scheduler's reason, the two workers pass and are scored by the
+// plugins that score this pod (a pod requesting nothing skips BalancedAllocation, one without
+// preferred terms NodeAffinity, one without a ReplicaSet the spread), each with its weight;
+// equal workers tie, and the tie is drawn. The plugins' names and reasons stay English in
+// Chinese.
+func TestPlacementOfAPendingPodFiltersThenScores(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "new", Namespace: "default", UID: "new"},
+		Spec: api.PodSpec{SchedulerName: "default-scheduler", Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+
+	p := placement(English, m.Sim.C, pod)
+	require.NotNil(t, p)
+	assert.Equal(t, []string{
+		"The scheduler's next attempt to place this pod, node by node.",
+		"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.",
+		"Score: where is it best? Each score plugin rates every node that passed, from 0 to 100.",
+		"Total: each score times its plugin's weight (×), summed; the highest total wins, and a tie is drawn at random.",
+	}, p.Lines)
+	assert.Equal(t, []PlacementCol{{"TaintToleration", "×3"}, {"NodeResourcesFit", "×1"}}, p.Plugins)
+	require.Len(t, p.Rows, 3)
+	assert.Equal(t, PlacementRow{Node: "hd1", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)"}, p.Rows[0])
+	for _, r := range p.Rows[1:] {
+		assert.Empty(t, r.Plugin, "%s passes", r.Node)
+		assert.Equal(t, "100", r.Scores[0], "%s has no PreferNoSchedule taint", r.Node)
+		assert.True(t, r.Best, r.Node)
+		assert.Equal(t, "★ best", r.Marks)
+	}
+	assert.Equal(t, p.Rows[1].Total, p.Rows[2].Total, "the workers are alike")
+	assertTotals(t, p)
+	assert.Equal(t, "hd2, hd3 tie for the highest total: the scheduler draws one of them at random.", p.Outcome)
+
+	zh := placement(Chinese, m.Sim.C, pod)
+	assert.Equal(t, "调度器下一次尝试放置此 Pod 的过程，逐个节点列出。", zh.Lines[0])
+	assert.Equal(t, []string{"节点", "过滤", "总分", "✓ 通过"}, []string{zh.Node, zh.Filter, zh.Total, zh.Passes})
+	assert.Equal(t, p.Plugins, zh.Plugins)
+	assert.Equal(t, "node(s) had untolerated taint(s)", zh.Rows[0].Reasons, "kube-scheduler's reason as it prints it")
+}
+
+// TestPlacementOfAPodThatFitsNowhere: a pod the scheduler left Pending is explained by its next
+// attempt, each node with the filter that failed it (noderesources/fit.go: Filter) and no score;
+// it stays Pending.
+func TestPlacementOfAPodThatFitsNowhere(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: huge\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests:\n        memory: 100Gi\n"})
+	pod := podOf(t, m, "default", "huge")
+	require.Empty(t, pod.Spec.NodeName, "the scheduler leaves it Pending")
+
+	p := placementOf(t, m, pod)
+	assert.Empty(t, p.Plugins)
+	assert.Equal(t, []string{"TaintToleration", "NodeResourcesFit", "NodeResourcesFit"}, []string{p.Rows[0].Plugin, p.Rows[1].Plugin, p.Rows[2].Plugin})
+	assert.Equal(t, "Insufficient memory", p.Rows[1].Reasons)
+	assert.Equal(t, "No node passes every filter: the pod stays Pending.", p.Outcome)
+	assert.Len(t, p.Lines, 2, "what it is and what a filter is; nothing was scored")
+}
+
+// TestPlacementOfADaemonSetPodIsItsOneNode: a DaemonSet's pod is pinned to its node by the
+// controller (pkg/controller/daemon/util/daemonset_util.go: ReplaceDaemonSetPodNodeNameNodeAffinity),
+// so NodeAffinity's PreFilter leaves the scheduler no other node: the panel says so and shows
+// that node's verdict alone, checked now, without a table of the nodes it never considered.
+func TestPlacementOfADaemonSetPodIsItsOneNode(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	var pod *api.Pod
+	for q := range m.Sim.C.AllPods() {
+		if q.Namespace == "kube-system" && q.Spec.NodeName == "hd2" {
+			pod = q
+		}
+	}
+	require.NotNil(t, pod)
+
+	p := placementOf(t, m, pod)
+	assert.Equal(t, []string{
+		"Its DaemonSet pins it to hd2 (required node affinity on metadata.name): the scheduler chooses among no other node, and only checks that this one passes the filters.",
+		"Checked against the cluster as it is now.",
+		"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.",
+	}, p.Lines)
+	assert.Equal(t, []PlacementRow{{Node: "hd2", Here: true, Marks: "runs here"}}, p.Rows)
+	assert.Empty(t, p.Outcome)
+
+	m = Update(m, RunMsg{"kubectl cordon hd2"})
+	p = placementOf(t, m, podOf(t, m, "kube-system", pod.Name))
+	assert.Equal(t, []PlacementRow{{Node: "hd2", Here: true, Marks: "runs here"}}, p.Rows, "a DaemonSet pod tolerates node.kubernetes.io/unschedulable")
+	m = Update(m, RunMsg{"kubectl taint node hd2 dedicated=db:NoSchedule"})
+	p = placementOf(t, m, podOf(t, m, "kube-system", pod.Name))
+	assert.Equal(t, []PlacementRow{{Node: "hd2", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)", Here: true, Marks: "runs here"}}, p.Rows)
+	assert.Equal(t, "No node would pass every filter now; the pod keeps running where it is, as filters are checked only when a pod is scheduled.", p.Outcome)
+}
+
+// TestPlacementOfABoundPodIsWhyItsNode: a pod the scheduler bound is explained as its attempt
+// would go now, without itself (its requests and its place in its ReplicaSet's spread), its node
+// marked; once its Scheduled event has expired the panel says that the record is gone, and a pod
+// created with spec.nodeName was chosen by no scheduler.
+func TestPlacementOfABoundPodIsWhyItsNode(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	pod := podOf(t, m, "default", "web-")
+	node := pod.Spec.NodeName
+	require.NotEmpty(t, node)
+
+	p := placementOf(t, m, pod)
+	assert.Equal(t, "Why "+node+": the scheduler's choice, computed against the cluster as it is now (without this pod), so it may differ from when the pod was bound.", p.Lines[0])
+	assert.Equal(t, []PlacementCol{{"TaintToleration", "×3"}, {"NodeResourcesFit", "×1"}, {"PodTopologySpread", "×2"}, {"NodeResourcesBalancedAllocation", "×1"}}, p.Plugins)
+	require.Len(t, p.Rows, 3)
+	for _, r := range p.Rows[1:] {
+		assert.Equal(t, r.Node == node, r.Here, r.Node)
+		assert.Equal(t, r.Node == node, r.Best, "%s: the node without the other web pod spreads it best", r.Node)
+	}
+	assertTotals(t, p)
+	assert.Empty(t, p.Outcome, "one best node")
+
+	m = Update(m, RunMsg{"sim advance 1h"})
+	p = placementOf(t, m, podOf(t, m, "default", pod.Name))
+	assert.Equal(t, "Its Scheduled event has expired (events last an hour), so whether the scheduler chose its node or spec.nodeName was set when it was created is no longer on record.", p.Lines[0])
+	assert.Len(t, p.Rows, 3, "what the scheduler would choose now")
+
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: named\nspec:\n  nodeName: hd3\n  containers:\n  - name: c\n    image: nginx\n"})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	p = placementOf(t, m, podOf(t, m, "default", "named"))
+	assert.Equal(t, []string{"Its spec.nodeName named hd3 when it was created: no scheduler chose among the nodes, and the kubelet on hd3 took it as it is."}, p.Lines)
+	assert.Empty(t, p.Rows)
+}
+
+// TestPlacementOfAnotherSchedulersPod: a pending pod whose schedulerName is not
+// default-scheduler is left alone by it (pkg/scheduler/profile: a profile schedules only pods
+// of its schedulerName), and DaemonLab has no other.
+func TestPlacementOfAnotherSchedulersPod(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: mine\nspec:\n  schedulerName: my-scheduler\n  containers:\n  - name: c\n    image: nginx\n"})
+	p := placementOf(t, m, podOf(t, m, "default", "mine"))
+	assert.Equal(t, []string{"Its schedulerName is my-scheduler, not default-scheduler: the default scheduler leaves it alone, and DaemonLab runs no other scheduler, so it stays Pending."}, p.Lines)
+	assert.Empty(t, p.Rows)
+}
+
+// TestPlacementOfALargeClusterKeepsTheBestRows: of a cluster larger than the table, the rows
+// are the best nodes first, then the others in order, and the rest are counted.
+func TestPlacementOfALargeClusterKeepsTheBestRows(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	for i := 4; i <= maxPlacementRows+5; i++ {
+		m = Update(m, RunMsg{"sim add-node hd" + strconv.Itoa(i)})
+	}
+	m = Update(m, RunMsg{"sim advance 10s"})
+	m = Update(m, RunMsg{"kubectl label node hd9 disk=ssd"})
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ssd\nspec:\n  nodeSelector:\n    disk: ssd\n  containers:\n  - name: c\n    image: nginx\n"})
+	pod := podOf(t, m, "default", "ssd")
+	require.Equal(t, "hd9", pod.Spec.NodeName, "the last node in name order")
+
+	p := placementOf(t, m, pod)
+	require.Len(t, p.Rows, maxPlacementRows)
+	assert.Equal(t, "hd1", p.Rows[0].Node)
+	assert.Equal(t, "hd9", p.Rows[maxPlacementRows-1].Node, "its node, beyond the first rows, is kept")
+	assert.Equal(t, "and 5 more", p.More)
+	assert.Equal(t, "NodeAffinity", p.Rows[1].Plugin)
+	assert.Equal(t, "node(s) didn't match Pod's node affinity/selector", p.Rows[1].Reasons)
+	assert.Equal(t, "Only hd9 passes: the scheduler takes it without scoring.", p.Outcome)
+}
