@@ -67,6 +67,7 @@ type page struct {
 	dragging                                       bool                             // the drawer's handle is being dragged
 	shownInput                                     string                           // the prompt's text as the model last set it
 	shownPane                                      string                           // the pane a phone shows, as last drawn
+	shownDetails                                   playground.Ref                   // the object the details panel is open on, as last drawn (zero: closed)
 	shownPanel                                     string                           // what the lesson panel shows (a lesson and step, or the reference), as last drawn
 	giveUpArmed                                    bool                             // Give up was clicked once: the next click gives up
 	timer                                          element                          // a challenge's timer, as last drawn; nil for none
@@ -809,10 +810,11 @@ func (p *page) render() {
 	}
 	p.cluster.SetDisabled(v.Cluster == "") // a lesson starts from its own cluster
 	if focused != "" {
-		// The element focused before may have been redrawn: focus the one drawn in its place.
+		// The element focused before may have been redrawn: focus the one drawn in its place,
+		// where it was, so without scrolling (a phone has just scrolled to the panel it opened).
 		selector := `[data-key="` + js.Global().Get("CSS").Call("escape", focused).String() + `"]`
 		if e := p.doc.Call("querySelector", selector); e.Truthy() {
-			e.Call("focus")
+			e.Call("focus", map[string]any{"preventScroll": true})
 		}
 	}
 	p.doc.Get("documentElement").Call("setAttribute", "data-ready", "true")
@@ -1048,10 +1050,13 @@ func (p *page) nodeTable(v playground.View) element {
 	return table
 }
 
-// renderDetails shows the panel on the selected object, or hides it.
+// renderDetails shows the panel on the selected object, or hides it. A phone, which shows the
+// panel above the cards it was opened from, scrolls it into view, below its sticky timeline and
+// pane switcher, as it opens on an object.
 func (p *page) renderDetails(d *playground.Details) {
 	setClass(p.details, "hidden", d == nil)
 	if d == nil {
+		p.shownDetails = playground.Ref{}
 		return
 	}
 	p.detailsTitle.SetTextContent(d.Ref.String())
@@ -1061,6 +1066,9 @@ func (p *page) renderDetails(d *playground.Details) {
 		p.detailsWhy.AppendChild(p.el("li", "", w))
 	}
 	p.detailsSecs.SetTextContent("")
+	if d.Placement != nil {
+		p.detailsSecs.Underlying().Call("appendChild", p.paint.Placement(d.Placement))
+	}
 	if len(d.Actions) > 0 {
 		p.detailsSecs.Underlying().Call("appendChild", p.paint.ActionButtons(d.Actions, "", "node-actions"))
 	}
@@ -1070,6 +1078,11 @@ func (p *page) renderDetails(d *playground.Details) {
 		p.detailsSecs.AppendChild(h)
 		p.detailsSecs.AppendChild(p.el("pre", "", s.Text))
 	}
+	if d.Ref != p.shownDetails && p.panes.Underlying().Get("offsetParent").Truthy() {
+		p.details.Underlying().Call("scrollIntoView", map[string]any{"block": "start"})
+		js.Global().Call("scrollBy", 0, -p.panes.Underlying().Call("getBoundingClientRect").Get("bottom").Float())
+	}
+	p.shownDetails = d.Ref
 }
 
 // renderTerminal draws the terminal's lines. The lines drawn are kept: those the scrollback

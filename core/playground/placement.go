@@ -15,7 +15,9 @@ import (
 // the page's language's, but for the plugins' names and kube-scheduler's reasons, which stay as
 // upstream prints them.
 type Placement struct {
-	Lines   []string       // what is explained, and how to read the table, a sentence each
+	Title   string         // the panel's heading of it
+	Lines   []string       // what is explained, a sentence each
+	Terms   []string       // how to read the table: what a filter, a score and the total are
 	Plugins []PlacementCol // the score plugins that scored the nodes, in the profile's order
 	Rows    []PlacementRow // the nodes considered, in the cluster's order; none when no scheduler chose
 	Outcome string         // what the attempt comes to: no node passes, one is taken unscored, a tie is drawn
@@ -61,15 +63,15 @@ func placement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	case !bound && pod.DeletionTimestamp != nil:
 		return nil
 	case !bound && pod.Spec.SchedulerName != "default-scheduler":
-		return &Placement{Lines: []string{T(l, "place.other", pod.Spec.SchedulerName)}}
+		return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.other", pod.Spec.SchedulerName)}}
 	}
 	var lines []string
 	if bound {
 		switch scheduler.PlacedBy(c, pod) {
 		case scheduler.PlacedByKubelet:
-			return &Placement{Lines: []string{T(l, "place.static", pod.Spec.NodeName)}}
+			return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.static", pod.Spec.NodeName)}}
 		case scheduler.PlacedByNodeName:
-			return &Placement{Lines: []string{T(l, "place.nodename", pod.Spec.NodeName)}}
+			return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.nodename", pod.Spec.NodeName)}}
 		case scheduler.PlacedUnknown:
 			lines = append(lines, T(l, "place.unknown"))
 		}
@@ -88,7 +90,7 @@ func placement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	if e.Pinned != nil && bound {
 		lines = append(lines, T(l, "place.now"))
 	}
-	p := &Placement{Node: T(l, "col.node"), Filter: T(l, "col.filter"), Total: T(l, "col.total"), Passes: T(l, "place.passes")}
+	p := &Placement{Title: T(l, "place.title"), Lines: lines, Node: T(l, "col.node"), Filter: T(l, "col.filter"), Total: T(l, "col.total"), Passes: T(l, "place.passes")}
 	var results []scheduler.NodeResult
 	for _, r := range e.Nodes {
 		if e.Pinned == nil || slices.Contains(e.Pinned, r.Node) {
@@ -102,12 +104,10 @@ func placement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 			}
 		}
 	}
+	p.Terms = []string{T(l, "place.filter")}
 	if len(p.Plugins) > 0 {
-		lines = append(lines, T(l, "place.filter"), T(l, "place.score"), T(l, "place.total"))
-	} else {
-		lines = append(lines, T(l, "place.filter"))
+		p.Terms = append(p.Terms, T(l, "place.score"), T(l, "place.total"))
 	}
-	p.Lines = lines
 	shown := rowsShown(results, e.Best, pod.Spec.NodeName)
 	for i, r := range results {
 		if !shown[i] {

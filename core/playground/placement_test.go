@@ -67,12 +67,12 @@ func TestPlacementOfAPendingPodFiltersThenScores(t *testing.T) {
 
 	p := placement(English, m.Sim.C, pod)
 	require.NotNil(t, p)
+	assert.Equal(t, []string{"The scheduler's next attempt to place this pod, node by node."}, p.Lines)
 	assert.Equal(t, []string{
-		"The scheduler's next attempt to place this pod, node by node.",
 		"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.",
 		"Score: where is it best? Each score plugin rates every node that passed, from 0 to 100.",
 		"Total: each score times its plugin's weight (×), summed; the highest total wins, and a tie is drawn at random.",
-	}, p.Lines)
+	}, p.Terms)
 	assert.Equal(t, []PlacementCol{{"TaintToleration", "×3"}, {"NodeResourcesFit", "×1"}}, p.Plugins)
 	require.Len(t, p.Rows, 3)
 	assert.Equal(t, PlacementRow{Node: "hd1", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)"}, p.Rows[0])
@@ -88,6 +88,7 @@ func TestPlacementOfAPendingPodFiltersThenScores(t *testing.T) {
 
 	zh := placement(Chinese, m.Sim.C, pod)
 	assert.Equal(t, "调度器下一次尝试放置此 Pod 的过程，逐个节点列出。", zh.Lines[0])
+	assert.Equal(t, "调度器如何放置它", zh.Title)
 	assert.Equal(t, []string{"节点", "过滤", "总分", "✓ 通过"}, []string{zh.Node, zh.Filter, zh.Total, zh.Passes})
 	assert.Equal(t, p.Plugins, zh.Plugins)
 	assert.Equal(t, "node(s) had untolerated taint(s)", zh.Rows[0].Reasons, "kube-scheduler's reason as it prints it")
@@ -108,7 +109,7 @@ func TestPlacementOfAPodThatFitsNowhere(t *testing.T) {
 	assert.Equal(t, []string{"TaintToleration", "NodeResourcesFit", "NodeResourcesFit"}, []string{p.Rows[0].Plugin, p.Rows[1].Plugin, p.Rows[2].Plugin})
 	assert.Equal(t, "Insufficient memory", p.Rows[1].Reasons)
 	assert.Equal(t, "No node passes every filter: the pod stays Pending.", p.Outcome)
-	assert.Len(t, p.Lines, 2, "what it is and what a filter is; nothing was scored")
+	assert.Len(t, p.Terms, 1, "what a filter is; nothing was scored")
 }
 
 // TestPlacementOfADaemonSetPodIsItsOneNode: a DaemonSet's pod is pinned to its node by the
@@ -130,8 +131,8 @@ func TestPlacementOfADaemonSetPodIsItsOneNode(t *testing.T) {
 	assert.Equal(t, []string{
 		"Its DaemonSet pins it to hd2 (required node affinity on metadata.name): the scheduler chooses among no other node, and only checks that this one passes the filters.",
 		"Checked against the cluster as it is now.",
-		"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.",
 	}, p.Lines)
+	assert.Equal(t, []string{"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out."}, p.Terms)
 	assert.Equal(t, []PlacementRow{{Node: "hd2", Here: true, Marks: "runs here"}}, p.Rows)
 	assert.Empty(t, p.Outcome)
 

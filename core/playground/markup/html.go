@@ -52,7 +52,7 @@ func (HTML) Text(parent *Node, text string) { parent.Kids = append(parent.Kids, 
 func (HTML) Click(string, func() playground.Msg) {}
 
 // Write writes n as HTML to w: text and attribute values escaped (escape), so that a name or a
-// message of the learner's is text, never markup.
+// message of the learner's is text, never markup; a wbr, a void element, without an end tag.
 func (n *Node) Write(w *strings.Builder) {
 	if n.Tag == "" {
 		escape(w, n.Text)
@@ -65,6 +65,9 @@ func (n *Node) Write(w *strings.Builder) {
 		w.WriteString(`"`)
 	}
 	w.WriteString(">")
+	if n.Tag == "wbr" { // a void element: no content, no end tag
+		return
+	}
 	for _, k := range n.Kids {
 		k.Write(w)
 	}

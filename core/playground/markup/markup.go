@@ -372,3 +372,133 @@ func (p *Painter[E]) Nodes(parent E, v playground.View) {
 		p.B.Append(parent, p.NodeCard(n))
 	}
 }
+
+// Placement is a pod's scheduling in the details panel (playground.Placement): its heading, what
+// it explains, a table of the nodes, what the attempt comes to, and how to read the table. A row
+// per node: its name first (the column that stays in view while a narrow table scrolls
+// sideways), then the filter's verdict — a node that fails gives the plugin and
+// kube-scheduler's reasons across the score columns; one that passes has a score per plugin
+// (the columns, headed with each plugin's weight) and the total. Best rows and the pod's own
+// node are marked. Each score and total cell carries its column's head (data-label), for a
+// phone's style sheet, which lays each row out as a card of labelled lines.
+func (p *Painter[E]) Placement(pl *playground.Placement) E {
+	b := p.B
+	box := b.El("section", "placement", "")
+	b.Append(box, b.El("h4", "", pl.Title))
+	for _, line := range pl.Lines {
+		b.Append(box, b.El("p", "place-line", line))
+	}
+	if len(pl.Rows) > 0 {
+		b.Append(box, p.placementTable(pl))
+	}
+	for _, note := range []string{pl.Outcome, pl.More} {
+		if note != "" {
+			b.Append(box, b.El("p", "place-outcome", note))
+		}
+	}
+	if len(pl.Terms) > 0 {
+		terms := b.El("ul", "place-terms", "")
+		for _, term := range pl.Terms {
+			b.Append(terms, b.El("li", "", term))
+		}
+		b.Append(box, terms)
+	}
+	return box
+}
+
+// placementTable is Placement's table, in a box that scrolls sideways when it is wider.
+func (p *Painter[E]) placementTable(pl *playground.Placement) E {
+	b := p.B
+	scroll := b.El("div", "place-scroll", "")
+	p.attrs(scroll, "role", "region", "tabindex", "0", "aria-label", pl.Title)
+	table := b.El("table", "place-table", "")
+	head := b.El("tr", "", "")
+	th := func(parent E, class, text string) E {
+		h := b.El("th", class, text)
+		b.Attr(h, "scope", "col")
+		b.Append(parent, h)
+		return h
+	}
+	th(head, "", pl.Node)
+	th(head, "", pl.Filter)
+	for _, col := range pl.Plugins {
+		h := th(head, "plugin", "")
+		p.camelCase(h, col.Plugin)
+		b.Append(h, b.El("span", "weight", col.Weight))
+	}
+	if len(pl.Plugins) > 0 {
+		th(head, "total", pl.Total)
+	}
+	thead := b.El("thead", "", "")
+	b.Append(thead, head)
+	b.Append(table, thead)
+	body := b.El("tbody", "", "")
+	for _, r := range pl.Rows {
+		b.Append(body, p.placementRow(pl, r))
+	}
+	b.Append(table, body)
+	b.Append(scroll, table)
+	return scroll
+}
+
+// placementRow is one node's row of the table.
+func (p *Painter[E]) placementRow(pl *playground.Placement, r playground.PlacementRow) E {
+	b := p.B
+	class := "passes"
+	if r.Plugin != "" {
+		class = "fails"
+	}
+	if r.Best {
+		class += " best"
+	}
+	if r.Here {
+		class += " here"
+	}
+	row := b.El("tr", class, "")
+	b.Attr(row, "data-node", r.Node)
+	name := b.El("th", "", r.Node)
+	b.Attr(name, "scope", "row")
+	if r.Marks != "" {
+		b.Append(name, b.El("span", "mark", r.Marks))
+	}
+	b.Append(row, name)
+	if r.Plugin != "" {
+		verdict := b.El("td", "verdict", "✗ ")
+		b.Attr(verdict, "colspan", strconv.Itoa(1+len(pl.Plugins)+min(len(pl.Plugins), 1)))
+		b.Append(verdict, b.El("code", "", r.Plugin))
+		b.Text(verdict, ": "+r.Reasons)
+		b.Append(row, verdict)
+		return row
+	}
+	b.Append(row, b.El("td", "verdict", pl.Passes))
+	for i, col := range pl.Plugins {
+		score := ""
+		if i < len(r.Scores) {
+			score = r.Scores[i]
+		}
+		cell := b.El("td", "score", score)
+		b.Attr(cell, "data-label", col.Plugin+" "+col.Weight)
+		b.Append(row, cell)
+	}
+	if len(pl.Plugins) > 0 {
+		total := b.El("td", "total", r.Total)
+		b.Attr(total, "data-label", pl.Total)
+		b.Append(row, total)
+	}
+	return row
+}
+
+// camelCase appends a plugin's name to parent with a line-break opportunity (wbr) before each
+// inner capital, so that a narrow column breaks "NodeResourcesBalancedAllocation" between its
+// words, and its text stays the name.
+func (p *Painter[E]) camelCase(parent E, name string) {
+	start := 0
+	for i, r := range name {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			p.B.Text(parent, name[start:i])
+			p.B.Append(parent, p.B.El("wbr", "", ""))
+			start = i
+		}
+	}
+	p.B.Text(parent, name[start:])
+}

@@ -1,0 +1,107 @@
+package markup
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"daemonlab/core/playground"
+)
+
+// parse reads markup back as a browser parses it, inside a div.
+func parse(t *testing.T, n *Node) *html.Node {
+	t.Helper()
+	var w strings.Builder
+	n.Write(&w)
+	nodes, err := html.ParseFragment(strings.NewReader(w.String()), &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div})
+	require.NoError(t, err)
+	require.Len(t, nodes, 1, w.String())
+	return nodes[0]
+}
+
+// textOf is an element's text content.
+func textOf(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var s strings.Builder
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		s.WriteString(textOf(k))
+	}
+	return s.String()
+}
+
+// all are the elements of tag under n, in document order.
+func all(n *html.Node, tag string) []*html.Node {
+	var out []*html.Node
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		if k.Type == html.ElementNode && k.Data == tag {
+			out = append(out, k)
+		}
+		out = append(out, all(k, tag)...)
+	}
+	return out
+}
+
+func attr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// TestPlacementTableHasAColumnPerPluginAndARowPerNode: the table's heads are the node, the
+// filter, each plugin (its name whole as text, breakable between its words) with its weight,
+// and the total; a node that fails spans every column after its name with the plugin and
+// kube-scheduler's reason; one that passes has a cell per plugin and its total; marks and
+// classes say which is best and where the pod runs.
+func TestPlacementTableHasAColumnPerPluginAndARowPerNode(t *testing.T) {
+	pl := &playground.Placement{Title: "How the scheduler places it", Lines: []string{"lead"}, Terms: []string{"filter", "score", "total"},
+		Node: "Node", Filter: "Filter", Total: "Total", Passes: "✓ passes", Outcome: "a tie",
+		Plugins: []playground.PlacementCol{{Plugin: "TaintToleration", Weight: "×3"}, {Plugin: "NodeResourcesBalancedAllocation", Weight: "×1"}},
+		Rows: []playground.PlacementRow{
+			{Node: "hd1", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)"},
+			{Node: "hd2", Scores: []string{"100", "75"}, Total: "375", Best: true, Here: true, Marks: "★ best · runs here"},
+		}}
+	box := parse(t, (&Painter[*Node]{B: HTML{}}).Placement(pl))
+	assert.Equal(t, "How the scheduler places it", textOf(all(box, "h4")[0]))
+	assert.Len(t, all(box, "li"), 3)
+
+	heads := all(box, "thead")[0]
+	var texts []string
+	for _, h := range all(heads, "th") {
+		texts = append(texts, textOf(h))
+	}
+	assert.Equal(t, []string{"Node", "Filter", "TaintToleration×3", "NodeResourcesBalancedAllocation×1", "Total"}, texts)
+	assert.Len(t, all(heads, "wbr"), 4, "Taint|Toleration, Node|Resources|Balanced|Allocation")
+
+	rows := all(all(box, "tbody")[0], "tr")
+	require.Len(t, rows, 2)
+	fails := all(rows[0], "td")
+	require.Len(t, fails, 1)
+	assert.Equal(t, "4", attr(fails[0], "colspan"), "the filter, two plugins and the total")
+	assert.Equal(t, "✗ TaintToleration: node(s) had untolerated taint(s)", textOf(fails[0]))
+	assert.Equal(t, "fails", attr(rows[0], "class"))
+
+	var cells []string
+	for _, c := range all(rows[1], "td") {
+		cells = append(cells, textOf(c))
+	}
+	assert.Equal(t, []string{"✓ passes", "100", "75", "375"}, cells)
+	assert.Equal(t, "passes best here", attr(rows[1], "class"))
+	assert.Equal(t, "hd2★ best · runs here", textOf(all(rows[1], "th")[0]))
+	assert.Equal(t, "a tie", textOf(all(box, "p")[1]))
+}
+
+// TestPlacementWithoutATableIsItsWords: a pod no scheduler chose has its sentence and no table.
+func TestPlacementWithoutATableIsItsWords(t *testing.T) {
+	box := parse(t, (&Painter[*Node]{B: HTML{}}).Placement(&playground.Placement{Title: "t", Lines: []string{"spec.nodeName"}}))
+	assert.Empty(t, all(box, "table"))
+	assert.Equal(t, "tspec.nodeName", textOf(box))
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// whyLooks are the windows the why-panel is proved and photographed in: issue 24's sizes, and
+// the widest in Chinese and in a dark system theme.
+var whyLooks = []struct {
+	name          string
+	width, height int64
+	phone         bool
+	chinese, dark bool
+}{
+	{"1440x900", 1440, 900, false, false, false},
+	{"1280x720", 1280, 720, false, false, false},
+	{"390x844", 390, 844, true, false, false},
+	{"zh-CN", 1440, 900, false, true, false},
+	{"dark", 1440, 900, false, false, true},
+}
+
+// openWhy opens the details panel on the first pod whose name starts with prefix, and waits
+// for its scheduling.
+func (b *browser) openWhy(t *testing.T, prefix string) {
+	t.Helper()
+	b.pickPane(t, "cluster")
+	require.NoError(t, chromedp.Do(b.ctx,
+		chromedp.Click(chromedp.CSS(`[data-pod^="`+prefix+`"] button.name`)),
+		chromedp.WaitVisible(chromedp.CSS(`#details .placement`)),
+	))
+}
+
+// showPlacement scrolls the panel's scheduling to the top of the view (below a phone's sticky
+// timeline and pane switcher), for a screenshot.
+func (b *browser) showPlacement(t *testing.T) {
+	t.Helper()
+	eval[bool](t, b, `(() => { document.querySelector('#details .placement').scrollIntoView({block: 'start'});
+		const tabs = document.getElementById('pane-cluster').getBoundingClientRect();
+		if (tabs.height > 0 && document.documentElement.scrollTop > 0) window.scrollBy(0, -tabs.bottom);
+		return true; })()`)
+}
+
+// placementRows are the why-panel table's rows, each its node and its cells' texts.
+func (b *browser) placementRows(t *testing.T) [][]string {
+	t.Helper()
+	return eval[[][]string](t, b, `Array.from(document.querySelectorAll('#details .place-table tbody tr')).map(r =>
+		[r.dataset.node].concat(Array.from(r.querySelectorAll('td')).map(c => c.textContent)))`)
+}
+
+// TestBrowserWhyPanelShowsEachNodesFilterAndScores is issue 24's item 7 on the page, at
+// 1440×900, 1280×720, on a 390×844 phone, in Chinese and in a dark theme: a web pod's details
+// say why its node, computed now — hd1 rejected by TaintToleration with kube-scheduler's
+// reason, the workers scored per plugin with each weight and the total, the best and the pod's
+// own node marked; on a phone each node is a card of labelled lines, and nothing is wider than
+// the window. A DaemonSet pod's panel names its one node,
+// and a pod left Pending says no node passes. Screenshots are saved under .screenshots/why-*:
+// the panel as it opens, and scrolled to the scheduling.
+func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
+	url := servePage(t)
+	for _, w := range whyLooks {
+		t.Run(w.name, func(t *testing.T) {
+			b := newBrowser(t)
+			b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
+			if w.dark {
+				require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+					_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+					return err
+				})))
+			}
+			b.openWhy(t, "web-")
+			heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-table thead th')).map(h => h.textContent)`)
+			words := map[bool][]string{false: {"Node", "Filter", "Total"}, true: {"节点", "过滤", "总分"}}[w.chinese]
+			assert.Equal(t, []string{words[0], words[1], "TaintToleration×3", "NodeResourcesFit×1", "PodTopologySpread×2", "NodeResourcesBalancedAllocation×1", words[2]}, heads)
+			rows := b.placementRows(t)
+			require.Len(t, rows, 3)
+			assert.Equal(t, []string{"hd1", "✗ TaintToleration: node(s) had untolerated taint(s)"}, rows[0], "the plugin and kube-scheduler's reason, as upstream prints them")
+			for _, r := range rows[1:] {
+				require.Len(t, r, 7, "the verdict, four scores and the total")
+				assert.Equal(t, map[bool]string{false: "✓ passes", true: "✓ 通过"}[w.chinese], r[1])
+			}
+			here := eval[string](t, b, `document.querySelector('#details .place-table tr.here').dataset.node`)
+			assert.Equal(t, here, eval[string](t, b, `document.querySelector('#details .place-table tr.best').dataset.node`), "the node without the other web pod is best")
+			lead := b.text(t, "#details .place-line")
+			assert.Contains(t, lead, here)
+			assert.Contains(t, lead, map[bool]string{false: "as it is now", true: "集群当前的状态"}[w.chinese])
+			assert.Len(t, eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-terms li')).map(l => l.textContent)`), 3, "filter, score and total in a sentence each")
+
+			assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), int(w.width), "the page is no wider than the window")
+			box := eval[[]float64](t, b, `(() => { const r = document.querySelector('#details .place-scroll').getBoundingClientRect(); return [r.left, r.right]; })()`)
+			assert.LessOrEqual(t, box[1], float64(w.width), "the table's box is on the screen")
+			assert.LessOrEqual(t, eval[int](t, b, `(() => { const s = document.querySelector('#details .place-scroll'); return s.scrollWidth - s.clientWidth; })()`), 0, "the whole table is in view, nothing scrolled out of its box")
+			if w.phone {
+				top := eval[[]float64](t, b, `[document.getElementById('details').getBoundingClientRect().top, document.getElementById('pane-cluster').getBoundingClientRect().bottom]`)
+				assert.InDelta(t, top[1], top[0], 2, "a phone scrolls the panel it opens into view, below its sticky bar")
+				assert.Equal(t, "TaintToleration ×3", eval[string](t, b, `getComputedStyle(document.querySelector('#details .place-table td.score'), '::before').content.replaceAll('"', '')`), "a phone's card labels each score with its plugin and weight")
+			}
+			if w.dark {
+				bg := eval[string](t, b, `getComputedStyle(document.querySelector('#details .place-table tbody th')).backgroundColor`)
+				assert.NotEqual(t, "rgba(0, 0, 0, 0)", bg, "the sticky column hides what scrolls under it")
+				assert.Less(t, eval[float64](t, b, `getComputedStyle(document.querySelector('#details .place-table tbody th')).backgroundColor.match(/\d+/g).slice(0, 3).map(Number).reduce((a, c) => a + c)`), 150.0, "dark")
+			}
+			b.saveScreenshot(t, "why-opened-"+w.name, chromedp.CaptureScreenshot())
+			b.showPlacement(t)
+			b.saveScreenshot(t, "why-"+w.name, chromedp.CaptureScreenshot())
+
+			b.openWhy(t, "fluentd-")
+			assert.Contains(t, b.text(t, "#details .place-line"), map[bool]string{false: "Its DaemonSet pins it to", true: "它的 DaemonSet 把它固定在"}[w.chinese])
+			assert.Len(t, b.placementRows(t), 1, "its one node, not a row per node it was never offered")
+
+			if w.name == "1440x900" {
+				b.run(t, "kubectl cordon hd2")
+				b.run(t, "kubectl cordon hd3")
+				b.run(t, "kubectl run stuck --image=nginx")
+				b.openWhy(t, "stuck")
+				rows := b.placementRows(t)
+				assert.Equal(t, [][]string{
+					{"hd1", "✗ TaintToleration: node(s) had untolerated taint(s)"},
+					{"hd2", "✗ NodeUnschedulable: node(s) were unschedulable"},
+					{"hd3", "✗ NodeUnschedulable: node(s) were unschedulable"},
+				}, rows)
+				assert.Equal(t, "No node passes every filter: the pod stays Pending.", b.text(t, "#details .place-outcome"))
+				b.showPlacement(t)
+				b.saveScreenshot(t, "why-pending-"+w.name, chromedp.CaptureScreenshot())
+			}
+			assert.Empty(t, b.consoleErrors())
+		})
+	}
+}
