@@ -214,3 +214,22 @@ func TestPlacementOfALargeClusterKeepsTheBestRows(t *testing.T) {
 	assert.Equal(t, "node(s) didn't match Pod's node affinity/selector", p.Rows[1].Reasons)
 	assert.Equal(t, "Only hd9 passes: the scheduler takes it without scoring.", p.Outcome)
 }
+
+// TestPlacementIsMadeAgainOnlyWhenItsInputsChange: renders that change neither the cluster, its
+// clock, the pod nor the language reuse the placement made last; a write to the cluster or
+// another language makes it again.
+func TestPlacementIsMadeAgainOnlyWhenItsInputsChange(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	pod := podOf(t, m, "default", "web-")
+	m = Update(m, SelectMsg{Ref{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name}})
+	first := Render(m).Details.Placement
+	assert.Same(t, first, Render(Update(m, EditMsg{Text: "kind: Pod"})).Details.Placement, "an edit in the editor changes nothing it is made from")
+
+	zh := Render(Update(m, LangMsg{Chinese})).Details.Placement
+	assert.NotSame(t, first, zh)
+	m = Update(m, RunMsg{"kubectl taint node hd2 dedicated=db:NoSchedule"})
+	tainted := Render(m).Details.Placement
+	assert.NotSame(t, first, tainted)
+	assert.NotEqual(t, first.Rows, tainted.Rows, "hd2 now fails TaintToleration")
+}
