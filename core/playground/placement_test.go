@@ -233,3 +233,26 @@ func TestPlacementIsMadeAgainOnlyWhenItsInputsChange(t *testing.T) {
 	assert.NotSame(t, first, tainted)
 	assert.NotEqual(t, first.Rows, tainted.Rows, "hd2 now fails TaintToleration")
 }
+
+// TestPlacementTakesAnyPlugin: the table's columns are the plugins that scored, whatever their
+// names: a pod that prefers not to share a node with web's pods is scored by InterPodAffinity
+// (pkg/scheduler/framework/plugins/interpodaffinity/scoring.go: Score; weight 2 in the default
+// profile), which puts the new node hd4, where no web pod runs, ahead.
+func TestPlacementTakesAnyPlugin(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	m = Update(m, RunMsg{"sim add-node hd4"})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "apart", Namespace: "default", UID: "apart"}, Spec: api.PodSpec{SchedulerName: "default-scheduler",
+		Containers: []api.Container{{Name: "c", Image: "nginx"}},
+		Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 100,
+			PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "kubernetes.io/hostname", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}}}
+
+	p := placement(English, m.Sim.C, pod)
+	require.Contains(t, p.Plugins, PlacementCol{"InterPodAffinity", "×2"})
+	require.Len(t, p.Rows, 4)
+	assert.Equal(t, "hd4", p.Rows[3].Node)
+	assert.True(t, p.Rows[3].Best, "no web pod runs on hd4")
+	assert.False(t, p.Rows[1].Best || p.Rows[2].Best)
+	assertTotals(t, p)
+}
