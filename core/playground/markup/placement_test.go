@@ -1,6 +1,7 @@
 package markup
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,12 +26,11 @@ func parse(t *testing.T, n *Node) *html.Node {
 
 // textOf is an element's text content.
 func textOf(n *html.Node) string {
-	if n.Type == html.TextNode {
-		return n.Data
-	}
 	var s strings.Builder
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		s.WriteString(textOf(k))
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			s.WriteString(d.Data)
+		}
 	}
 	return s.String()
 }
@@ -38,22 +38,21 @@ func textOf(n *html.Node) string {
 // all are the elements of tag under n, in document order.
 func all(n *html.Node, tag string) []*html.Node {
 	var out []*html.Node
-	for k := n.FirstChild; k != nil; k = k.NextSibling {
-		if k.Type == html.ElementNode && k.Data == tag {
-			out = append(out, k)
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && d.Data == tag {
+			out = append(out, d)
 		}
-		out = append(out, all(k, tag)...)
 	}
 	return out
 }
 
+// attr is an element's attribute's value, "" when it has none.
 func attr(n *html.Node, name string) string {
-	for _, a := range n.Attr {
-		if a.Key == name {
-			return a.Val
-		}
+	i := slices.IndexFunc(n.Attr, func(a html.Attribute) bool { return a.Key == name })
+	if i < 0 {
+		return ""
 	}
-	return ""
+	return n.Attr[i].Val
 }
 
 // TestPlacementTableHasAColumnPerPluginAndARowPerNode: the table's heads are the node, the
