@@ -92,50 +92,44 @@ var lastPlacement placementMemo
 
 // explainPlacement is placement, made afresh.
 func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
+	p := &Placement{Title: T(l, "place.title")}
 	bound := pod.Spec.NodeName != ""
 	switch {
 	case !bound && pod.DeletionTimestamp != nil:
 		return nil
 	case !bound && pod.Spec.SchedulerName != "default-scheduler":
-		return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.other", pod.Spec.SchedulerName)}}
+		p.Lines = []string{T(l, "place.other", pod.Spec.SchedulerName)}
+		return p
 	}
-	var lines []string
+	placer := scheduler.PlacedByScheduler
 	if bound {
-		switch scheduler.PlacedBy(c, pod) {
-		case scheduler.PlacedByKubelet:
-			return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.static", pod.Spec.NodeName)}}
-		case scheduler.PlacedByNodeName:
-			return &Placement{Title: T(l, "place.title"), Lines: []string{T(l, "place.nodename", pod.Spec.NodeName)}}
-		case scheduler.PlacedUnknown:
-			lines = append(lines, T(l, "place.unknown"))
-		}
+		placer = scheduler.PlacedBy(c, pod)
+	}
+	switch placer {
+	case scheduler.PlacedByKubelet:
+		p.Lines = []string{T(l, "place.static", pod.Spec.NodeName)}
+		return p
+	case scheduler.PlacedByNodeName:
+		p.Lines = []string{T(l, "place.nodename", pod.Spec.NodeName)}
+		return p
+	case scheduler.PlacedUnknown:
+		p.Lines = []string{T(l, "place.unknown")}
 	}
 	e := scheduler.Explain(c, pod)
-	switch {
-	case e.Pinned == nil && bound:
-		lines = append(lines, T(l, "place.bound", pod.Spec.NodeName))
-	case e.Pinned == nil:
-		lines = append(lines, T(l, "place.pending"))
-	case isDaemonPod(pod):
-		lines = append(lines, T(l, "place.daemon", strings.Join(e.Pinned, ", ")))
-	default:
-		lines = append(lines, T(l, "place.pinned", strings.Join(e.Pinned, ", ")))
-	}
-	if e.Pinned != nil && bound {
-		lines = append(lines, T(l, "place.now"))
-	}
-	p := &Placement{Title: T(l, "place.title"), Lines: lines, Node: T(l, "col.node"), Filter: T(l, "col.filter"), Total: T(l, "col.total"), Passes: T(l, "place.passes")}
+	p.Lines = append(p.Lines, leadOf(l, pod, e)...)
+	p.Node, p.Filter, p.Total, p.Passes = T(l, "col.node"), T(l, "col.filter"), T(l, "col.total"), T(l, "place.passes")
 	var results []scheduler.NodeResult
 	for _, r := range e.Nodes {
 		if e.Pinned == nil || slices.Contains(e.Pinned, r.Node) {
 			results = append(results, r)
 		}
 	}
-	for _, r := range results {
-		for _, s := range r.Scores {
-			if !slices.ContainsFunc(p.Plugins, func(col PlacementCol) bool { return col.Plugin == s.Plugin }) {
+	for _, r := range results { // every node scored has the same plugins, in the profile's order
+		if len(r.Scores) > 0 {
+			for _, s := range r.Scores {
 				p.Plugins = append(p.Plugins, PlacementCol{s.Plugin, "×" + strconv.FormatInt(s.Weight, 10)})
 			}
+			break
 		}
 	}
 	p.Terms = []string{T(l, "place.filter")}
@@ -144,11 +138,10 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	}
 	shown := rowsShown(results, e.Best, pod.Spec.NodeName)
 	for i, r := range results {
-		if !shown[i] {
-			continue
+		if shown[i] {
+			best := len(p.Plugins) > 0 && slices.Contains(e.Best, r.Node) // a node taken unscored is not "best"
+			p.Rows = append(p.Rows, placementRow(l, r, best, r.Node == pod.Spec.NodeName))
 		}
-		best := len(p.Plugins) > 0 && slices.Contains(e.Best, r.Node) // a node taken unscored is not "best"
-		p.Rows = append(p.Rows, placementRow(l, r, p.Plugins, best, r.Node == pod.Spec.NodeName))
 	}
 	if left := len(results) - len(p.Rows); left > 0 {
 		p.More = T(l, "more", left)
@@ -164,6 +157,28 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 		p.Outcome = T(l, "place.tie", strings.Join(e.Best, ", "))
 	}
 	return p
+}
+
+// leadOf says what the table explains: a pending pod's next attempt, or why a bound pod's
+// node, or that the pod is pinned to its node(s) (by its DaemonSet, or its own affinity),
+// checked now when it is bound.
+func leadOf(l Lang, pod *api.Pod, e scheduler.Explanation) []string {
+	bound := pod.Spec.NodeName != ""
+	switch {
+	case e.Pinned == nil && bound:
+		return []string{T(l, "place.bound", pod.Spec.NodeName)}
+	case e.Pinned == nil:
+		return []string{T(l, "place.pending")}
+	}
+	key := "place.pinned"
+	if ref, ok := api.ControllerOf(&pod.ObjectMeta); ok && ref.Kind == "DaemonSet" {
+		key = "place.daemon"
+	}
+	lines := []string{T(l, key, strings.Join(e.Pinned, ", "))}
+	if bound {
+		lines = append(lines, T(l, "place.now"))
+	}
+	return lines
 }
 
 // rowsShown picks the nodes the table lists, at most maxPlacementRows: the best and the pod's
@@ -185,14 +200,12 @@ func rowsShown(results []scheduler.NodeResult, best []string, here string) []boo
 }
 
 // placementRow is one node's row of the table.
-func placementRow(l Lang, r scheduler.NodeResult, cols []PlacementCol, best, here bool) PlacementRow {
+func placementRow(l Lang, r scheduler.NodeResult, best, here bool) PlacementRow {
 	row := PlacementRow{Node: r.Node, Plugin: r.Verdict.Plugin, Reasons: strings.Join(r.Verdict.Reasons, "; "), Best: best, Here: here}
+	for _, s := range r.Scores {
+		row.Scores = append(row.Scores, strconv.FormatInt(s.Score, 10))
+	}
 	if len(r.Scores) > 0 {
-		row.Scores = make([]string, len(cols))
-		for _, s := range r.Scores {
-			i := slices.IndexFunc(cols, func(c PlacementCol) bool { return c.Plugin == s.Plugin })
-			row.Scores[i] = strconv.FormatInt(s.Score, 10)
-		}
 		row.Total = strconv.FormatInt(r.Total, 10)
 	}
 	var marks []string
@@ -204,10 +217,4 @@ func placementRow(l Lang, r scheduler.NodeResult, cols []PlacementCol, best, her
 	}
 	row.Marks = strings.Join(marks, " · ")
 	return row
-}
-
-// isDaemonPod reports whether a DaemonSet controls the pod.
-func isDaemonPod(p *api.Pod) bool {
-	ref, ok := api.ControllerOf(&p.ObjectMeta)
-	return ok && ref.Kind == "DaemonSet"
 }
