@@ -265,3 +265,22 @@ func FormatLabelSelector(ls *LabelSelector) string {
 	}
 	return "<none>"
 }
+
+// WithLabelKeys is ls with, for each of keys that labels has, the requirement "key op (its
+// value)" appended to matchExpressions, as the API server merges a pod's matchLabelKeys (op In)
+// and mismatchLabelKeys (op NotIn) into a selector of its spec (applyLabelKeysToLabelSelector
+// in pkg/registry/core/pod/strategy.go). ls itself is left as it was; a nil ls stays nil (it
+// matches nothing either way), and without keys the result is ls.
+func WithLabelKeys(ls *LabelSelector, keys []string, op LabelSelectorOperator, labels map[string]string) *LabelSelector {
+	if ls == nil || len(keys) == 0 {
+		return ls
+	}
+	merged := *ls
+	merged.MatchExpressions = slices.Clip(ls.MatchExpressions)
+	for _, k := range keys {
+		if v, ok := labels[k]; ok {
+			merged.MatchExpressions = append(merged.MatchExpressions, LabelSelectorRequirement{Key: k, Operator: op, Values: []string{v}})
+		}
+	}
+	return &merged
+}

@@ -412,6 +412,20 @@ type TopologySpreadConstraint struct {
 	MatchLabelKeys     []string       `json:"matchLabelKeys,omitempty"`
 }
 
+// A topology spread constraint's whenUnsatisfiable: DoNotSchedule makes it a filter,
+// ScheduleAnyway a score.
+const (
+	DoNotSchedule  = "DoNotSchedule"
+	ScheduleAnyway = "ScheduleAnyway"
+)
+
+// A topology spread constraint's nodeAffinityPolicy and nodeTaintsPolicy: whether the nodes the
+// pod's node affinity (or its tolerations) keep it off count as domains.
+const (
+	NodeInclusionPolicyHonor  = "Honor"
+	NodeInclusionPolicyIgnore = "Ignore"
+)
+
 // TolerationOperator is Exists or Equal.
 type TolerationOperator string
 

@@ -15,9 +15,9 @@ var (
 )
 
 // validatePodSpec follows ValidatePodSpec, in its order: volumes, containers, init containers,
-// hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, affinity, nodeName,
-// activeDeadlineSeconds, tolerations. isPod is opts.ResourceIsPod: the spec is a Pod's, not a
-// template's.
+// hostNetwork's ports, restartPolicy, dnsPolicy, nodeSelector, affinity,
+// topologySpreadConstraints, nodeName, activeDeadlineSeconds, tolerations. isPod is
+// opts.ResourceIsPod: the spec is a Pod's, not a template's.
 func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 	volumes, errs := validateVolumes(s.Volumes, p.Child("volumes"))
 	errs = append(errs, validateContainers(s.Containers, volumes, p.Child("containers"))...)
@@ -43,6 +43,7 @@ func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 	if a := s.Affinity; a != nil {
 		errs = append(errs, validateAffinity(a, p.Child("affinity"))...)
 	}
+	errs = append(errs, validateTopologySpreadConstraints(s.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
 	if s.NodeName != "" {
 		for _, msg := range IsDNS1123Subdomain(s.NodeName) {
 			errs = append(errs, Invalid(p.Child("nodeName"), s.NodeName, msg))
@@ -390,11 +391,7 @@ func validatePodAffinityTerms(required []PodAffinityTerm, preferred []WeightedPo
 //
 //  1. labelSelector and namespaceSelector are label selectors.
 //  2. Every namespace is a DNS-1123 label (reported at "namespace", as upstream spells it).
-//  3. matchLabelKeys and mismatchLabelKeys need a labelSelector, and are label keys
-//     (ValidateMatchLabelKeysAndMismatchLabelKeys); a key of matchLabelKeys may not appear in
-//     the labelSelector besides the requirement the API server merged from it (reported at the
-//     term's path indexed by the key's place in matchLabelKeys, as upstream does), nor in
-//     mismatchLabelKeys.
+//  3. matchLabelKeys and mismatchLabelKeys as validateLabelKeys has them.
 //  4. topologyKey is required and a label key.
 func validatePodAffinityTerm(t *PodAffinityTerm, p *Path) ErrorList {
 	errs := validateLabelSelector(t.LabelSelector, p.Child("labelSelector"))
@@ -404,41 +401,7 @@ func validatePodAffinityTerm(t *PodAffinityTerm, p *Path) ErrorList {
 			errs = append(errs, Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
-	for _, keys := range []struct {
-		name string
-		keys []string
-	}{{"matchLabelKeys", t.MatchLabelKeys}, {"mismatchLabelKeys", t.MismatchLabelKeys}} {
-		switch {
-		case len(keys.keys) == 0:
-		case t.LabelSelector == nil:
-			errs = append(errs, Forbidden(p.Child(keys.name), "must not be specified when labelSelector is not set"))
-		default:
-			for i, key := range keys.keys {
-				errs = append(errs, validateLabelName(key, p.Child(keys.name).Index(i))...)
-			}
-		}
-	}
-	if ls := t.LabelSelector; ls != nil {
-		at := map[string]int{}
-		for i, key := range t.MatchLabelKeys {
-			at[key] = i
-		}
-		seen := map[string]bool{}
-		for key := range ls.MatchLabels {
-			seen[key] = true
-		}
-		for _, e := range ls.MatchExpressions {
-			if i, ok := at[e.Key]; ok && seen[e.Key] {
-				errs = append(errs, Invalid(p.Index(i), e.Key, "exists in both matchLabelKeys and labelSelector"))
-			}
-			seen[e.Key] = true
-		}
-	}
-	for i, key := range t.MatchLabelKeys {
-		if slices.Contains(t.MismatchLabelKeys, key) {
-			errs = append(errs, Invalid(p.Child("matchLabelKeys").Index(i), key, "exists in both matchLabelKeys and mismatchLabelKeys"))
-		}
-	}
+	errs = append(errs, validateLabelKeys(t.MatchLabelKeys, t.MismatchLabelKeys, t.LabelSelector, p)...)
 	if t.TopologyKey == "" {
 		errs = append(errs, Required(p.Child("topologyKey"), "can not be empty"))
 	}
@@ -514,6 +477,111 @@ func validateNodeSelectorTerm(term NodeSelectorTerm, p *Path) ErrorList {
 			for _, msg := range IsDNS1123Subdomain(v) {
 				errs = append(errs, Invalid(rp.Child("values").Index(k), v, msg))
 			}
+		}
+	}
+	return errs
+}
+
+var (
+	supportedScheduleActions       = []string{DoNotSchedule, ScheduleAnyway}
+	supportedNodeInclusionPolicies = []string{NodeInclusionPolicyHonor, NodeInclusionPolicyIgnore}
+)
+
+// validateTopologySpreadConstraints follows validateTopologySpreadConstraints for a pod created
+// with v1.37's feature gates (MatchLabelKeysInPodTopologySpread and its SelectorMerge on), each
+// constraint in turn:
+//
+//  1. maxSkew must be greater than zero; topologyKey is required; whenUnsatisfiable is
+//     DoNotSchedule or ScheduleAnyway.
+//  2. No later constraint may have the same topologyKey and whenUnsatisfiable.
+//  3. minDomains, if set, must be greater than zero and needs DoNotSchedule.
+//  4. nodeAffinityPolicy and nodeTaintsPolicy, if set, are Honor or Ignore.
+//  5. matchLabelKeys as validateLabelKeys has them (the API server has merged "key In (value)"
+//     into a pod's selector by now, see apiserver's mergeSpreadLabelKeys).
+//  6. The labelSelector must be valid.
+func validateTopologySpreadConstraints(constraints []TopologySpreadConstraint, p *Path) ErrorList {
+	var errs ErrorList
+	for i, c := range constraints {
+		cp := p.Index(i)
+		if c.MaxSkew <= 0 {
+			errs = append(errs, Invalid(cp.Child("maxSkew"), int64(c.MaxSkew), "must be greater than zero"))
+		}
+		if c.TopologyKey == "" {
+			errs = append(errs, Required(cp.Child("topologyKey"), "can not be empty"))
+		}
+		if !slices.Contains(supportedScheduleActions, c.WhenUnsatisfiable) {
+			errs = append(errs, NotSupported(cp.Child("whenUnsatisfiable"), c.WhenUnsatisfiable, supportedScheduleActions))
+		}
+		if slices.ContainsFunc(constraints[i+1:], func(o TopologySpreadConstraint) bool {
+			return o.TopologyKey == c.TopologyKey && o.WhenUnsatisfiable == c.WhenUnsatisfiable
+		}) {
+			errs = append(errs, Duplicate(cp.Child("{topologyKey, whenUnsatisfiable}"), fmt.Sprintf("{%v, %v}", c.TopologyKey, c.WhenUnsatisfiable)))
+		}
+		if c.MinDomains != nil {
+			if *c.MinDomains <= 0 {
+				errs = append(errs, Invalid(cp.Child("minDomains"), int64(*c.MinDomains), "must be greater than zero"))
+			}
+			if c.WhenUnsatisfiable != DoNotSchedule {
+				errs = append(errs, Invalid(cp.Child("minDomains"), c.MinDomains, fmt.Sprintf("can only use minDomains if whenUnsatisfiable=%s, not %s", DoNotSchedule, c.WhenUnsatisfiable)))
+			}
+		}
+		for _, policy := range []struct {
+			field string
+			value *string
+		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} {
+			if policy.value != nil && !slices.Contains(supportedNodeInclusionPolicies, *policy.value) {
+				errs = append(errs, NotSupported(cp.Child(policy.field), policy.value, supportedNodeInclusionPolicies))
+			}
+		}
+		errs = append(errs, validateLabelKeys(c.MatchLabelKeys, nil, c.LabelSelector, cp)...)
+		errs = append(errs, validateLabelSelector(c.LabelSelector, cp.Child("labelSelector"))...)
+	}
+	return errs
+}
+
+// validateLabelKeys is ValidateMatchLabelKeysAndMismatchLabelKeys, for the label keys of a
+// term (a pod affinity term, a topology spread constraint) at p:
+//
+//  1. matchLabelKeys and mismatchLabelKeys need a labelSelector, and are label keys.
+//  2. A key of matchLabelKeys may not appear in the labelSelector besides the requirement the
+//     API server merged from it (reported at the term's path indexed by the key's last place in
+//     matchLabelKeys, as upstream does).
+//  3. A key of matchLabelKeys may not be in mismatchLabelKeys.
+func validateLabelKeys(match, mismatch []string, ls *LabelSelector, p *Path) ErrorList {
+	var errs ErrorList
+	for _, keys := range []struct {
+		name string
+		keys []string
+	}{{"matchLabelKeys", match}, {"mismatchLabelKeys", mismatch}} {
+		switch {
+		case len(keys.keys) == 0:
+		case ls == nil:
+			errs = append(errs, Forbidden(p.Child(keys.name), "must not be specified when labelSelector is not set"))
+		default:
+			for i, key := range keys.keys {
+				errs = append(errs, validateLabelName(key, p.Child(keys.name).Index(i))...)
+			}
+		}
+	}
+	if ls != nil {
+		at := map[string]int{}
+		for i, key := range match {
+			at[key] = i
+		}
+		seen := map[string]bool{}
+		for key := range ls.MatchLabels {
+			seen[key] = true
+		}
+		for _, e := range ls.MatchExpressions {
+			if i, ok := at[e.Key]; ok && seen[e.Key] {
+				errs = append(errs, Invalid(p.Index(i), e.Key, "exists in both matchLabelKeys and labelSelector"))
+			}
+			seen[e.Key] = true
+		}
+	}
+	for i, key := range match {
+		if slices.Contains(mismatch, key) {
+			errs = append(errs, Invalid(p.Child("matchLabelKeys").Index(i), key, "exists in both matchLabelKeys and mismatchLabelKeys"))
 		}
 	}
 	return errs

@@ -32,6 +32,8 @@ const (
 const (
 	// LabelHostname is the node's name, set by the kubelet.
 	LabelHostname = "kubernetes.io/hostname"
+	// LabelTopologyZone is the node's failure zone, set by its cloud provider (or by hand).
+	LabelTopologyZone = "topology.kubernetes.io/zone"
 	// LabelOSStable and LabelArchStable are the node's operating system and architecture, set
 	// by the kubelet; the beta labels carry the same values.
 	LabelOSStable   = "kubernetes.io/os"

@@ -63,10 +63,10 @@ var strategies = map[string]strategy{
 
 // podPrepareForCreate is podStrategy.PrepareForCreate (pkg/registry/core/pod/strategy.go): a
 // new pod has generation 1 (the strategy's generation), is Pending, has the QoS class of its
-// resources, and its pod (anti-)affinity terms' label keys merged into their selectors (see
-// mergePodAffinityLabelKeys). DaemonLab keeps the status the manifest gives (a phase defaults
-// to Pending), where upstream resets the whole status to Pending: tests create pods already
-// Running or Failed.
+// resources, and its pod (anti-)affinity terms' and topology spread constraints' label keys
+// merged into their selectors (see mergePodAffinityLabelKeys and mergeSpreadLabelKeys).
+// DaemonLab keeps the status the manifest gives (a phase defaults to Pending), where upstream
+// resets the whole status to Pending: tests create pods already Running or Failed.
 func podPrepareForCreate(obj api.Object) {
 	pod := obj.(*api.Pod)
 	if pod.Status.Phase == "" {
@@ -74,6 +74,21 @@ func podPrepareForCreate(obj api.Object) {
 	}
 	pod.Status.QOSClass = string(api.ComputeQOS(&pod.Spec))
 	mergePodAffinityLabelKeys(pod)
+	mergeSpreadLabelKeys(pod)
+}
+
+// mergeSpreadLabelKeys is mutateTopologySpreadConstraints (MatchLabelKeysInPodTopologySpread
+// and its SelectorMerge, both on in v1.37): each topology spread constraint with a
+// labelSelector gets `key In (value)` in matchExpressions for each key of its matchLabelKeys
+// the pod has a label for; matchLabelKeys stay in the spec. The constraints are copied before
+// they change, as the manifest's may be shared.
+func mergeSpreadLabelKeys(pod *api.Pod) {
+	constraints := slices.Clone(pod.Spec.TopologySpreadConstraints)
+	for i := range constraints {
+		c := &constraints[i]
+		c.LabelSelector = api.WithLabelKeys(c.LabelSelector, c.MatchLabelKeys, api.LabelSelectorOpIn, pod.Labels)
+	}
+	pod.Spec.TopologySpreadConstraints = constraints
 }
 
 // mergePodAffinityLabelKeys is mutatePodAffinity (MatchLabelKeysInPodAffinity, GA and locked on
@@ -98,18 +113,8 @@ func mergePodAffinityLabelKeys(pod *api.Pod) {
 	}
 	pod.Spec.Affinity = api.DeepCopy(pod.Spec.Affinity)
 	eachPodAffinityTerm(pod.Spec.Affinity, func(t *api.PodAffinityTerm) {
-		if t.LabelSelector == nil {
-			return
-		}
-		add := func(keys []string, op api.LabelSelectorOperator) {
-			for _, key := range keys {
-				if v, ok := pod.Labels[key]; ok {
-					t.LabelSelector.MatchExpressions = append(t.LabelSelector.MatchExpressions, api.LabelSelectorRequirement{Key: key, Operator: op, Values: []string{v}})
-				}
-			}
-		}
-		add(t.MatchLabelKeys, api.LabelSelectorOpIn)
-		add(t.MismatchLabelKeys, api.LabelSelectorOpNotIn)
+		t.LabelSelector = api.WithLabelKeys(t.LabelSelector, t.MatchLabelKeys, api.LabelSelectorOpIn, pod.Labels)
+		t.LabelSelector = api.WithLabelKeys(t.LabelSelector, t.MismatchLabelKeys, api.LabelSelectorOpNotIn, pod.Labels)
 	})
 }
 
