@@ -26,6 +26,7 @@ const (
 // they take, and the terms of those with pod affinity or anti-affinity.
 type nodeInfo struct {
 	node    *api.Node
+	index   int // the node's place in the cycle's nodes (Cycle.infos), which a copy keeps
 	pods    []*api.Pod
 	ports   []hostPort  // the pods' host ports, each once (UsedPorts)
 	used    requests    // the pods' requests, as they are (NodeInfo.Requested)
@@ -84,7 +85,7 @@ type cycleState struct {
 	want     requests        // what NodeResourcesFit's filter counts
 	pinned   map[string]bool // nil unless every required node affinity term pins metadata.name
 	ports    []hostPort      // NodePorts' PreFilter: nil when the pod takes none
-	spread   *spread         // PodTopologySpread's counts, nil when it has nothing to spread
+	spread   *spreadFilter   // PodTopologySpread's PreFilter state, nil when its filter is skipped
 	affinity *affinityState  // InterPodAffinity's counts, nil when its PreFilter skipped it
 }
 
@@ -134,6 +135,7 @@ func (st *cycleState) removePod(ni *nodeInfo, p *api.Pod) {
 // podUpdater changes is copied here.
 func (st *cycleState) clone() *cycleState {
 	c := *st
+	c.spread = st.spread.clone()
 	c.affinity = st.affinity.clone()
 	return &c
 }
@@ -156,6 +158,7 @@ var filters = []filterPlugin{
 	nodeAffinity{},
 	nodePorts{},
 	nodeResourcesFit{},
+	podTopologySpread{},
 	interPodAffinity{},
 }
 
@@ -171,9 +174,10 @@ var scorers = []scorePlugin{
 	balancedAllocation{},
 }
 
-// newCycleState runs the PreFilters and PreScores for pod against the cycle's nodes.
+// newCycleState runs the PreFilters for pod against the cycle's nodes; the PreScores run in
+// each score plugin's score, on the nodes that pass.
 func (cy *Cycle) newCycleState(pod *api.Pod) *cycleState {
-	return &cycleState{pod: pod, cy: cy, want: PodRequests(pod), pinned: pinnedNodes(pod), ports: hostPortsOf(pod), spread: cy.spreadOf(pod),
+	return &cycleState{pod: pod, cy: cy, want: PodRequests(pod), pinned: pinnedNodes(pod), ports: hostPortsOf(pod), spread: cy.spreadFilterOf(pod),
 		affinity: cy.interPodAffinityPreFilter(pod)}
 }
 

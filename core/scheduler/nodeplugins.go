@@ -32,12 +32,16 @@ func (taintToleration) name() string  { return TaintToleration }
 func (taintToleration) weight() int64 { return 3 }
 
 func (taintToleration) filter(st *cycleState, ni *nodeInfo) verdict {
-	if _, ok := api.FindMatchingUntoleratedTaint(ni.node.Spec.Taints, st.pod.Spec.Tolerations, func(t *api.Taint) bool {
-		return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
-	}); ok {
+	if _, ok := api.FindMatchingUntoleratedTaint(ni.node.Spec.Taints, st.pod.Spec.Tolerations, doNotScheduleTaint); ok {
 		return unresolvable("node(s) had untolerated taint(s)")
 	}
 	return verdict{code: fits}
+}
+
+// doNotScheduleTaint picks the taints that keep a pod off a node, NoSchedule and NoExecute
+// (helper.DoNotScheduleTaintsFilterFunc).
+func doNotScheduleTaint(t *api.Taint) bool {
+	return t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute
 }
 
 func (taintToleration) score(st *cycleState, feasible []*nodeInfo) []int64 {

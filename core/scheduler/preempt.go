@@ -143,7 +143,8 @@ func shortlist(c *cluster.Cluster, candidates []candidate, potential int) []cand
 
 // selectVictims is SelectVictimsOnNode: the fewest, least important pods of lower priority
 // among those on the node (in List order) whose removal lets the pod pass every filter there,
-// or nil and the reasons it cannot:
+// with the pods nominated to it that it yields to (see runFiltersWithNominated), or nil and
+// the reasons it cannot:
 //
 //  1. Every pod of lower priority is removed; if the pod still does not pass, the node is no
 //     candidate, with the reasons of the filter that failed.

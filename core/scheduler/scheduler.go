@@ -103,21 +103,13 @@ type Cycle struct {
 	infos     []*nodeInfo // in the cluster's node order
 	byName    map[string]*nodeInfo
 	nominated []*api.Pod
-	spreads   map[cluster.Key]*spread // by ReplicaSet, counted when first needed
-	nextStart int                     // kube-scheduler's nextStartNodeIndex
-	verdicts  []verdict               // findFeasible's buffer, reused pod after pod
+	counted   map[string]*podCounts // PodTopologySpread's, by namespace and selector (see matching)
+	nextStart int                   // kube-scheduler's nextStartNodeIndex
+	verdicts  []verdict             // findFeasible's buffer, reused pod after pod
 	// The bound pods with pod affinity or anti-affinity, and those with required anti-affinity:
 	// while there are none, InterPodAffinity skips pods without terms of their own at once.
 	affinePods, requiredAntiAffinityPods int
 	without                              string // the UID of a bound pod the cycle leaves out (see newCycleWithout), or ""
-}
-
-// spread counts, per node, the bound pods a ReplicaSet's selector matches in its namespace:
-// what the default topology spread constraint scores.
-type spread struct {
-	namespace string
-	selector  api.Selector
-	onNode    map[string]int64
 }
 
 // NewCycle reads the cluster for a round of scheduling.
@@ -130,7 +122,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 // reload reads the nodes and their pods: those bound and not finished (kube-scheduler's pod
 // informer leaves Succeeded and Failed pods out), terminating ones included.
 func (cy *Cycle) reload() {
-	cy.nominated, cy.spreads = nil, map[cluster.Key]*spread{}
+	cy.nominated, cy.counted = nil, map[string]*podCounts{}
 	cy.affinePods, cy.requiredAntiAffinityPods = 0, 0
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	nodes := cy.c.Nodes()
@@ -138,6 +130,7 @@ func (cy *Cycle) reload() {
 	cy.byName = make(map[string]*nodeInfo, len(nodes))
 	for i, n := range nodes {
 		cy.infos[i] = newNodeInfo(n)
+		cy.infos[i].index = i
 		cy.byName[n.Name] = cy.infos[i]
 	}
 	for p := range cy.c.AllPods() {
@@ -156,6 +149,7 @@ func (cy *Cycle) reload() {
 // bind counts a pod bound to a node.
 func (cy *Cycle) bind(ni *nodeInfo, p *api.Pod) {
 	ni.addPod(p)
+	cy.countBound(ni, p)
 	if hasPodAffinity(p) {
 		cy.affinePods++
 	}
@@ -176,11 +170,6 @@ func (cy *Cycle) Apply(d Decision) bool {
 	case !changed || d.Node == "" && d.preemption.node == "":
 		// nothing the cache holds has changed
 	case d.Node != "" && d.preemption.node == "" && d.Pod.Status.NominatedNodeName == "":
-		for _, sp := range cy.spreads {
-			if sp.namespace == d.Pod.Namespace && sp.selector.Matches(d.Pod.Labels) {
-				sp.onNode[d.Node]++
-			}
-		}
 		if stored, ok := cy.c.Get("Pod", cluster.KeyOf(d.Pod)).(*api.Pod); ok && cy.byName[d.Node] != nil {
 			cy.bind(cy.byName[d.Node], stored)
 		}
