@@ -23,6 +23,12 @@ func GetRequiredNodeAffinity(spec *PodSpec) RequiredNodeAffinity {
 	return r
 }
 
+// MatchesEveryNode reports whether the requirements accept any node: there is no nodeSelector
+// and no required node affinity.
+func (r RequiredNodeAffinity) MatchesEveryNode() bool {
+	return len(r.nodeSelector) == 0 && !r.hasTerms
+}
+
 // Match reports whether node meets the requirements:
 //
 //  1. Every nodeSelector key=value must be a label of the node.

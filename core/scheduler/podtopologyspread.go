@@ -3,7 +3,7 @@ package scheduler
 import (
 	"maps"
 	"math"
-	"slices"
+	"strings"
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
@@ -115,7 +115,7 @@ func (cy *Cycle) spreadConstraints(pod *api.Pod, action string) []spreadConstrai
 // its ReplicationController or StatefulSet, kinds DaemonLab does not have.
 func (cy *Cycle) defaultSelector(pod *api.Pod) api.Selector {
 	set := map[string]string{}
-	for svc := range cluster.All[*api.Service](cy.c) {
+	for _, svc := range cy.spread.servicesOf(cy.c) {
 		if svc.Namespace == pod.Namespace && api.ServiceSelects(svc, pod.Labels) {
 			maps.Copy(set, svc.Spec.Selector)
 		}
@@ -125,12 +125,72 @@ func (cy *Cycle) defaultSelector(pod *api.Pod) api.Selector {
 	if !ok || ref.APIVersion != "apps/v1" || ref.Kind != "ReplicaSet" {
 		return sel
 	}
-	if rs, ok := cy.c.Get("ReplicaSet", cluster.Key{Namespace: pod.Namespace, Name: ref.Name}).(*api.ReplicaSet); ok {
-		if other, err := api.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
-			sel.Requirements = append(sel.Requirements, other.Requirements...)
+	sel.Requirements = append(sel.Requirements, cy.spread.replicaSetSelector(cy.c, cluster.Key{Namespace: pod.Namespace, Name: ref.Name})...)
+	return sel
+}
+
+// spreadCache is what PodTopologySpread reads of the cluster in one cycle, as kube-scheduler
+// reads its informers' caches rather than the API server: the Services and ReplicaSets, read
+// when first needed (the cycle's bindings change neither), and the counts of each selector's
+// pods (see matching).
+type spreadCache struct {
+	services     []*api.Service
+	servicesRead bool
+	replicaSets  map[cluster.Key][]api.Requirement // each ReplicaSet's selector; nil for one that does not exist
+	counted      map[string]*podCounts             // by namespace and selector
+	totals       map[string]*domainTotals          // by counts, key and required keys
+	labels       map[string]*labelColumn           // by label key
+}
+
+// labelColumn is one label of every node of the cycle, by the node's place (nodeInfo.index):
+// what the scores read of each feasible node, pod after pod, without a map lookup each.
+type labelColumn struct {
+	values []string
+	has    []bool
+	any    bool // some node has the label (a cluster without zones scores nothing by zone)
+}
+
+// labelColumn returns the column of the label key, read off the nodes when first asked for.
+func (cy *Cycle) labelColumn(key string) *labelColumn {
+	if col, ok := cy.spread.labels[key]; ok {
+		return col
+	}
+	col := &labelColumn{values: make([]string, len(cy.infos)), has: make([]bool, len(cy.infos))}
+	for i, ni := range cy.infos {
+		col.values[i], col.has[i] = ni.node.Labels[key]
+		col.any = col.any || col.has[i]
+	}
+	if cy.spread.labels == nil {
+		cy.spread.labels = map[string]*labelColumn{}
+	}
+	cy.spread.labels[key] = col
+	return col
+}
+
+func (sc *spreadCache) servicesOf(c *cluster.Cluster) []*api.Service {
+	if !sc.servicesRead {
+		sc.services, sc.servicesRead = cluster.List[*api.Service](c), true
+	}
+	return sc.services
+}
+
+// replicaSetSelector returns the requirements of the selector of the ReplicaSet k, none when it
+// does not exist or its selector does not parse.
+func (sc *spreadCache) replicaSetSelector(c *cluster.Cluster, k cluster.Key) []api.Requirement {
+	if reqs, ok := sc.replicaSets[k]; ok {
+		return reqs
+	}
+	var reqs []api.Requirement
+	if rs, ok := c.Get("ReplicaSet", k).(*api.ReplicaSet); ok {
+		if sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
+			reqs = sel.Requirements
 		}
 	}
-	return sel
+	if sc.replicaSets == nil {
+		sc.replicaSets = map[cluster.Key][]api.Requirement{}
+	}
+	sc.replicaSets[k] = reqs
+	return reqs
 }
 
 // includes reports whether node counts as a domain of c for pod (matchNodeInclusionPolicies):
@@ -148,24 +208,15 @@ func (c *spreadConstraint) includes(pod *api.Pod, node *api.Node, affinity api.R
 	return true
 }
 
-// hasTopologyKeys reports whether a node's labels have every constraint's topologyKey
-// (nodeLabelsMatchSpreadConstraints).
-func hasTopologyKeys(labels map[string]string, constraints []spreadConstraint) bool {
-	for _, c := range constraints {
-		if _, ok := labels[c.topologyKey]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // podCounts is, node by node (in the cycle's order), how many of the pods bound there that are
 // not terminating a selector matches in a namespace (countPodsMatchSelector over a node's
 // pods): what every spread constraint with that selector counts.
 type podCounts struct {
+	id        string // its key in the cycle's cache: namespace and selector
 	namespace string
 	selector  api.Selector
 	onNode    []int
+	totals    []*domainTotals // the domain totals made of these counts, kept in step with them
 }
 
 // on is the count of a node; nil counts stand for an empty selector, which counts nothing.
@@ -186,10 +237,10 @@ func (cy *Cycle) matching(namespace string, sel api.Selector) *podCounts {
 		return nil
 	}
 	key := namespace + "\x00" + sel.String()
-	if pc, ok := cy.counted[key]; ok {
+	if pc, ok := cy.spread.counted[key]; ok {
 		return pc
 	}
-	pc := &podCounts{namespace: namespace, selector: sel, onNode: make([]int, len(cy.infos))}
+	pc := &podCounts{id: key, namespace: namespace, selector: sel, onNode: make([]int, len(cy.infos))}
 	for i, ni := range cy.infos {
 		for _, p := range ni.pods {
 			if pc.counts(p) {
@@ -197,7 +248,10 @@ func (cy *Cycle) matching(namespace string, sel api.Selector) *podCounts {
 			}
 		}
 	}
-	cy.counted[key] = pc
+	if cy.spread.counted == nil {
+		cy.spread.counted = map[string]*podCounts{}
+	}
+	cy.spread.counted[key] = pc
 	return pc
 }
 
@@ -206,21 +260,103 @@ func (pc *podCounts) counts(p *api.Pod) bool {
 	return p.Namespace == pc.namespace && p.DeletionTimestamp == nil && pc.selector.Matches(p.Labels)
 }
 
-// countBound counts a pod the cycle has just bound to ni in every count it matches.
+// countBound counts a pod the cycle has just bound to ni in every count it matches, and in
+// the domain totals made of them.
 func (cy *Cycle) countBound(ni *nodeInfo, p *api.Pod) {
-	for _, pc := range cy.counted {
-		if pc.counts(p) {
-			pc.onNode[ni.index]++
+	for _, pc := range cy.spread.counted {
+		if !pc.counts(p) {
+			continue
+		}
+		pc.onNode[ni.index]++
+		for _, dt := range pc.totals {
+			if domain, ok := dt.domainOf(ni.node); ok {
+				dt.domains[domain]++
+			}
 		}
 	}
+}
+
+// domainTotals is, for one podCounts and one topology key, the pods counted in each domain
+// over the nodes of the cycle that have every key of required, a node without the key itself
+// (possible only when required is empty) counting in the domain "": what a constraint counts
+// when its node inclusion policies leave no node out (see includesEveryNode). Every domain of
+// those nodes has an entry, 0 included.
+type domainTotals struct {
+	key      string
+	required []string
+	domains  map[string]int
+}
+
+// domainOf returns the domain node counts in, if it counts.
+func (dt *domainTotals) domainOf(node *api.Node) (string, bool) {
+	if !hasKeys(node.Labels, dt.required) {
+		return "", false
+	}
+	return node.Labels[dt.key], true
+}
+
+// totalsOf returns the cycle's domain totals of pc's counts by key over the nodes that have
+// every key of required, summed over the nodes when first asked for and kept in step with the
+// cycle's bindings (countBound): a ReplicaSet's pods spreading over zones do not each pass
+// over every node. nil counts (an empty selector) have totals of 0 in every domain.
+func (cy *Cycle) totalsOf(pc *podCounts, key string, required []string) *domainTotals {
+	id := key + "\x00" + strings.Join(required, "\x00")
+	if pc != nil {
+		id = pc.id + "\x00" + id
+	}
+	if dt, ok := cy.spread.totals[id]; ok {
+		return dt
+	}
+	dt := &domainTotals{key: key, required: required, domains: map[string]int{}}
+	for _, ni := range cy.infos {
+		if domain, ok := dt.domainOf(ni.node); ok {
+			dt.domains[domain] += pc.on(ni)
+		}
+	}
+	if pc != nil {
+		pc.totals = append(pc.totals, dt)
+	}
+	if cy.spread.totals == nil {
+		cy.spread.totals = map[string]*domainTotals{}
+	}
+	cy.spread.totals[id] = dt
+	return dt
+}
+
+// includesEveryNode reports whether c's node inclusion policies leave no node out for pod:
+// nodeTaintsPolicy is Ignore, and nodeAffinityPolicy is Ignore or the pod has neither a
+// nodeSelector nor required node affinity.
+func (c *spreadConstraint) includesEveryNode(pod *api.Pod) bool {
+	return !c.honorTaints && (!c.honorAffinity || api.GetRequiredNodeAffinity(&pod.Spec).MatchesEveryNode())
+}
+
+// topologyKeys are the constraints' topology keys.
+func topologyKeys(constraints []spreadConstraint) []string {
+	keys := make([]string, len(constraints))
+	for i, c := range constraints {
+		keys[i] = c.topologyKey
+	}
+	return keys
+}
+
+// hasKeys reports whether labels have every key of keys.
+func hasKeys(labels map[string]string, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := labels[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // spreadFilter is the filter's state for one pod (preFilterState): its DoNotSchedule
 // constraints and, for each, the matching pods in every domain and the two domains with the
 // fewest (criticalPaths), which the filter compares a node's domain with. Preemption's dry run
-// and the nominated pods change a copy of it (see update).
+// and the nominated pods change a copy of it (see update); the domains of the state itself
+// may be the cycle's domain totals, which only the cycle's bindings change.
 type spreadFilter struct {
 	constraints []spreadConstraint
+	keys        []string // their topologyKeys
 	domains     []map[string]int
 	paths       []criticalPaths
 }
@@ -265,26 +401,36 @@ func (p *criticalPaths) update(domain string, n int) {
 
 // spreadFilterOf is PreFilter (calPreFilterState): nil, skipping the filter, when pod has no
 // DoNotSchedule constraint; otherwise every node of the cycle that has all their topologyKeys
-// adds its matching pods to its domain of each constraint that includes it.
+// adds its matching pods to its domain of each constraint that includes it (the cycle's domain
+// totals, when the constraint includes every node).
 func (cy *Cycle) spreadFilterOf(pod *api.Pod) *spreadFilter {
 	constraints := cy.spreadConstraints(pod, api.DoNotSchedule)
 	if len(constraints) == 0 {
 		return nil
 	}
-	f := &spreadFilter{constraints: constraints, domains: make([]map[string]int, len(constraints)), paths: make([]criticalPaths, len(constraints))}
+	keys := topologyKeys(constraints)
+	f := &spreadFilter{constraints: constraints, keys: keys, domains: make([]map[string]int, len(constraints)), paths: make([]criticalPaths, len(constraints))}
 	counts := make([]*podCounts, len(constraints))
+	var each []int // the constraints counted node by node
 	for i, c := range constraints {
-		f.domains[i] = map[string]int{}
 		counts[i] = cy.matching(pod.Namespace, c.selector)
-	}
-	affinity := api.GetRequiredNodeAffinity(&pod.Spec)
-	for _, ni := range cy.infos {
-		if !hasTopologyKeys(ni.node.Labels, constraints) {
+		if c.includesEveryNode(pod) {
+			f.domains[i] = cy.totalsOf(counts[i], c.topologyKey, keys).domains
 			continue
 		}
-		for i := range constraints {
-			if c := &constraints[i]; c.includes(pod, ni.node, affinity) {
-				f.domains[i][ni.node.Labels[c.topologyKey]] += counts[i].on(ni)
+		f.domains[i] = map[string]int{}
+		each = append(each, i)
+	}
+	if len(each) > 0 {
+		affinity := api.GetRequiredNodeAffinity(&pod.Spec)
+		for _, ni := range cy.infos {
+			if !hasKeys(ni.node.Labels, keys) {
+				continue
+			}
+			for _, i := range each {
+				if c := &constraints[i]; c.includes(pod, ni.node, affinity) {
+					f.domains[i][ni.node.Labels[c.topologyKey]] += counts[i].on(ni)
+				}
 			}
 		}
 	}
@@ -302,7 +448,7 @@ func (f *spreadFilter) clone() *spreadFilter {
 	if f == nil {
 		return nil
 	}
-	c := &spreadFilter{constraints: f.constraints, domains: make([]map[string]int, len(f.domains)), paths: make([]criticalPaths, len(f.paths))}
+	c := &spreadFilter{constraints: f.constraints, keys: f.keys, domains: make([]map[string]int, len(f.domains)), paths: make([]criticalPaths, len(f.paths))}
 	for i := range f.domains {
 		c.domains[i] = maps.Clone(f.domains[i])
 	}
@@ -315,7 +461,7 @@ func (f *spreadFilter) clone() *spreadFilter {
 // the node, when p is in the pod's namespace and the node has every topologyKey. As upstream, a
 // terminating p counts here too.
 func (f *spreadFilter) update(pod *api.Pod, node *api.Node, p *api.Pod, delta int) {
-	if f == nil || p.Namespace != pod.Namespace || !hasTopologyKeys(node.Labels, f.constraints) {
+	if f == nil || p.Namespace != pod.Namespace || !hasKeys(node.Labels, f.keys) {
 		return
 	}
 	affinity := api.GetRequiredNodeAffinity(&pod.Spec)
@@ -378,89 +524,124 @@ func (podTopologySpread) filter(st *cycleState, ni *nodeInfo) verdict {
 //  4. A node's raw score is, over the constraints whose key it has, count × weight + maxSkew − 1,
 //     rounded; the fewer the better: 100 × (max + min − raw) / max, 100 for all when max is 0.
 func (podTopologySpread) score(st *cycleState, feasible []*nodeInfo) []int64 {
-	cy, pod := st.cy, st.pod
+	s := st.cy.preScoreSpread(st.pod, feasible)
+	if s == nil {
+		return nil
+	}
+	scores := make([]int64, len(feasible))
+	for i, ni := range feasible {
+		if !s.ignored[i] {
+			scores[i] = s.raw(ni)
+		}
+	}
+	normalizeSpread(scores, s.ignored)
+	return scores
+}
+
+// spreadScoring is PreScore's state for one pod (preScoreState): its ScheduleAnyway
+// constraints and, for each, the nodes' values of its key, the pods it counts, and (but
+// hostname's) the matching pods in each of the feasible nodes' domains; their weights; the
+// feasible nodes it ignores.
+type spreadScoring struct {
+	constraints []spreadConstraint
+	labels      []*labelColumn
+	counts      []*podCounts
+	domains     []map[string]int
+	weights     []float64
+	ignored     []bool
+}
+
+// preScoreSpread is PreScore (initPreScoreState and the count over every node, see score):
+// nil, skipping the score, when pod has no ScheduleAnyway constraint.
+func (cy *Cycle) preScoreSpread(pod *api.Pod, feasible []*nodeInfo) *spreadScoring {
 	constraints := cy.spreadConstraints(pod, api.ScheduleAnyway)
 	if len(constraints) == 0 {
 		return nil
 	}
-	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0
-	domains := make([]map[string]int, len(constraints)) // per constraint but hostname's: pods per domain
+	n := len(constraints)
+	s := &spreadScoring{constraints: constraints, labels: make([]*labelColumn, n), counts: make([]*podCounts, n),
+		domains: make([]map[string]int, n), weights: make([]float64, n), ignored: make([]bool, len(feasible))}
+	var required []string // the keys a node must have to count
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		required = topologyKeys(constraints)
+	}
 	for j, c := range constraints {
-		if c.topologyKey != api.LabelHostname {
-			domains[j] = map[string]int{}
+		s.labels[j], s.counts[j] = cy.labelColumn(c.topologyKey), cy.matching(pod.Namespace, c.selector)
+		if s.labels[j].any && c.topologyKey != api.LabelHostname { // without the key anywhere, no node reads the domains
+			s.domains[j] = map[string]int{}
 		}
 	}
-	read := make([]bool, len(constraints)) // some scored node reads the constraint's domains
-	ignored := make([]bool, len(feasible))
+	read := make([]bool, n) // some scored node reads the constraint's domains
 	scored := len(feasible)
 	for i, ni := range feasible {
-		if ignored[i] = requireAll && !hasTopologyKeys(ni.node.Labels, constraints); ignored[i] {
+		if s.ignored[i] = !hasKeys(ni.node.Labels, required); s.ignored[i] {
 			scored--
 			continue
 		}
-		for j, c := range constraints {
-			if domains[j] == nil {
-				continue
+		for j := range constraints {
+			if s.domains[j] != nil {
+				s.domains[j][s.labels[j].values[ni.index]] = 0
+				read[j] = read[j] || s.labels[j].has[ni.index]
 			}
-			domain, ok := ni.node.Labels[c.topologyKey]
-			if !hasDomain(domains[j], domain) {
-				domains[j][domain] = 0
-			}
-			read[j] = read[j] || ok
 		}
 	}
-	counts := make([]*podCounts, len(constraints))
-	weights := make([]float64, len(constraints))
 	for j, c := range constraints {
-		counts[j] = cy.matching(pod.Namespace, c.selector)
-		size := len(domains[j])
+		size := len(s.domains[j])
 		if c.topologyKey == api.LabelHostname {
 			size = scored
 		}
-		weights[j] = math.Log(float64(size + 2))
+		s.weights[j] = math.Log(float64(size + 2))
 	}
-	cy.countDomains(pod, constraints, requireAll, counts, domains, read)
-	scores := make([]int64, len(feasible))
-	for i, ni := range feasible {
-		if ignored[i] {
-			continue
-		}
-		var raw float64
-		for j, c := range constraints {
-			domain, ok := ni.node.Labels[c.topologyKey]
-			if !ok {
-				continue
-			}
-			n := domains[j][domain]
-			if c.topologyKey == api.LabelHostname {
-				n = counts[j].on(ni)
-			}
-			raw += float64(n)*weights[j] + float64(c.maxSkew-1)
-		}
-		scores[i] = int64(math.Round(raw))
-	}
-	normalizeSpread(scores, ignored)
-	return scores
+	cy.countDomains(pod, constraints, required, s.counts, s.domains, read)
+	return s
 }
 
-// countDomains adds, for each constraint some scored node reads (but hostname's), the matching
-// pods of every node of the cycle to the domain it belongs to, if the feasible nodes have that
-// domain: the rest of PreScore (processAllNode).
-func (cy *Cycle) countDomains(pod *api.Pod, constraints []spreadConstraint, requireAll bool, counts []*podCounts, domains []map[string]int, read []bool) {
-	if !slices.Contains(read, true) {
+// raw is a node's score before NormalizeScore (Score).
+func (s *spreadScoring) raw(ni *nodeInfo) int64 {
+	var raw float64
+	for j, c := range s.constraints {
+		if !s.labels[j].has[ni.index] {
+			continue
+		}
+		n := s.domains[j][s.labels[j].values[ni.index]]
+		if c.topologyKey == api.LabelHostname {
+			n = s.counts[j].on(ni)
+		}
+		raw += float64(n)*s.weights[j] + float64(c.maxSkew-1)
+	}
+	return int64(math.Round(raw))
+}
+
+// countDomains fills in, for each constraint some scored node reads (but hostname's), the
+// matching pods of every node of the cycle that has the required keys in each of the feasible
+// nodes' domains: the rest of PreScore (processAllNode). A constraint that includes every node
+// reads the cycle's domain totals; another passes over the nodes.
+func (cy *Cycle) countDomains(pod *api.Pod, constraints []spreadConstraint, required []string, counts []*podCounts, domains []map[string]int, read []bool) {
+	var each []int // the constraints counted node by node
+	for j := range constraints {
+		c := &constraints[j]
+		switch {
+		case !read[j] || domains[j] == nil:
+		case c.includesEveryNode(pod):
+			totals := cy.totalsOf(counts[j], c.topologyKey, required).domains
+			for domain := range domains[j] {
+				domains[j][domain] = totals[domain]
+			}
+		default:
+			each = append(each, j)
+		}
+	}
+	if len(each) == 0 {
 		return
 	}
 	affinity := api.GetRequiredNodeAffinity(&pod.Spec)
 	for _, ni := range cy.infos {
-		if requireAll && !hasTopologyKeys(ni.node.Labels, constraints) {
+		if !hasKeys(ni.node.Labels, required) {
 			continue
 		}
-		for j := range constraints {
+		for _, j := range each {
 			c := &constraints[j]
-			if !read[j] || domains[j] == nil || !c.includes(pod, ni.node, affinity) {
-				continue
-			}
-			if domain := ni.node.Labels[c.topologyKey]; hasDomain(domains[j], domain) {
+			if domain := ni.node.Labels[c.topologyKey]; hasDomain(domains[j], domain) && c.includes(pod, ni.node, affinity) {
 				domains[j][domain] += counts[j].on(ni)
 			}
 		}

@@ -608,3 +608,47 @@ func TestSpreadFilterMessagesInFailedScheduling(t *testing.T) {
 		"1 node(s) were unschedulable, 2 node(s) didn't match pod topology spread constraints. "+
 		"preemption: 0/4 nodes are available: 2 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.", d.Message)
 }
+
+// TestSpreadCountsKeptInStepWithTheCyclesBindings: a cycle counts each selector's pods once
+// and keeps the counts, and the domain totals made of them, in step with each binding it
+// makes, so that every pod of a ReplicaSet sees what a cycle reading the cluster afresh sees:
+// the same filter state and the same scores (the system defaults here, then a pod's own
+// DoNotSchedule zone constraint and ScheduleAnyway hostname constraint).
+func TestSpreadCountsKeptInStepWithTheCyclesBindings(t *testing.T) {
+	nodes := []spreadNode{
+		{name: "a1", labels: "kubernetes.io/hostname=a1,topology.kubernetes.io/zone=a"}, {name: "a2", labels: "kubernetes.io/hostname=a2,topology.kubernetes.io/zone=a"},
+		{name: "b1", labels: "kubernetes.io/hostname=b1,topology.kubernetes.io/zone=b"}, {name: "b2", labels: "kubernetes.io/hostname=b2,topology.kubernetes.io/zone=b"},
+		{name: "c1", labels: "kubernetes.io/hostname=c1,topology.kubernetes.io/zone=c"}, {name: "n", labels: "kubernetes.io/hostname=n"},
+	}
+	own := []api.TopologySpreadConstraint{
+		tsc(1, api.LabelTopologyZone, api.DoNotSchedule, &api.LabelSelector{MatchLabels: labelSet("app=web")}),
+		tsc(1, api.LabelHostname, api.ScheduleAnyway, &api.LabelSelector{MatchLabels: labelSet("app=web")}),
+	}
+	for _, tc := range []struct {
+		name        string
+		constraints []api.TopologySpreadConstraint
+	}{{"system defaults", nil}, {"own constraints", own}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := spreadWorld(t, nodes, []spreadPod{on("a1", "app=web"), on("n", "app=web")})
+			rs := replicaSet(t, c, "web", "app=web")
+			for i := range 9 {
+				p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("web-%d", i), Namespace: "default", Labels: labelSet("app=web"),
+					OwnerReferences: []api.OwnerReference{api.NewControllerRef(rs, "apps/v1", "ReplicaSet")}},
+					Spec: api.PodSpec{TopologySpreadConstraints: tc.constraints, Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+				require.NoError(t, create(c, p))
+			}
+			cy := NewCycle(c)
+			for _, p := range Pending(c) {
+				kept, fresh := cy.newCycleState(p), NewCycle(c).newCycleState(p)
+				if kept.spread != nil {
+					assert.Equal(t, fresh.spread.domains, kept.spread.domains, p.Name)
+					assert.Equal(t, fresh.spread.paths[0][0].count, kept.spread.paths[0][0].count, p.Name)
+				}
+				assert.Equal(t, podTopologySpread{}.score(fresh, fresh.cy.infos), podTopologySpread{}.score(kept, cy.infos), p.Name)
+				d := cy.Schedule(p)
+				require.NotEmpty(t, d.Node, d.Message)
+				require.True(t, cy.Apply(d))
+			}
+		})
+	}
+}

@@ -103,9 +103,9 @@ type Cycle struct {
 	infos     []*nodeInfo // in the cluster's node order
 	byName    map[string]*nodeInfo
 	nominated []*api.Pod
-	counted   map[string]*podCounts // PodTopologySpread's, by namespace and selector (see matching)
-	nextStart int                   // kube-scheduler's nextStartNodeIndex
-	verdicts  []verdict             // findFeasible's buffer, reused pod after pod
+	spread    spreadCache // what PodTopologySpread reads of the cluster in this cycle
+	nextStart int         // kube-scheduler's nextStartNodeIndex
+	verdicts  []verdict   // findFeasible's buffer, reused pod after pod
 	// The bound pods with pod affinity or anti-affinity, and those with required anti-affinity:
 	// while there are none, InterPodAffinity skips pods without terms of their own at once.
 	affinePods, requiredAntiAffinityPods int
@@ -122,7 +122,7 @@ func NewCycle(c *cluster.Cluster) *Cycle {
 // reload reads the nodes and their pods: those bound and not finished (kube-scheduler's pod
 // informer leaves Succeeded and Failed pods out), terminating ones included.
 func (cy *Cycle) reload() {
-	cy.nominated, cy.counted = nil, map[string]*podCounts{}
+	cy.nominated, cy.spread = nil, spreadCache{}
 	cy.affinePods, cy.requiredAntiAffinityPods = 0, 0
 	cy.nextStart, _ = nextStartNodeIndex.Get(cy.c, struct{}{})
 	nodes := cy.c.Nodes()
