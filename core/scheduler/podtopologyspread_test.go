@@ -100,21 +100,24 @@ func withNodeSelector(labels string) func(*api.Pod) {
 	return func(p *api.Pod) { p.Spec.NodeSelector = labelSet(labels) }
 }
 
-func withNodeAffinityIn(key string, values ...string) func(*api.Pod) {
+// withNodeAffinity requires of the pod's node one expression, key op values.
+func withNodeAffinity(key string, op api.NodeSelectorOperator, values ...string) func(*api.Pod) {
 	return func(p *api.Pod) {
 		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
-			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: api.NodeSelectorOpIn, Values: values}}}}}}}
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}}}}}}}
 	}
 }
 
-func withNodeAffinityNotIn(key string, values ...string) func(*api.Pod) {
-	return func(p *api.Pod) {
-		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
-			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: api.NodeSelectorOpNotIn, Values: values}}}}}}}
+// withPolicies sets a constraint's nodeAffinityPolicy and nodeTaintsPolicy, each unless "".
+func withPolicies(c api.TopologySpreadConstraint, affinity, taints string) api.TopologySpreadConstraint {
+	if affinity != "" {
+		c.NodeAffinityPolicy = &affinity
 	}
+	if taints != "" {
+		c.NodeTaintsPolicy = &taints
+	}
+	return c
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // zonesAndNodes is upstream tests' usual layout: node-a and node-b in zone1, node-x and node-y
 // in zone2, each labelled node=<its name>.
@@ -147,15 +150,6 @@ func TestSpreadFilterHoldsEachConstraintsMaxSkew(t *testing.T) {
 	}
 	withMinDomains := func(c api.TopologySpreadConstraint, n int32) api.TopologySpreadConstraint {
 		c.MinDomains = &n
-		return c
-	}
-	withPolicies := func(c api.TopologySpreadConstraint, affinity, taints string) api.TopologySpreadConstraint {
-		if affinity != "" {
-			c.NodeAffinityPolicy = &affinity
-		}
-		if taints != "" {
-			c.NodeTaintsPolicy = &taints
-		}
 		return c
 	}
 	threeNodes := []spreadNode{{name: "node-a", labels: "node=node-a"}, {name: "node-b", labels: "node=node-b"}, {name: "node-c", labels: "node=node-c"}}
@@ -197,14 +191,14 @@ func TestSpreadFilterHoldsEachConstraintsMaxSkew(t *testing.T) {
 		{"nodes 2/1/0/3, the pod does not match itself", "bar", []api.TopologySpreadConstraint{node(1, foo)}, nil, zonesAndNodes, spread2103,
 			[]code{unschedulable, fits, fits, unschedulable}},
 		{"node affinity leaves node-b and node-x out of the count: 2/~1~/~0~/3", "foo", []api.TopologySpreadConstraint{node(1, foo)},
-			[]func(*api.Pod){withNodeAffinityIn("node", "node-a", "node-y")}, zonesAndNodes, spread2103,
+			[]func(*api.Pod){withNodeAffinity("node", api.NodeSelectorOpIn, "node-a", "node-y")}, zonesAndNodes, spread2103,
 			[]code{fits, fits, fits, unschedulable}},
 		{"terminating pods do not count", "foo", []api.TopologySpreadConstraint{node(1, foo)}, nil,
 			[]spreadNode{{name: "node-a", labels: "node=node-a"}, {name: "node-b", labels: "node=node-b"}},
 			[]spreadPod{{node: "node-a", labels: "foo", terminating: true}, on("node-b", "foo")},
 			[]code{fits, unschedulable}},
 		{"node affinity leaves node-b out of the zone count: 0/~2~/0/1", "foo", []api.TopologySpreadConstraint{zone(1, foo)},
-			[]func(*api.Pod){withNodeAffinityNotIn("node", "node-b")}, zonesAndNodes,
+			[]func(*api.Pod){withNodeAffinity("node", api.NodeSelectorOpNotIn, "node-b")}, zonesAndNodes,
 			[]spreadPod{on("node-b", "foo"), on("node-b", "foo"), on("node-y", "foo")},
 			[]code{fits, fits, unschedulable, unschedulable}},
 		{"2/2/1 with fewer domains than minDomains: the global minimum is 0", "foo", []api.TopologySpreadConstraint{withMinDomains(node(2, foo), 4)}, nil, threeNodes,
@@ -223,10 +217,10 @@ func TestSpreadFilterHoldsEachConstraintsMaxSkew(t *testing.T) {
 			[]func(*api.Pod){withNodeSelector("foo")}, fooNodes, oneEach,
 			[]code{unschedulable, unschedulable, fits, unschedulable}},
 		{"nodeAffinityPolicy Honor with node affinity: 1/1/0/~0~", "foo", []api.TopologySpreadConstraint{node(1, foo)},
-			[]func(*api.Pod){withNodeAffinityIn("foo", "")}, fooNodes, oneEach,
+			[]func(*api.Pod){withNodeAffinity("foo", api.NodeSelectorOpIn, "")}, fooNodes, oneEach,
 			[]code{unschedulable, unschedulable, fits, fits}},
 		{"nodeAffinityPolicy Ignore with node affinity: 1/1/0/1", "foo", []api.TopologySpreadConstraint{withPolicies(node(1, foo), api.NodeInclusionPolicyIgnore, "")},
-			[]func(*api.Pod){withNodeAffinityIn("foo", "")}, fooNodes, oneEach,
+			[]func(*api.Pod){withNodeAffinity("foo", api.NodeSelectorOpIn, "")}, fooNodes, oneEach,
 			[]code{unschedulable, unschedulable, fits, unschedulable}},
 		{"nodeTaintsPolicy Honor: the tainted node does not count, 1/1/0/~0~", "foo", []api.TopologySpreadConstraint{withPolicies(node(1, foo), "", api.NodeInclusionPolicyHonor)}, nil,
 			taintedY, oneEach,
@@ -321,15 +315,6 @@ func TestSpreadScoreFavoursTheLeastCrowdedDomains(t *testing.T) {
 		return tsc(1, "zone", api.ScheduleAnyway, sel)
 	}
 	byNode := func(c api.TopologySpreadConstraint) api.TopologySpreadConstraint { c.TopologyKey = "node"; return c }
-	withPolicies := func(c api.TopologySpreadConstraint, affinity, taints string) api.TopologySpreadConstraint {
-		if affinity != "" {
-			c.NodeAffinityPolicy = &affinity
-		}
-		if taints != "" {
-			c.NodeTaintsPolicy = &taints
-		}
-		return c
-	}
 	withKeys := func(c api.TopologySpreadConstraint, keys ...string) api.TopologySpreadConstraint {
 		c.MatchLabelKeys = keys
 		return c
@@ -420,9 +405,9 @@ func TestSpreadScoreFavoursTheLeastCrowdedDomains(t *testing.T) {
 			fooPolicyNodes, twoOneOne, []string{"node-a", "node-b", "node-c"}, []int64{0, 33, 100}},
 		{"nodeAffinityPolicy Ignore with a nodeSelector", "foo", []api.TopologySpreadConstraint{withPolicies(byNode(host(1, foo)), api.NodeInclusionPolicyIgnore, "")}, []func(*api.Pod){withNodeSelector("foo")}, nil,
 			fooPolicyNodes, twoOneOne, []string{"node-a", "node-b", "node-c"}, []int64{66, 100, 100}},
-		{"nodeAffinityPolicy Honor with node affinity", "foo", []api.TopologySpreadConstraint{byNode(host(1, foo))}, []func(*api.Pod){withNodeAffinityIn("foo", "")}, nil,
+		{"nodeAffinityPolicy Honor with node affinity", "foo", []api.TopologySpreadConstraint{byNode(host(1, foo))}, []func(*api.Pod){withNodeAffinity("foo", api.NodeSelectorOpIn, "")}, nil,
 			fooPolicyNodes, twoOneOne, []string{"node-a", "node-b", "node-c"}, []int64{0, 33, 100}},
-		{"nodeAffinityPolicy Ignore with node affinity", "foo", []api.TopologySpreadConstraint{withPolicies(byNode(host(1, foo)), api.NodeInclusionPolicyIgnore, "")}, []func(*api.Pod){withNodeAffinityIn("foo", "")}, nil,
+		{"nodeAffinityPolicy Ignore with node affinity", "foo", []api.TopologySpreadConstraint{withPolicies(byNode(host(1, foo)), api.NodeInclusionPolicyIgnore, "")}, []func(*api.Pod){withNodeAffinity("foo", api.NodeSelectorOpIn, "")}, nil,
 			fooPolicyNodes, twoOneOne, []string{"node-a", "node-b", "node-c"}, []int64{66, 100, 100}},
 		{"nodeTaintsPolicy Honor", "foo", []api.TopologySpreadConstraint{withPolicies(byNode(host(1, foo)), "", api.NodeInclusionPolicyHonor)}, nil, nil,
 			taintedC, twoOneOne, []string{"node-a", "node-b", "node-c"}, []int64{0, 33, 100}},
