@@ -57,7 +57,7 @@ var (
 //     page needs before it is interactive. Issue 23's budget is what DaemonLab adds above the
 //     floor page's wasm (testdata/floor, 910,723 bytes: the libraries the core cannot do
 //     without), at most 0.90 MB, and is NOT met: the Go runtime, reflection (encoding/json, fmt,
-//     the YAML parser), regexp and the simulator's own code make main.wasm about 2.13 MB (see the
+//     the YAML parser), regexp and the simulator's own code make main.wasm about 2.19 MB (see the
 //     README's performance section).
 //  2. later: editor.js and the data assets (openapi.json, lessons.json), fetched after the first
 //     screen (main.js). That the data is here, not linked into main.wasm, is held by the first
@@ -69,9 +69,9 @@ var (
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
 		floorWasm    = 910_723
-		firstCeiling = 2_170_000  // bytes, brotli (2,145,370 when the data left main.wasm); the budget is floorWasm + 900_000
+		firstCeiling = 2_230_000  // bytes, brotli (2,145,370 when the data left main.wasm; 2,212,982 with issue 24's scheduler plugins and why-panel); the budget is floorWasm + 900_000
 		laterCeiling = 310_000    // bytes, brotli (297,202: editor.js 120,959, openapi.json 54,350, lessons.json 121,893)
-		rawCeiling   = 12_400_000 // bytes, main.wasm uncompressed (12,133,843)
+		rawCeiling   = 12_650_000 // bytes, main.wasm uncompressed (12,133,843; 12,565,095 with issue 24)
 	)
 	var shipped []string // the first screen's files as site/ holds them: the page painted
 	for _, f := range firstScreen {
