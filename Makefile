@@ -7,7 +7,7 @@ ADDR     ?= 127.0.0.1:8080
 DIST     ?= dist
 FUZZTIME ?= 10m
 
-.PHONY: build dist serve test test-native test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
+.PHONY: build dist serve test test-native test-upstream test-fuzz test-wasm test-browser chromium fuzz fuzz-all bench clean
 
 # Packages off the simulation's hot path (parsing YAML and JSON, printing, the DOM wrappers,
 # lessons) are compiled without inlining: main.wasm is about 170 KB smaller in brotli, and the
@@ -74,10 +74,16 @@ serve: dist
 
 test: test-native test-fuzz test-wasm test-browser
 
-test-native:
+test-native: test-upstream
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./core/... ./lessons/...
 	$(GO) test -skip Browser ./...
+
+# The differential test of the scheduler against kube-scheduler v1.37.2 in-process: a module of
+# its own, so that k8s.io/kubernetes stays out of the product's go.mod. UPSTREAM_CASES=N runs N
+# random cases instead of 3,000; UPSTREAM_SEED=S UPSTREAM_CASES=1 replays the case of seed S.
+test-upstream:
+	cd core/scheduler/upstreamtest && $(GO) vet ./... && $(GO) test ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test $(WASMFLAGS) -exec="$(WASMEXEC)/go_js_wasm_exec" ./core/... ./lessons/... ./wasm

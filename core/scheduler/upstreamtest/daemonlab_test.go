@@ -1,0 +1,116 @@
+package upstreamtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"sigs.k8s.io/yaml"
+
+	"daemonlab/core/api"
+	"daemonlab/core/apiserver"
+	"daemonlab/core/cluster"
+	"daemonlab/core/scheduler"
+)
+
+// manifests writes a case's objects as one multi-document YAML stream, what a client sends:
+// the form DaemonLab's side starts from (kubectl apply -f), and what a failing case prints.
+func manifests(c *schedulingCase) ([]byte, error) {
+	var buf bytes.Buffer
+	for i, obj := range c.objects() {
+		doc, err := manifest(obj)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteString("---\n")
+		}
+		buf.Write(doc)
+	}
+	return buf.Bytes(), nil
+}
+
+// manifest writes one object as kubectl get -o yaml would show what a client sent: without the
+// empty values k8s.io/api's types always write (metadata.creationTimestamp: null, an empty spec
+// or status, a node's daemonEndpoints and nodeInfo), and nothing else left out, as an empty
+// selector and an absent one differ.
+func manifest(obj any) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if meta, ok := doc["metadata"].(map[string]any); ok && meta["creationTimestamp"] == nil {
+		delete(meta, "creationTimestamp")
+	}
+	if status, ok := doc["status"].(map[string]any); ok {
+		delete(status, "daemonEndpoints")
+		delete(status, "nodeInfo")
+	}
+	for _, key := range []string{"spec", "status"} {
+		if m, ok := doc[key].(map[string]any); ok && len(m) == 0 {
+			delete(doc, key)
+		}
+	}
+	return yaml.Marshal(doc)
+}
+
+// explainDaemonLab decodes the case's manifests as kubectl apply -f does, creates each object
+// through DaemonLab's API server into a cluster that has only the namespaces the API server
+// makes, and asks its scheduler to explain one scheduling attempt of the pending pod.
+func explainDaemonLab(c *schedulingCase) (*outcome, error) {
+	data, err := manifests(c)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := api.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	cl := cluster.New(c.seed)
+	if err := apiserver.CreateSystemNamespaces(cl); err != nil {
+		return nil, err
+	}
+	var pending api.Object
+	for _, m := range ms {
+		obj, err := apiserver.Create(cl, m.Object, apiserver.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("create %s %s: %w", m.Kind.Kind, m.Object.GetObjectMeta().Name, err)
+		}
+		pending = obj
+	}
+	p, ok := pending.(*api.Pod)
+	if !ok {
+		return nil, fmt.Errorf("the last object is a %T, not the pending pod", pending)
+	}
+	if p.Spec.NodeName != "" {
+		return nil, fmt.Errorf("the pending pod is bound to %s", p.Spec.NodeName)
+	}
+	ex := scheduler.Explain(cl, p)
+	out := &outcome{verdicts: map[string]verdict{}, message: ex.Message, best: slices.Sorted(slices.Values(ex.Best)), weights: map[string]int64{}, totals: map[string]int64{}}
+	for _, n := range ex.Nodes {
+		if n.Verdict.Plugin != "" {
+			out.verdicts[n.Node] = verdict{plugin: n.Verdict.Plugin, reasons: n.Verdict.Reasons}
+			continue
+		}
+		out.feasible = append(out.feasible, n.Node)
+		out.totals[n.Node] = n.Total
+		if len(n.Scores) == 0 {
+			continue
+		}
+		if out.scores == nil {
+			out.scores = map[string]map[string]int64{}
+		}
+		out.scores[n.Node] = map[string]int64{}
+		for _, s := range n.Scores {
+			out.scores[n.Node][s.Plugin] = s.Score * s.Weight
+			out.weights[s.Plugin] = s.Weight
+		}
+	}
+	slices.Sort(out.feasible)
+	return out, nil
+}

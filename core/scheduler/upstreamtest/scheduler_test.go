@@ -1,0 +1,207 @@
+package upstreamtest
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// defaultFeatures are the features `make test` turns on: those whose plugins DaemonLab's
+// scheduler models (UPSTREAM_FEATURES=all turns every one on).
+const defaultFeatures = "resources,taints,nodeaffinity,replicasets"
+
+// settings are the test's knobs, from the environment:
+//
+//   - UPSTREAM_CASES: how many cases (default 3000);
+//   - UPSTREAM_SEED: the first case's seed (default 1); cases take consecutive seeds, so
+//     UPSTREAM_SEED=S UPSTREAM_CASES=1 replays the case of seed S;
+//   - UPSTREAM_FEATURES: a comma-separated list of features, or all (default defaultFeatures);
+//   - UPSTREAM_SHOW: how many failing cases to print whole, with their YAML (default 3).
+type settings struct {
+	cases, show int
+	seed        uint64
+	features    features
+}
+
+func readSettings(t *testing.T) settings {
+	s := settings{cases: 3000, show: 3, seed: 1}
+	var err error
+	if v := os.Getenv("UPSTREAM_CASES"); v != "" {
+		s.cases, err = strconv.Atoi(v)
+		require.NoError(t, err, "UPSTREAM_CASES")
+	}
+	if v := os.Getenv("UPSTREAM_SHOW"); v != "" {
+		s.show, err = strconv.Atoi(v)
+		require.NoError(t, err, "UPSTREAM_SHOW")
+	}
+	if v := os.Getenv("UPSTREAM_SEED"); v != "" {
+		s.seed, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "UPSTREAM_SEED")
+	}
+	f := defaultFeatures
+	if v, ok := os.LookupEnv("UPSTREAM_FEATURES"); ok {
+		f = v
+	}
+	s.features, err = parseFeatures(f)
+	require.NoError(t, err, "UPSTREAM_FEATURES")
+	return s
+}
+
+// TestSchedulerAgreesWithKubeScheduler is the differential test of DaemonLab's scheduler
+// against kube-scheduler v1.37.2 run in-process with its default profile
+// (pkg/scheduler/schedule_one.go: schedulePod, findNodesThatFitPod, prioritizeNodes): random
+// small clusters and pending pods (see generate), the same objects given to both sides, and
+// for every case:
+//
+//  1. both API servers accept the objects, or both refuse the pending pod;
+//  2. the same nodes pass the filters;
+//  3. every other node fails with the same plugin and the same reasons;
+//  4. when none passes, the FitError message is the same;
+//  5. the nodes of the highest total score, the ones selectHost draws from, are the same;
+//  6. every plugin that both sides score gives every feasible node the same weighted score.
+//
+// A failing case prints its seed (replay it with UPSTREAM_SEED=seed UPSTREAM_CASES=1) and its
+// objects as the YAML `kubectl apply -f` takes; a summary counts the failures by category.
+func TestSchedulerAgreesWithKubeScheduler(t *testing.T) {
+	s := readSettings(t)
+	start := time.Now()
+	byCategory := map[string][]uint64{} // the seeds failing in each category
+	failed, refused := 0, 0
+	for seed := s.seed; seed < s.seed+uint64(s.cases); seed++ {
+		c := generate(seed, s.features)
+		diffs, bothRefused := compare(t, c)
+		if bothRefused {
+			refused++
+		}
+		if len(diffs) == 0 {
+			continue
+		}
+		failed++
+		categories := map[string]bool{}
+		for _, d := range diffs {
+			categories[d.category] = true
+		}
+		for cat := range categories {
+			byCategory[cat] = append(byCategory[cat], seed)
+		}
+		if failed <= s.show {
+			t.Errorf("%s", report(c, s.features, diffs))
+		}
+	}
+	t.Logf("%d cases (seeds %d–%d, features %s) in %v; %d refused by both API servers", s.cases, s.seed, s.seed+uint64(s.cases)-1, s.features, time.Since(start).Round(time.Millisecond), refused)
+	if failed == 0 {
+		return
+	}
+	var lines []string
+	for _, cat := range slices.Sorted(maps.Keys(byCategory)) {
+		seeds := byCategory[cat]
+		lines = append(lines, fmt.Sprintf("  %-45s %5d cases, first seeds %v", cat, len(seeds), seeds[:min(5, len(seeds))]))
+	}
+	t.Errorf("%d of %d cases disagree; by category:\n%s", failed, s.cases, strings.Join(lines, "\n"))
+}
+
+// mismatch is one way the two sides disagree on a case: its category (for the summary) and
+// what each side said.
+type mismatch struct {
+	category string
+	detail   string
+}
+
+// compare runs a case on both sides. It reports whether both API servers refused the pending
+// pod (the generator made an invalid one: nothing to schedule).
+func compare(t *testing.T, c *schedulingCase) (diffs []mismatch, bothRefused bool) {
+	t.Helper()
+	s, upErr := store(c)
+	ours, ourErr := explainDaemonLab(c)
+	switch {
+	case upErr != nil && ourErr != nil:
+		return nil, true
+	case upErr != nil:
+		return []mismatch{{"api: upstream refuses, DaemonLab accepts", upErr.Error()}}, false
+	case ourErr != nil:
+		return []mismatch{{"api: DaemonLab refuses, upstream accepts", ourErr.Error()}}, false
+	}
+	up, err := explainUpstream(s)
+	require.NoError(t, err, "seed %d: kube-scheduler's framework failed", c.seed)
+	return diff(up, ours), false
+}
+
+// diff lists how ours differs from up (see TestSchedulerAgreesWithKubeScheduler).
+func diff(up, ours *outcome) []mismatch {
+	var out []mismatch
+	add := func(category, format string, args ...any) {
+		out = append(out, mismatch{category, fmt.Sprintf(format, args...)})
+	}
+	if !slices.Equal(up.feasible, ours.feasible) {
+		add("feasible nodes", "feasible: upstream %v, DaemonLab %v", up.feasible, ours.feasible)
+	}
+	for _, node := range slices.Sorted(maps.Keys(up.verdicts)) {
+		u, o := up.verdicts[node], ours.verdicts[node]
+		if u.plugin != o.plugin || !slices.Equal(u.reasons, o.reasons) {
+			add("filter "+u.plugin, "%s: upstream %s %q, DaemonLab %s %q", node, u.plugin, u.reasons, o.plugin, o.reasons)
+		}
+	}
+	for _, node := range slices.Sorted(maps.Keys(ours.verdicts)) {
+		if _, ok := up.verdicts[node]; !ok {
+			o := ours.verdicts[node]
+			add("filter "+o.plugin+" (upstream passes)", "%s: upstream passes, DaemonLab %s %q", node, o.plugin, o.reasons)
+		}
+	}
+	if up.message != ours.message {
+		add("FitError message", "message:\n    upstream  %q\n    DaemonLab %q", up.message, ours.message)
+	}
+	if !slices.Equal(up.best, ours.best) {
+		var totals []string
+		for _, node := range slices.Sorted(maps.Keys(up.totals)) {
+			totals = append(totals, fmt.Sprintf("%s %d/%d", node, up.totals[node], ours.totals[node]))
+		}
+		add("top score nodes", "best: upstream %v, DaemonLab %v; totals upstream/DaemonLab: %s", up.best, ours.best, strings.Join(totals, ", "))
+	}
+	for _, node := range slices.Sorted(maps.Keys(up.scores)) {
+		for _, plugin := range slices.Sorted(maps.Keys(up.scores[node])) {
+			u := up.scores[node][plugin]
+			o, ok := ours.scores[node][plugin]
+			if ok && u != o {
+				add("score "+plugin, "%s %s: upstream %d, DaemonLab %d (weight %d)", node, plugin, u, o, up.weights[plugin])
+			}
+		}
+	}
+	return out
+}
+
+// report is a failing case: its seed, how to replay it, what differs and its objects as a
+// scenario that applies them in DaemonLab.
+func report(c *schedulingCase, f features, diffs []mismatch) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seed %d disagrees (replay: UPSTREAM_SEED=%d UPSTREAM_CASES=1 UPSTREAM_FEATURES=%s go test ./...):\n", c.seed, c.seed, f)
+	for _, d := range diffs {
+		fmt.Fprintf(&b, "  [%s] %s\n", d.category, d.detail)
+	}
+	b.WriteString(scenario(c))
+	return b.String()
+}
+
+// scenario is the case as a DaemonLab scenario file: one kubectl apply -f of its objects on
+// an empty cluster. Replayed in the simulator, the controllers act on them (a ReplicaSet's
+// pods carry the uid the generator gave it, not the one the API server does, so the garbage
+// collector removes them): the YAML is the case, the test is its exact replay.
+func scenario(c *schedulingCase) string {
+	data, err := manifests(c)
+	if err != nil {
+		return fmt.Sprintf("(no YAML: %v)\n", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: upstream-seed-%d\nseed: %d\ncluster: empty\nsteps:\n  - run: kubectl apply -f -\n    stdin: |\n", c.seed, c.seed)
+	for _, line := range strings.SplitAfter(strings.TrimRight(string(data), "\n"), "\n") {
+		b.WriteString("      " + line)
+	}
+	fmt.Fprintf(&b, "\n  - run: kubectl describe pod %s -n %s\n", c.pod.Name, c.pod.Namespace)
+	return b.String()
+}
