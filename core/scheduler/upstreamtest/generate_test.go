@@ -225,7 +225,7 @@ func (g *generator) node(name string) *corev1.Node {
 	}
 	cpu, memory, pods := "4", "8Gi", "110"
 	if g.f[featResources] {
-		cpu, memory = g.pick([]string{"1", "2", "4", "1500m"}), g.pick([]string{"1Gi", "2Gi", "3Gi", "4Gi"})
+		cpu, memory = g.pick([]string{"1500m", "2", "4", "8"}), g.pick([]string{"2Gi", "3Gi", "4Gi", "8Gi"})
 		if g.chance(0.2) {
 			pods = g.pick([]string{"2", "3"})
 		}
@@ -237,13 +237,13 @@ func (g *generator) node(name string) *corev1.Node {
 	}
 	n.Status.Capacity, n.Status.Allocatable = list, list.DeepCopy()
 	if g.f[featTaints] {
-		for range g.r.IntN(3) {
+		for range pickOf(g, []int{0, 0, 0, 0, 1, 1, 1, 2}) {
 			t := pickOf(g, nodeTaints)
 			if !slices.ContainsFunc(n.Spec.Taints, func(have corev1.Taint) bool { return have.Key == t.Key && have.Effect == t.Effect }) {
 				n.Spec.Taints = append(n.Spec.Taints, t)
 			}
 		}
-		if g.chance(0.15) { // cordoned: the node lifecycle controller taints it too
+		if g.chance(0.1) { // cordoned: the node lifecycle controller taints it too
 			n.Spec.Unschedulable = true
 			n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
 		}
@@ -348,18 +348,38 @@ func (g *generator) pod(name, namespace string, owners []owner) *corev1.Pod {
 		}
 		p.Spec.Containers = append(p.Spec.Containers, c)
 	}
-	if g.f[featHostPorts] && g.chance(0.25) {
-		c := &p.Spec.Containers[0]
-		port := corev1.ContainerPort{ContainerPort: 8000 + pickOf(g, hostPorts), HostPort: pickOf(g, hostPorts)}
-		if g.chance(0.3) {
-			port.Protocol = corev1.ProtocolUDP
-		}
-		if g.chance(0.2) {
-			port.HostIP = "127.0.0.1"
-		}
-		c.Ports = append(c.Ports, port)
+	if g.f[featHostPorts] && g.chance(0.35) {
+		g.hostPorts(p)
 	}
 	return p
+}
+
+// hostPorts gives the pod's first container one or two host ports: a number from the
+// vocabulary, TCP, UDP or SCTP, on every address or one; or it puts the pod on the host's
+// network, where each container port is a host port too (defaulting fills hostPort in).
+func (g *generator) hostPorts(p *corev1.Pod) {
+	c := &p.Spec.Containers[0]
+	if g.chance(0.15) {
+		p.Spec.HostNetwork = true
+		c.Ports = append(c.Ports, corev1.ContainerPort{ContainerPort: pickOf(g, hostPorts)})
+		return
+	}
+	numbers := slices.Clone(hostPorts)
+	g.r.Shuffle(len(numbers), func(i, j int) { numbers[i], numbers[j] = numbers[j], numbers[i] })
+	if g.chance(0.1) { // the same port twice: a duplicate unless protocol or address differ
+		numbers[1] = numbers[0]
+	}
+	for i := range 1 + g.r.IntN(2) {
+		port := corev1.ContainerPort{ContainerPort: 8000 + int32(i), HostPort: numbers[i]}
+		switch n := g.r.IntN(20); {
+		case n < 5:
+			port.Protocol = corev1.ProtocolUDP
+		case n < 6:
+			port.Protocol = corev1.ProtocolSCTP
+		}
+		port.HostIP = g.pick([]string{"", "", "", "0.0.0.0", "127.0.0.1", "10.0.0.1"})
+		c.Ports = append(c.Ports, port)
+	}
 }
 
 // resources draws one container's requests: none, cpu only, memory only or both; sometimes as

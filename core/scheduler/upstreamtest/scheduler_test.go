@@ -65,7 +65,12 @@ func readSettings(t *testing.T) settings {
 //  3. every other node fails with the same plugin and the same reasons;
 //  4. when none passes, the FitError message is the same;
 //  5. the nodes of the highest total score, the ones selectHost draws from, are the same;
-//  6. every plugin that both sides score gives every feasible node the same weighted score.
+//  6. every plugin both sides score gives every feasible node the same weighted score; a
+//     plugin only one side scores is a disagreement too, unless it is one DaemonLab does not
+//     model and kube-scheduler scores 0 (ImageLocality without images, VolumeBinding and
+//     DynamicResources without volumes or claims).
+//
+// Scores are compared only when the same nodes pass: a plugin normalizes its scores over them.
 //
 // A failing case prints its seed (replay it with UPSTREAM_SEED=seed UPSTREAM_CASES=1) and its
 // objects as the YAML `kubectl apply -f` takes; a summary counts the failures by category.
@@ -73,13 +78,11 @@ func TestSchedulerAgreesWithKubeScheduler(t *testing.T) {
 	s := readSettings(t)
 	start := time.Now()
 	byCategory := map[string][]uint64{} // the seeds failing in each category
-	failed, refused := 0, 0
+	var st stats
+	failed := 0
 	for seed := s.seed; seed < s.seed+uint64(s.cases); seed++ {
 		c := generate(seed, s.features)
-		diffs, bothRefused := compare(t, c)
-		if bothRefused {
-			refused++
-		}
+		diffs := compare(t, c, &st)
 		if len(diffs) == 0 {
 			continue
 		}
@@ -95,7 +98,7 @@ func TestSchedulerAgreesWithKubeScheduler(t *testing.T) {
 			t.Errorf("%s", report(c, s.features, diffs))
 		}
 	}
-	t.Logf("%d cases (seeds %d–%d, features %s) in %v; %d refused by both API servers", s.cases, s.seed, s.seed+uint64(s.cases)-1, s.features, time.Since(start).Round(time.Millisecond), refused)
+	t.Logf("%d cases (seeds %d–%d, features %s) in %v: %s", s.cases, s.seed, s.seed+uint64(s.cases)-1, s.features, time.Since(start).Round(time.Millisecond), &st)
 	if failed == 0 {
 		return
 	}
@@ -114,23 +117,67 @@ type mismatch struct {
 	detail   string
 }
 
-// compare runs a case on both sides. It reports whether both API servers refused the pending
-// pod (the generator made an invalid one: nothing to schedule).
-func compare(t *testing.T, c *schedulingCase) (diffs []mismatch, bothRefused bool) {
+// stats count what the cases exercised, so that a passing run says what it compared.
+type stats struct {
+	refused              int            // cases whose objects both API servers refused
+	none, one, scored    int            // cases by how many nodes passed upstream: 0, 1, 2 or more
+	filteredBy, scoredBy map[string]int // filter verdicts and plugin scores compared, by upstream plugin
+}
+
+func (s *stats) String() string {
+	count := func(m map[string]int) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%d refused by both API servers; %d with no feasible node, %d with one, %d scored; filter verdicts compared: %s; plugin scores compared: %s",
+		s.refused, s.none, s.one, s.scored, count(s.filteredBy), count(s.scoredBy))
+}
+
+// compare runs a case on both sides and counts what it compared in st.
+func compare(t *testing.T, c *schedulingCase, st *stats) []mismatch {
 	t.Helper()
 	s, upErr := store(c)
 	ours, ourErr := explainDaemonLab(c)
 	switch {
 	case upErr != nil && ourErr != nil:
-		return nil, true
+		st.refused++ // the generator made an invalid pod: nothing to schedule
+		return nil
 	case upErr != nil:
-		return []mismatch{{"api: upstream refuses, DaemonLab accepts", upErr.Error()}}, false
+		return []mismatch{{"api: upstream refuses, DaemonLab accepts", upErr.Error()}}
 	case ourErr != nil:
-		return []mismatch{{"api: DaemonLab refuses, upstream accepts", ourErr.Error()}}, false
+		return []mismatch{{"api: DaemonLab refuses, upstream accepts", ourErr.Error()}}
 	}
 	up, err := explainUpstream(s)
 	require.NoError(t, err, "seed %d: kube-scheduler's framework failed", c.seed)
-	return diff(up, ours), false
+	st.count(up, ours)
+	return diff(up, ours)
+}
+
+func (s *stats) count(up, ours *outcome) {
+	if s.filteredBy == nil {
+		s.filteredBy, s.scoredBy = map[string]int{}, map[string]int{}
+	}
+	switch len(up.feasible) {
+	case 0:
+		s.none++
+	case 1:
+		s.one++
+	default:
+		s.scored++
+	}
+	for _, v := range up.verdicts {
+		s.filteredBy[v.plugin]++
+	}
+	for node, scores := range up.scores {
+		for plugin := range scores {
+			if _, ok := ours.scores[node][plugin]; ok {
+				s.scoredBy[plugin]++
+			}
+		}
+	}
 }
 
 // diff lists how ours differs from up (see TestSchedulerAgreesWithKubeScheduler).
@@ -157,6 +204,9 @@ func diff(up, ours *outcome) []mismatch {
 	if up.message != ours.message {
 		add("FitError message", "message:\n    upstream  %q\n    DaemonLab %q", up.message, ours.message)
 	}
+	if !slices.Equal(up.feasible, ours.feasible) {
+		return out // the scores are normalized over the feasible nodes: they differ with them
+	}
 	if !slices.Equal(up.best, ours.best) {
 		var totals []string
 		for _, node := range slices.Sorted(maps.Keys(up.totals)) {
@@ -168,8 +218,18 @@ func diff(up, ours *outcome) []mismatch {
 		for _, plugin := range slices.Sorted(maps.Keys(up.scores[node])) {
 			u := up.scores[node][plugin]
 			o, ok := ours.scores[node][plugin]
-			if ok && u != o {
+			switch {
+			case !ok && u != 0:
+				add("score "+plugin+" (DaemonLab does not score)", "%s %s: upstream %d, DaemonLab none", node, plugin, u)
+			case ok && u != o:
 				add("score "+plugin, "%s %s: upstream %d, DaemonLab %d (weight %d)", node, plugin, u, o, up.weights[plugin])
+			}
+		}
+	}
+	for _, node := range slices.Sorted(maps.Keys(ours.scores)) {
+		for _, plugin := range slices.Sorted(maps.Keys(ours.scores[node])) {
+			if _, ok := up.scores[node][plugin]; !ok {
+				add("score "+plugin+" (upstream skips)", "%s %s: upstream none (PreScore skips it), DaemonLab %d", node, plugin, ours.scores[node][plugin])
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package upstreamtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	toolscache "k8s.io/client-go/tools/cache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	configv1 "k8s.io/kube-scheduler/config/v1"
@@ -177,8 +179,9 @@ func createPod(p *corev1.Pod) (*corev1.Pod, error) {
 // the default profile, as schedulePod does up to selectHost:
 //
 //  1. The framework is built as scheduler.New builds a profile's: the in-tree registry, the
-//     informers of a fake clientset holding the case's Namespaces, Services, ReplicaSets and
-//     StatefulSets (and no ReplicationControllers), the snapshot of its nodes and bound pods.
+//     informers of a fake clientset, whose stores hold the case's Namespaces, Services,
+//     ReplicaSets and StatefulSets (and no ReplicationControllers), the snapshot of its nodes
+//     and bound pods.
 //  2. findNodesThatFitPod: PreFilter; a rejection there is every node's status; nodes a
 //     PreFilterResult leaves out "didn't satisfy plugin(s)"; the rest are filtered one by one
 //     (every node: fewer than 100). There are no nominated pods, so the filters run once.
@@ -193,20 +196,7 @@ func explainUpstream(s *stored) (*outcome, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var objs []runtime.Object
-	for _, o := range s.namespaces {
-		objs = append(objs, o)
-	}
-	for _, o := range s.services {
-		objs = append(objs, o)
-	}
-	for _, o := range s.replicaSets {
-		objs = append(objs, o)
-	}
-	for _, o := range s.statefulSets {
-		objs = append(objs, o)
-	}
-	client := fake.NewClientset(objs...)
+	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	snapshot := cache.NewSnapshot(s.pods, s.nodes)
 	draManager, err := newDRAManager(ctx, client, factory)
@@ -223,9 +213,9 @@ func explainUpstream(s *stored) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	factory.Start(ctx.Done())
-	factory.WaitForCacheSync(ctx.Done())
-
+	if err := fill(factory, s); err != nil {
+		return nil, err
+	}
 	out := &outcome{verdicts: map[string]verdict{}, weights: map[string]int64{}}
 	for _, p := range slices.Concat(profile.Plugins.MultiPoint.Enabled, profile.Plugins.Score.Enabled) {
 		if p.Weight > 0 {
@@ -288,6 +278,26 @@ func explainUpstream(s *stored) (*outcome, error) {
 	}
 	slices.Sort(out.best)
 	return out, nil
+}
+
+// fill puts the case's objects in the stores of the informers the plugins list them from, as
+// the informers would after their first list, without starting them: no goroutine, no poll.
+func fill(factory informers.SharedInformerFactory, s *stored) error {
+	add := func(inf toolscache.SharedIndexInformer, obj any) error { return inf.GetIndexer().Add(obj) }
+	var err error
+	for _, o := range s.namespaces {
+		err = errors.Join(err, add(factory.Core().V1().Namespaces().Informer(), o))
+	}
+	for _, o := range s.services {
+		err = errors.Join(err, add(factory.Core().V1().Services().Informer(), o))
+	}
+	for _, o := range s.replicaSets {
+		err = errors.Join(err, add(factory.Apps().V1().ReplicaSets().Informer(), o))
+	}
+	for _, o := range s.statefulSets {
+		err = errors.Join(err, add(factory.Apps().V1().StatefulSets().Informer(), o))
+	}
+	return err
 }
 
 // newDRAManager is the DynamicResources plugin's manager as scheduler.New makes it (the gate is
