@@ -31,10 +31,10 @@ func manifests(c *schedulingCase) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// manifest writes one object as kubectl get -o yaml would show what a client sent: without the
-// empty values k8s.io/api's types always write (metadata.creationTimestamp: null, an empty spec
-// or status, a node's daemonEndpoints and nodeInfo), and nothing else left out, as an empty
-// selector and an absent one differ.
+// manifest writes one object as a client would: without the empty values k8s.io/api's types
+// always write (metadata.creationTimestamp: null, an empty spec or status, a node's
+// daemonEndpoints and nodeInfo, a workload's status, a container's resources: {}), and nothing
+// else left out, as an empty selector and an absent one differ.
 func manifest(obj any) ([]byte, error) {
 	data, err := json.Marshal(obj)
 	if err != nil {
@@ -50,6 +50,20 @@ func manifest(obj any) ([]byte, error) {
 	if status, ok := doc["status"].(map[string]any); ok {
 		delete(status, "daemonEndpoints")
 		delete(status, "nodeInfo")
+		if doc["kind"] != "Node" {
+			delete(doc, "status")
+		}
+	}
+	if spec, ok := doc["spec"].(map[string]any); ok {
+		if tmpl, ok := spec["template"].(map[string]any); ok {
+			spec = tmpl["spec"].(map[string]any)
+		}
+		containers, _ := spec["containers"].([]any)
+		for _, c := range containers {
+			if c := c.(map[string]any); len(c["resources"].(map[string]any)) == 0 {
+				delete(c, "resources")
+			}
+		}
 	}
 	for _, key := range []string{"spec", "status"} {
 		if m, ok := doc[key].(map[string]any); ok && len(m) == 0 {

@@ -23,15 +23,17 @@ const defaultFeatures = "resources,taints,nodeaffinity,replicasets"
 //   - UPSTREAM_SEED: the first case's seed (default 1); cases take consecutive seeds, so
 //     UPSTREAM_SEED=S UPSTREAM_CASES=1 replays the case of seed S;
 //   - UPSTREAM_FEATURES: a comma-separated list of features, or all (default defaultFeatures);
-//   - UPSTREAM_SHOW: how many failing cases to print whole, with their YAML (default 3).
+//   - UPSTREAM_SHOW: how many failing cases to print, with their YAML (default 3);
+//   - UPSTREAM_SHRINK: 0 prints those cases whole, not shrunk (see shrink).
 type settings struct {
 	cases, show int
 	seed        uint64
 	features    features
+	shrink      bool
 }
 
 func readSettings(t *testing.T) settings {
-	s := settings{cases: 3000, show: 3, seed: 1}
+	s := settings{cases: 3000, show: 3, seed: 1, shrink: os.Getenv("UPSTREAM_SHRINK") != "0"}
 	var err error
 	if v := os.Getenv("UPSTREAM_CASES"); v != "" {
 		s.cases, err = strconv.Atoi(v)
@@ -72,8 +74,9 @@ func readSettings(t *testing.T) settings {
 //
 // Scores are compared only when the same nodes pass: a plugin normalizes its scores over them.
 //
-// A failing case prints its seed (replay it with UPSTREAM_SEED=seed UPSTREAM_CASES=1) and its
-// objects as the YAML `kubectl apply -f` takes; a summary counts the failures by category.
+// A failing case prints its seed (replay it with UPSTREAM_SEED=seed UPSTREAM_CASES=1), the
+// smallest case it shrinks to that still disagrees, and that case's objects as the YAML
+// `kubectl apply -f` takes; a summary counts the failures by category.
 func TestSchedulerAgreesWithKubeScheduler(t *testing.T) {
 	s := readSettings(t)
 	start := time.Now()
@@ -95,7 +98,7 @@ func TestSchedulerAgreesWithKubeScheduler(t *testing.T) {
 			byCategory[cat] = append(byCategory[cat], seed)
 		}
 		if failed <= s.show {
-			t.Errorf("%s", report(c, s.features, diffs))
+			t.Errorf("%s", report(t, c, s, diffs))
 		}
 	}
 	t.Logf("%d cases (seeds %d–%d, features %s) in %v: %s", s.cases, s.seed, s.seed+uint64(s.cases)-1, s.features, time.Since(start).Round(time.Millisecond), &st)
@@ -236,16 +239,38 @@ func diff(up, ours *outcome) []mismatch {
 	return out
 }
 
-// report is a failing case: its seed, how to replay it, what differs and its objects as a
-// scenario that applies them in DaemonLab.
-func report(c *schedulingCase, f features, diffs []mismatch) string {
+// report is a failing case: its seed, how to replay it and what differs; then, unless
+// UPSTREAM_SHRINK=0, the smallest case shrink finds that still disagrees in the same way (see
+// rootCategory); and that case's objects as a scenario that applies them in DaemonLab.
+func report(t *testing.T, c *schedulingCase, s settings, diffs []mismatch) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed %d disagrees (replay: UPSTREAM_SEED=%d UPSTREAM_CASES=1 UPSTREAM_FEATURES=%s go test ./...):\n", c.seed, c.seed, f)
-	for _, d := range diffs {
-		fmt.Fprintf(&b, "  [%s] %s\n", d.category, d.detail)
+	fmt.Fprintf(&b, "seed %d disagrees (replay: UPSTREAM_SEED=%d UPSTREAM_CASES=1 UPSTREAM_FEATURES=%s go test ./...):\n", c.seed, c.seed, s.features)
+	writeDiffs(&b, diffs)
+	if s.shrink {
+		category := rootCategory(diffs)
+		c = shrink(t, c, category)
+		fmt.Fprintf(&b, "shrunk to a case that still disagrees on [%s]:\n", category)
+		writeDiffs(&b, compare(t, c, &stats{}))
 	}
 	b.WriteString(scenario(c))
 	return b.String()
+}
+
+func writeDiffs(b *strings.Builder, diffs []mismatch) {
+	for _, d := range diffs {
+		fmt.Fprintf(b, "  [%s] %s\n", d.category, d.detail)
+	}
+}
+
+// rootCategory is the category of the disagreement the others follow from: the API servers',
+// a filter's or a score's before the feasible nodes, the message and the top nodes.
+func rootCategory(diffs []mismatch) string {
+	for _, d := range diffs {
+		if strings.HasPrefix(d.category, "api") || strings.HasPrefix(d.category, "filter") || strings.HasPrefix(d.category, "score") {
+			return d.category
+		}
+	}
+	return diffs[0].category
 }
 
 // scenario is the case as a DaemonLab scenario file: one kubectl apply -f of its objects on

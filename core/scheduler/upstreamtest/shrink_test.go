@@ -1,0 +1,161 @@
+package upstreamtest
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// clone is a deep copy of the case.
+func (c *schedulingCase) clone() *schedulingCase {
+	out := &schedulingCase{seed: c.seed, pod: c.pod.DeepCopy()}
+	for _, o := range c.namespaces {
+		out.namespaces = append(out.namespaces, o.DeepCopy())
+	}
+	for _, o := range c.nodes {
+		out.nodes = append(out.nodes, o.DeepCopy())
+	}
+	for _, o := range c.replicaSets {
+		out.replicaSets = append(out.replicaSets, o.DeepCopy())
+	}
+	for _, o := range c.statefulSets {
+		out.statefulSets = append(out.statefulSets, o.DeepCopy())
+	}
+	for _, o := range c.services {
+		out.services = append(out.services, o.DeepCopy())
+	}
+	for _, o := range c.pods {
+		out.pods = append(out.pods, o.DeepCopy())
+	}
+	return out
+}
+
+// shrink makes a failing case smaller while it still fails in the given category, greedily:
+// it tries each simplification (see simplifications) and keeps those after which the case
+// still fails so, until none is left that does. What it returns is the smallest example of the
+// disagreement it found, for a person to read.
+func shrink(t *testing.T, c *schedulingCase, category string) *schedulingCase {
+	t.Helper()
+	stillFails := func(cand *schedulingCase) bool {
+		return slices.ContainsFunc(compare(t, cand, &stats{}), func(m mismatch) bool { return m.category == category })
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(simplifications(c)); i++ {
+			cand := c.clone()
+			simplifications(cand)[i]()
+			if stillFails(cand) {
+				c, changed = cand, true
+				i-- // the list is shorter by what went: the next one is at i
+			}
+		}
+	}
+	return c
+}
+
+// simplifications lists every way to make c smaller by one step, as edits of c itself, in an
+// order that takes the biggest steps first: whole objects, then the pending pod's rules, then
+// what is left of each object.
+func simplifications(c *schedulingCase) []func() {
+	var out []func()
+	for i := range c.nodes {
+		if len(c.nodes) > 1 {
+			out = append(out, func() {
+				name := c.nodes[i].Name
+				c.nodes = slices.Delete(c.nodes, i, i+1)
+				c.pods = slices.DeleteFunc(c.pods, func(p *corev1.Pod) bool { return p.Spec.NodeName == name })
+			})
+		}
+	}
+	for i := range c.pods {
+		out = append(out, func() { c.pods = slices.Delete(c.pods, i, i+1) })
+	}
+	for i := range c.services {
+		out = append(out, func() { c.services = slices.Delete(c.services, i, i+1) })
+	}
+	for i := range c.replicaSets {
+		out = append(out, func() { c.replicaSets = slices.Delete(c.replicaSets, i, i+1) })
+	}
+	for i := range c.statefulSets {
+		out = append(out, func() { c.statefulSets = slices.Delete(c.statefulSets, i, i+1) })
+	}
+	for i, ns := range c.namespaces {
+		used := c.pod.Namespace == ns.Name || slices.ContainsFunc(c.pods, func(p *corev1.Pod) bool { return p.Namespace == ns.Name })
+		if !used {
+			out = append(out, func() { c.namespaces = slices.Delete(c.namespaces, i, i+1) })
+		}
+	}
+	out = append(out, podSimplifications(c.pod)...)
+	for _, p := range c.pods {
+		out = append(out, podSimplifications(p)...)
+	}
+	for _, n := range c.nodes {
+		for i := range n.Spec.Taints {
+			out = append(out, func() { n.Spec.Taints = slices.Delete(n.Spec.Taints, i, i+1) })
+		}
+		if n.Spec.Unschedulable {
+			out = append(out, func() { n.Spec.Unschedulable = false })
+		}
+		for _, k := range slices.Sorted(maps.Keys(n.Labels)) {
+			if k != hostnameKey {
+				out = append(out, func() { delete(n.Labels, k) })
+			}
+		}
+	}
+	return out
+}
+
+// podSimplifications lists the ways to make one pod smaller: its rules, its owner, its ports,
+// its requests, its second container and its labels.
+func podSimplifications(p *corev1.Pod) []func() {
+	var out []func()
+	if a := p.Spec.Affinity; a != nil {
+		out = append(out, func() { p.Spec.Affinity = nil })
+		if a.NodeAffinity != nil {
+			out = append(out, func() { a.NodeAffinity = nil })
+		}
+		if a.PodAffinity != nil {
+			out = append(out, func() { a.PodAffinity = nil },
+				func() { a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil },
+				func() { a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil })
+		}
+		if a.PodAntiAffinity != nil {
+			out = append(out, func() { a.PodAntiAffinity = nil },
+				func() { a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil },
+				func() { a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil })
+		}
+	}
+	for i := range p.Spec.TopologySpreadConstraints {
+		out = append(out, func() { p.Spec.TopologySpreadConstraints = slices.Delete(p.Spec.TopologySpreadConstraints, i, i+1) })
+	}
+	for i := range p.Spec.Tolerations {
+		out = append(out, func() { p.Spec.Tolerations = slices.Delete(p.Spec.Tolerations, i, i+1) })
+	}
+	if p.Spec.NodeSelector != nil {
+		out = append(out, func() { p.Spec.NodeSelector = nil })
+	}
+	if p.OwnerReferences != nil {
+		out = append(out, func() { p.OwnerReferences = nil })
+	}
+	if p.Spec.HostNetwork {
+		out = append(out, func() { p.Spec.HostNetwork = false })
+	}
+	for i := range p.Spec.Containers {
+		c := &p.Spec.Containers[i]
+		if c.Ports != nil {
+			out = append(out, func() { c.Ports = nil })
+		}
+		if c.Resources.Requests != nil || c.Resources.Limits != nil {
+			out = append(out, func() { c.Resources = corev1.ResourceRequirements{} })
+		}
+	}
+	if len(p.Spec.Containers) > 1 {
+		out = append(out, func() { p.Spec.Containers = p.Spec.Containers[:1] })
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Labels)) {
+		out = append(out, func() { delete(p.Labels, k) })
+	}
+	return out
+}
