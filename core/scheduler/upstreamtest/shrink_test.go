@@ -1,6 +1,7 @@
 package upstreamtest
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 	"testing"
@@ -46,13 +47,21 @@ func shrink(t *testing.T, c *schedulingCase, category string) *schedulingCase {
 		for i := 0; i < len(simplifications(c)); i++ {
 			cand := c.clone()
 			simplifications(cand)[i]()
-			if stillFails(cand) {
-				c, changed = cand, true
-				i-- // the list is shorter by what went: the next one is at i
+			if same(cand, c) || !stillFails(cand) {
+				continue
 			}
+			c, changed = cand, true
+			i-- // the list is shorter by what went: the next one is at i
 		}
 	}
 	return c
+}
+
+// same tells whether two cases have the same objects.
+func same(a, b *schedulingCase) bool {
+	ya, errA := manifests(a)
+	yb, errB := manifests(b)
+	return errA == nil && errB == nil && bytes.Equal(ya, yb)
 }
 
 // simplifications lists every way to make c smaller by one step, as edits of c itself, in an
@@ -116,15 +125,31 @@ func podSimplifications(p *corev1.Pod) []func() {
 		if a.NodeAffinity != nil {
 			out = append(out, func() { a.NodeAffinity = nil })
 		}
-		if a.PodAffinity != nil {
-			out = append(out, func() { a.PodAffinity = nil },
-				func() { a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil },
-				func() { a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil })
+		if pa := a.PodAffinity; pa != nil {
+			out = append(out, func() { a.PodAffinity = nil })
+			for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				out = append(out, func() {
+					pa.RequiredDuringSchedulingIgnoredDuringExecution = slices.Delete(pa.RequiredDuringSchedulingIgnoredDuringExecution, i, i+1)
+				})
+			}
+			for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				out = append(out, func() {
+					pa.PreferredDuringSchedulingIgnoredDuringExecution = slices.Delete(pa.PreferredDuringSchedulingIgnoredDuringExecution, i, i+1)
+				})
+			}
 		}
-		if a.PodAntiAffinity != nil {
-			out = append(out, func() { a.PodAntiAffinity = nil },
-				func() { a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil },
-				func() { a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil })
+		if anti := a.PodAntiAffinity; anti != nil {
+			out = append(out, func() { a.PodAntiAffinity = nil })
+			for i := range anti.RequiredDuringSchedulingIgnoredDuringExecution {
+				out = append(out, func() {
+					anti.RequiredDuringSchedulingIgnoredDuringExecution = slices.Delete(anti.RequiredDuringSchedulingIgnoredDuringExecution, i, i+1)
+				})
+			}
+			for i := range anti.PreferredDuringSchedulingIgnoredDuringExecution {
+				out = append(out, func() {
+					anti.PreferredDuringSchedulingIgnoredDuringExecution = slices.Delete(anti.PreferredDuringSchedulingIgnoredDuringExecution, i, i+1)
+				})
+			}
 		}
 	}
 	for i := range p.Spec.TopologySpreadConstraints {
