@@ -90,10 +90,14 @@ func explainDaemonLab(c *schedulingCase) (*outcome, error) {
 		return nil, err
 	}
 	var pending api.Object
+	var pods []any // every pod as stored, the pending one last
 	for _, m := range ms {
 		obj, err := apiserver.Create(cl, m.Object, apiserver.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("create %s %s: %w", m.Kind.Kind, m.Object.GetObjectMeta().Name, err)
+		}
+		if p, ok := obj.(*api.Pod); ok {
+			pods = append(pods, p)
 		}
 		pending = obj
 	}
@@ -105,7 +109,7 @@ func explainDaemonLab(c *schedulingCase) (*outcome, error) {
 		return nil, fmt.Errorf("the pending pod is bound to %s", p.Spec.NodeName)
 	}
 	ex := scheduler.Explain(cl, p)
-	out := &outcome{verdicts: map[string]verdict{}, message: ex.Message, best: slices.Sorted(slices.Values(ex.Best)), weights: map[string]int64{}, totals: map[string]int64{}}
+	out := &outcome{pods: schedulingFields(pods), verdicts: map[string]verdict{}, message: ex.Message, best: slices.Sorted(slices.Values(ex.Best)), weights: map[string]int64{}, totals: map[string]int64{}}
 	for _, n := range ex.Nodes {
 		if n.Verdict.Plugin != "" {
 			out.verdicts[n.Node] = verdict{plugin: n.Verdict.Plugin, reasons: n.Verdict.Reasons}

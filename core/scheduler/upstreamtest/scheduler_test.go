@@ -62,7 +62,8 @@ func readSettings(t *testing.T) settings {
 // small clusters and pending pods (see generate), the same objects given to both sides, and
 // for every case:
 //
-//  1. both API servers accept the objects, or both refuse the pending pod;
+//  1. both API servers accept the objects, or both refuse the pending pod, and they store
+//     alike every pod's fields the scheduler reads (see schedulingFields);
 //  2. the same nodes pass the filters;
 //  3. every other node fails with the same plugin and the same reasons;
 //  4. when none passes, the FitError message is the same;
@@ -188,6 +189,11 @@ func diff(up, ours *outcome) []mismatch {
 	var out []mismatch
 	add := func(category, format string, args ...any) {
 		out = append(out, mismatch{category, fmt.Sprintf(format, args...)})
+	}
+	for i := range min(len(up.pods), len(ours.pods)) {
+		if up.pods[i] != ours.pods[i] {
+			add("api: pods stored differently", "stored:\n    upstream  %s\n    DaemonLab %s", up.pods[i], ours.pods[i])
+		}
 	}
 	if !slices.Equal(up.feasible, ours.feasible) {
 		add("feasible nodes", "feasible: upstream %v, DaemonLab %v", up.feasible, ours.feasible)

@@ -2,6 +2,7 @@ package upstreamtest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,8 +43,10 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 )
 
-// outcome is what one scheduling attempt decided, as either side tells it.
+// outcome is what one scheduling attempt decided, as either side tells it, and what its API
+// server stored of the pods.
 type outcome struct {
+	pods     []string                    // each pod's fields the scheduler reads, as stored (see schedulingFields)
 	verdicts map[string]verdict          // by node: why it failed the filters; absent when it passed
 	feasible []string                    // the nodes that passed, sorted
 	message  string                      // FitError's message when none passed
@@ -216,7 +219,7 @@ func explainUpstream(s *stored) (*outcome, error) {
 	if err := fill(factory, s); err != nil {
 		return nil, err
 	}
-	out := &outcome{verdicts: map[string]verdict{}, weights: map[string]int64{}}
+	out := &outcome{pods: schedulingFields(append(slices.Clone(anys(s.pods)), s.pod)), verdicts: map[string]verdict{}, weights: map[string]int64{}}
 	for _, p := range slices.Concat(profile.Plugins.MultiPoint.Enabled, profile.Plugins.Score.Enabled) {
 		if p.Weight > 0 {
 			out.weights[p.Name] = int64(p.Weight)
@@ -361,6 +364,59 @@ func filterUpstream(ctx context.Context, f framework.Framework, state fwk.CycleS
 		}
 	}
 	return feasible, leftOutBy, nil
+}
+
+func anys[T any](s []T) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// podFieldsScheduled are the fields of a pod's spec the default profile reads.
+var podFieldsScheduled = []string{"nodeName", "nodeSelector", "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers", "overhead", "hostNetwork", "resources"}
+
+// schedulingFields writes, for each pod, its namespace, name, labels and podFieldsScheduled of
+// its spec (of each container only its resources and ports) as JSON: what both API servers
+// must store alike for both schedulers to see the same pod, defaults, admission and the
+// matchLabelKeys merge included.
+func schedulingFields(pods []any) []string {
+	var out []string
+	for _, p := range pods {
+		data, err := json.Marshal(p)
+		if err != nil {
+			out = append(out, err.Error())
+			continue
+		}
+		var doc struct {
+			Metadata struct {
+				Namespace, Name string
+				Labels          map[string]string
+			}
+			Spec map[string]any
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			out = append(out, err.Error())
+			continue
+		}
+		kept := map[string]any{"namespace": doc.Metadata.Namespace, "name": doc.Metadata.Name, "labels": doc.Metadata.Labels}
+		for _, f := range podFieldsScheduled {
+			if v, ok := doc.Spec[f]; ok {
+				kept[f] = v
+			}
+		}
+		for _, f := range []string{"containers", "initContainers"} {
+			containers, _ := kept[f].([]any)
+			for i, c := range containers {
+				c := c.(map[string]any)
+				containers[i] = map[string]any{"resources": c["resources"], "ports": c["ports"]}
+			}
+		}
+		data, _ = json.Marshal(kept)
+		out = append(out, string(data))
+	}
+	return out
 }
 
 func sorted(s []string) []string {
