@@ -50,7 +50,7 @@ func manifest(obj any) ([]byte, error) {
 	if status, ok := doc["status"].(map[string]any); ok {
 		delete(status, "daemonEndpoints")
 		delete(status, "nodeInfo")
-		if doc["kind"] != "Node" {
+		if doc["kind"] != "Node" && doc["kind"] != "Pod" {
 			delete(doc, "status")
 		}
 	}
@@ -100,6 +100,16 @@ func explainDaemonLab(c *schedulingCase) (*outcome, error) {
 			pods = append(pods, p)
 		}
 		pending = obj
+	}
+	podKind, _ := api.KindFor("v1", "Pod")
+	for _, i := range c.terminating {
+		key := cluster.Key{Namespace: c.pods[i].Namespace, Name: c.pods[i].Name}
+		if _, err := apiserver.Delete(cl, podKind, key, apiserver.DeleteOptions{}); err != nil {
+			return nil, fmt.Errorf("delete pod %s: %w", key.Name, err)
+		}
+		if deleted, ok := cl.Get("Pod", key).(*api.Pod); !ok || deleted.DeletionTimestamp == nil {
+			return nil, fmt.Errorf("pod %s is not terminating after its delete", key.Name)
+		}
 	}
 	p, ok := pending.(*api.Pod)
 	if !ok {

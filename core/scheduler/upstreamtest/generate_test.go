@@ -49,11 +49,14 @@ const (
 	featSpread feature = "spread"
 	// featHostPorts: host ports on existing pods and on the incoming pod (NodePorts).
 	featHostPorts feature = "hostports"
+	// featLifecycle: existing pods that have finished (Succeeded, Failed), which the scheduler
+	// does not see, and pods being deleted, which PodTopologySpread does not count.
+	featLifecycle feature = "lifecycle"
 )
 
 // allFeatures are every feature, in the order they are listed.
 var allFeatures = []feature{featResources, featTaints, featNodeAffinity, featReplicaSets, featZones,
-	featServices, featStatefulSets, featPodAffinity, featExistingAffinity, featSpread, featHostPorts}
+	featServices, featStatefulSets, featPodAffinity, featExistingAffinity, featSpread, featHostPorts, featLifecycle}
 
 type features map[feature]bool
 
@@ -96,7 +99,8 @@ type schedulingCase struct {
 	replicaSets  []*appsv1.ReplicaSet
 	statefulSets []*appsv1.StatefulSet
 	services     []*corev1.Service
-	pods         []*corev1.Pod // bound to nodes
+	pods         []*corev1.Pod // bound to nodes: Running, or with featLifecycle finished
+	terminating  []int         // the pods (indexes in pods) a client deleted, still on their nodes
 	pod          *corev1.Pod   // pending: the one to schedule
 }
 
@@ -184,8 +188,19 @@ func generate(seed uint64, f features) *schedulingCase {
 	for i := range g.r.IntN(13) {
 		p := g.pod(fmt.Sprintf("pod-%d", i+1), g.pick(namespaces), owners)
 		p.Spec.NodeName = g.pickNode(c.nodes)
-		if f[featExistingAffinity] && g.chance(0.25) {
+		if f[featExistingAffinity] && g.chance(0.4) {
 			p.Spec.Affinity = g.podAffinity(namespaces)
+		}
+		p.Status.Phase = corev1.PodRunning
+		if f[featLifecycle] {
+			switch n := g.r.IntN(100); {
+			case n < 6:
+				p.Status.Phase = corev1.PodSucceeded
+			case n < 12:
+				p.Status.Phase = corev1.PodFailed
+			case n < 22:
+				c.terminating = append(c.terminating, len(c.pods))
+			}
 		}
 		c.pods = append(c.pods, p)
 	}

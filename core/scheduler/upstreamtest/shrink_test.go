@@ -1,7 +1,6 @@
 package upstreamtest
 
 import (
-	"bytes"
 	"maps"
 	"slices"
 	"testing"
@@ -11,7 +10,7 @@ import (
 
 // clone is a deep copy of the case.
 func (c *schedulingCase) clone() *schedulingCase {
-	out := &schedulingCase{seed: c.seed, pod: c.pod.DeepCopy()}
+	out := &schedulingCase{seed: c.seed, pod: c.pod.DeepCopy(), terminating: slices.Clone(c.terminating)}
 	for _, o := range c.namespaces {
 		out.namespaces = append(out.namespaces, o.DeepCopy())
 	}
@@ -31,6 +30,21 @@ func (c *schedulingCase) clone() *schedulingCase {
 		out.pods = append(out.pods, o.DeepCopy())
 	}
 	return out
+}
+
+// deletePod removes the i-th bound pod, and renumbers the terminating ones after it.
+func (c *schedulingCase) deletePod(i int) {
+	c.pods = slices.Delete(c.pods, i, i+1)
+	var terminating []int
+	for _, t := range c.terminating {
+		switch {
+		case t < i:
+			terminating = append(terminating, t)
+		case t > i:
+			terminating = append(terminating, t-1)
+		}
+	}
+	c.terminating = terminating
 }
 
 // shrink makes a failing case smaller while it still fails in the given category, greedily:
@@ -57,12 +71,8 @@ func shrink(t *testing.T, c *schedulingCase, category string) *schedulingCase {
 	return c
 }
 
-// same tells whether two cases have the same objects.
-func same(a, b *schedulingCase) bool {
-	ya, errA := manifests(a)
-	yb, errB := manifests(b)
-	return errA == nil && errB == nil && bytes.Equal(ya, yb)
-}
+// same tells whether two cases have the same objects and deletes.
+func same(a, b *schedulingCase) bool { return scenario(a) == scenario(b) }
 
 // simplifications lists every way to make c smaller by one step, as edits of c itself, in an
 // order that takes the biggest steps first: whole objects, then the pending pod's rules, then
@@ -74,12 +84,19 @@ func simplifications(c *schedulingCase) []func() {
 			out = append(out, func() {
 				name := c.nodes[i].Name
 				c.nodes = slices.Delete(c.nodes, i, i+1)
-				c.pods = slices.DeleteFunc(c.pods, func(p *corev1.Pod) bool { return p.Spec.NodeName == name })
+				for j := len(c.pods) - 1; j >= 0; j-- {
+					if c.pods[j].Spec.NodeName == name {
+						c.deletePod(j)
+					}
+				}
 			})
 		}
 	}
 	for i := range c.pods {
-		out = append(out, func() { c.pods = slices.Delete(c.pods, i, i+1) })
+		out = append(out, func() { c.deletePod(i) })
+	}
+	for i := range c.terminating {
+		out = append(out, func() { c.terminating = slices.Delete(c.terminating, i, i+1) })
 	}
 	for i := range c.services {
 		out = append(out, func() { c.services = slices.Delete(c.services, i, i+1) })

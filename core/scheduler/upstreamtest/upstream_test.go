@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -86,9 +87,13 @@ type stored struct {
 	replicaSets  []*appsv1.ReplicaSet
 	statefulSets []*appsv1.StatefulSet
 	services     []*corev1.Service
-	pods         []*corev1.Pod
+	created      []*corev1.Pod // every bound pod
+	pods         []*corev1.Pod // those the scheduler's cache holds
 	pod          *corev1.Pod
 }
+
+// deletedAt is when the terminating pods were deleted: the scheduler reads only that they were.
+var deletedAt = metav1.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // systemNamespaces are the namespaces kube-apiserver creates as it starts.
 var systemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system"}
@@ -103,7 +108,10 @@ var systemNamespaces = []string{"default", "kube-node-lease", "kube-public", "ku
 //     NoExecute tolerations for 300s), then the pod strategy's PrepareForCreate
 //     (pkg/registry/core/pod/strategy.go: matchLabelKeys and mismatchLabelKeys merged into the
 //     terms' and constraints' selectors), then its Validate: a pod it refuses is an error.
-//  3. A bound pod is Running (its kubelet's doing); the scheduler's cache does not look further.
+//  3. A bound pod's phase is what its kubelet reported since: a finished one (Succeeded,
+//     Failed) is left out, as the scheduler's informer lists pods with
+//     status.phase!=Succeeded,status.phase!=Failed (scheduler.go: NewInformerFactory); a pod a
+//     client deleted has its deletionTimestamp and grace period (30s), its containers stopping.
 //
 // Priority admission is left out: without PriorityClasses it sets priority 0, which the filters
 // and scores do not read.
@@ -129,12 +137,19 @@ func store(c *schedulingCase) (*stored, error) {
 	for _, svc := range c.services {
 		s.services = append(s.services, defaulted(svc))
 	}
-	for _, p := range c.pods {
+	for i, p := range c.pods {
 		created, err := createPod(p)
 		if err != nil {
 			return nil, err
 		}
-		created.Status.Phase = corev1.PodRunning
+		created.Status.Phase = p.Status.Phase // what its kubelet reported since
+		s.created = append(s.created, created)
+		if created.Status.Phase == corev1.PodSucceeded || created.Status.Phase == corev1.PodFailed {
+			continue // the scheduler's informer lists pods with status.phase!=Succeeded,Failed
+		}
+		if slices.Contains(c.terminating, i) {
+			created.DeletionTimestamp, created.DeletionGracePeriodSeconds = &deletedAt, ptrTo[int64](30)
+		}
 		s.pods = append(s.pods, created)
 	}
 	var err error
@@ -219,7 +234,7 @@ func explainUpstream(s *stored) (*outcome, error) {
 	if err := fill(factory, s); err != nil {
 		return nil, err
 	}
-	out := &outcome{pods: schedulingFields(append(slices.Clone(anys(s.pods)), s.pod)), verdicts: map[string]verdict{}, weights: map[string]int64{}}
+	out := &outcome{pods: schedulingFields(append(anys(s.created), s.pod)), verdicts: map[string]verdict{}, weights: map[string]int64{}}
 	for _, p := range slices.Concat(profile.Plugins.MultiPoint.Enabled, profile.Plugins.Score.Enabled) {
 		if p.Weight > 0 {
 			out.weights[p.Name] = int64(p.Weight)
