@@ -52,11 +52,15 @@ const (
 	// featLifecycle: existing pods that have finished (Succeeded, Failed), which the scheduler
 	// does not see, and pods being deleted, which PodTopologySpread does not count.
 	featLifecycle feature = "lifecycle"
+	// featExtended: an extended resource (example.com/gpu) on the gpu nodes and in some
+	// containers' requests, and ephemeral-storage on some nodes and in some requests
+	// (NodeResourcesFit).
+	featExtended feature = "extended"
 )
 
 // allFeatures are every feature, in the order they are listed.
 var allFeatures = []feature{featResources, featTaints, featNodeAffinity, featReplicaSets, featZones,
-	featServices, featStatefulSets, featPodAffinity, featExistingAffinity, featSpread, featHostPorts, featLifecycle}
+	featServices, featStatefulSets, featPodAffinity, featExistingAffinity, featSpread, featHostPorts, featLifecycle, featExtended}
 
 type features map[feature]bool
 
@@ -152,6 +156,7 @@ var (
 const (
 	hostnameKey = "kubernetes.io/hostname"
 	zoneKey     = "topology.kubernetes.io/zone"
+	gpu         = corev1.ResourceName("example.com/gpu")
 )
 
 // generator draws a case from one seed.
@@ -250,6 +255,14 @@ func (g *generator) node(name string) *corev1.Node {
 		corev1.ResourceMemory: resource.MustParse(memory),
 		corev1.ResourcePods:   resource.MustParse(pods),
 	}
+	if g.f[featExtended] {
+		if n.Labels["gpu"] == "true" {
+			list[gpu] = resource.MustParse(g.pick([]string{"1", "2"}))
+		}
+		if g.chance(0.6) {
+			list[corev1.ResourceEphemeralStorage] = resource.MustParse(g.pick([]string{"1Gi", "10Gi"}))
+		}
+	}
 	n.Status.Capacity, n.Status.Allocatable = list, list.DeepCopy()
 	if g.f[featTaints] {
 		for range pickOf(g, []int{0, 0, 0, 0, 1, 1, 1, 2}) {
@@ -258,9 +271,11 @@ func (g *generator) node(name string) *corev1.Node {
 				n.Spec.Taints = append(n.Spec.Taints, t)
 			}
 		}
-		if g.chance(0.1) { // cordoned: the node lifecycle controller taints it too
+		if g.chance(0.1) { // cordoned: the node lifecycle controller taints it too, mostly already
 			n.Spec.Unschedulable = true
-			n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
+			if g.chance(0.7) {
+				n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
+			}
 		}
 	}
 	return n
@@ -291,6 +306,9 @@ func (g *generator) owners(c *schedulingCase, namespaces []string) []owner {
 			o := owner{kind: kind, namespace: ns, name: app + "-" + strings.ToLower(kind[:1]) + "s", app: app, uid: g.uid()}
 			meta := metav1.ObjectMeta{Name: o.name, Namespace: ns, UID: o.uid}
 			selector := &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+			if g.chance(0.3) {
+				selector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpIn, Values: []string{app}}}}
+			}
 			template := corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
 				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}},
@@ -363,6 +381,9 @@ func (g *generator) pod(name, namespace string, owners []owner) *corev1.Pod {
 		}
 		p.Spec.Containers = append(p.Spec.Containers, c)
 	}
+	if g.f[featResources] && g.chance(0.2) {
+		g.initContainer(p)
+	}
 	if g.f[featHostPorts] && g.chance(0.35) {
 		g.hostPorts(p)
 	}
@@ -397,9 +418,41 @@ func (g *generator) hostPorts(p *corev1.Pod) {
 	}
 }
 
+// initContainer gives the pod an init container with requests: one that runs before the
+// others, whose requests count against their sum by the larger, or a sidecar (restartPolicy
+// Always), whose requests add to theirs.
+func (g *generator) initContainer(p *corev1.Pod) {
+	c := corev1.Container{Name: "init", Image: "busybox", Resources: g.resources()}
+	if g.chance(0.5) {
+		c.Name, c.RestartPolicy = "sidecar", ptrTo(corev1.ContainerRestartPolicyAlways)
+	}
+	p.Spec.InitContainers = append(p.Spec.InitContainers, c)
+}
+
 // resources draws one container's requests: none, cpu only, memory only or both; sometimes as
-// limits alone, which the API server's defaulting copies to the requests.
+// limits alone, which the API server's defaulting copies to the requests. With featExtended,
+// sometimes ephemeral-storage, and an extended resource, which is requested by its limit.
 func (g *generator) resources() corev1.ResourceRequirements {
+	r := g.cpuMemory()
+	if !g.f[featExtended] {
+		return r
+	}
+	if g.chance(0.2) {
+		if r.Requests == nil {
+			r.Requests = corev1.ResourceList{}
+		}
+		r.Requests[corev1.ResourceEphemeralStorage] = resource.MustParse(g.pick([]string{"500Mi", "2Gi"}))
+	}
+	if g.chance(0.2) {
+		if r.Limits == nil {
+			r.Limits = corev1.ResourceList{}
+		}
+		r.Limits[gpu] = resource.MustParse("1")
+	}
+	return r
+}
+
+func (g *generator) cpuMemory() corev1.ResourceRequirements {
 	list := corev1.ResourceList{}
 	switch g.r.IntN(4) {
 	case 1:
@@ -511,10 +564,14 @@ func (g *generator) toleration() corev1.Toleration {
 	return tol
 }
 
-// topologyKey is the hostname, or with featZones sometimes the zone.
+// topologyKey is the hostname, with featZones often the zone, and rarely disktype, which only
+// some nodes have.
 func (g *generator) topologyKey() string {
-	if g.f[featZones] && g.chance(0.5) {
+	switch n := g.r.IntN(20); {
+	case g.f[featZones] && n < 10:
 		return zoneKey
+	case n == 19: // a key half the nodes have
+		return "disktype"
 	}
 	return hostnameKey
 }
