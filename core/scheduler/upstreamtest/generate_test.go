@@ -601,7 +601,10 @@ func (g *generator) labelSelector(nilAllowed bool) *metav1.LabelSelector {
 // namespaceSelector, and matchLabelKeys or mismatchLabelKeys over keys its selector leaves out.
 func (g *generator) podAffinityTerm(namespaces []string) corev1.PodAffinityTerm {
 	t := corev1.PodAffinityTerm{LabelSelector: g.labelSelector(true), TopologyKey: g.topologyKey()}
-	switch g.r.IntN(6) {
+	switch g.r.IntN(7) {
+	case 5: // both: the union of the namespaces and those the selector matches
+		t.Namespaces = []string{g.pick(namespaces)}
+		t.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"env": g.pick([]string{"prod", "dev"})}}
 	case 0:
 		t.Namespaces = []string{g.pick(namespaces)}
 	case 1:
