@@ -110,26 +110,15 @@ type schedulingCase struct {
 
 // objects are the case's objects in the order a client creates them.
 func (c *schedulingCase) objects() []any {
-	var out []any
-	for _, o := range c.namespaces {
-		out = append(out, o)
+	return slices.Concat(anys(c.namespaces), anys(c.nodes), anys(c.replicaSets), anys(c.statefulSets), anys(c.services), anys(c.pods), []any{c.pod})
+}
+
+func anys[T any](s []T) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
 	}
-	for _, o := range c.nodes {
-		out = append(out, o)
-	}
-	for _, o := range c.replicaSets {
-		out = append(out, o)
-	}
-	for _, o := range c.statefulSets {
-		out = append(out, o)
-	}
-	for _, o := range c.services {
-		out = append(out, o)
-	}
-	for _, o := range c.pods {
-		out = append(out, o)
-	}
-	return append(out, c.pod)
+	return out
 }
 
 // The generator's vocabulary: few values, so that selectors, terms and ports often meet.

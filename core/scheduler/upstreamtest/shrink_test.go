@@ -10,24 +10,15 @@ import (
 
 // clone is a deep copy of the case.
 func (c *schedulingCase) clone() *schedulingCase {
-	out := &schedulingCase{seed: c.seed, pod: c.pod.DeepCopy(), terminating: slices.Clone(c.terminating)}
-	for _, o := range c.namespaces {
-		out.namespaces = append(out.namespaces, o.DeepCopy())
-	}
-	for _, o := range c.nodes {
-		out.nodes = append(out.nodes, o.DeepCopy())
-	}
-	for _, o := range c.replicaSets {
-		out.replicaSets = append(out.replicaSets, o.DeepCopy())
-	}
-	for _, o := range c.statefulSets {
-		out.statefulSets = append(out.statefulSets, o.DeepCopy())
-	}
-	for _, o := range c.services {
-		out.services = append(out.services, o.DeepCopy())
-	}
-	for _, o := range c.pods {
-		out.pods = append(out.pods, o.DeepCopy())
+	return &schedulingCase{seed: c.seed, namespaces: deepCopies(c.namespaces), nodes: deepCopies(c.nodes),
+		replicaSets: deepCopies(c.replicaSets), statefulSets: deepCopies(c.statefulSets), services: deepCopies(c.services),
+		pods: deepCopies(c.pods), terminating: slices.Clone(c.terminating), pod: c.pod.DeepCopy()}
+}
+
+func deepCopies[T interface{ DeepCopy() T }](s []T) []T {
+	var out []T
+	for _, o := range s {
+		out = append(out, o.DeepCopy())
 	}
 	return out
 }
@@ -95,18 +86,10 @@ func simplifications(c *schedulingCase) []func() {
 	for i := range c.pods {
 		out = append(out, func() { c.deletePod(i) })
 	}
-	for i := range c.terminating {
-		out = append(out, func() { c.terminating = slices.Delete(c.terminating, i, i+1) })
-	}
-	for i := range c.services {
-		out = append(out, func() { c.services = slices.Delete(c.services, i, i+1) })
-	}
-	for i := range c.replicaSets {
-		out = append(out, func() { c.replicaSets = slices.Delete(c.replicaSets, i, i+1) })
-	}
-	for i := range c.statefulSets {
-		out = append(out, func() { c.statefulSets = slices.Delete(c.statefulSets, i, i+1) })
-	}
+	out = append(out, deletions(&c.terminating)...)
+	out = append(out, deletions(&c.services)...)
+	out = append(out, deletions(&c.replicaSets)...)
+	out = append(out, deletions(&c.statefulSets)...)
 	for i, ns := range c.namespaces {
 		used := c.pod.Namespace == ns.Name || slices.ContainsFunc(c.pods, func(p *corev1.Pod) bool { return p.Namespace == ns.Name })
 		if !used {
@@ -118,9 +101,7 @@ func simplifications(c *schedulingCase) []func() {
 		out = append(out, podSimplifications(p)...)
 	}
 	for _, n := range c.nodes {
-		for i := range n.Spec.Taints {
-			out = append(out, func() { n.Spec.Taints = slices.Delete(n.Spec.Taints, i, i+1) })
-		}
+		out = append(out, deletions(&n.Spec.Taints)...)
 		if n.Spec.Unschedulable {
 			out = append(out, func() { n.Spec.Unschedulable = false })
 		}
@@ -129,6 +110,15 @@ func simplifications(c *schedulingCase) []func() {
 				out = append(out, func() { delete(n.Labels, k) })
 			}
 		}
+	}
+	return out
+}
+
+// deletions are the edits that each delete one element of a list.
+func deletions[T any](list *[]T) []func() {
+	out := make([]func(), len(*list))
+	for i := range out {
+		out[i] = func() { *list = slices.Delete(*list, i, i+1) }
 	}
 	return out
 }
@@ -144,37 +134,17 @@ func podSimplifications(p *corev1.Pod) []func() {
 		}
 		if pa := a.PodAffinity; pa != nil {
 			out = append(out, func() { a.PodAffinity = nil })
-			for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
-				out = append(out, func() {
-					pa.RequiredDuringSchedulingIgnoredDuringExecution = slices.Delete(pa.RequiredDuringSchedulingIgnoredDuringExecution, i, i+1)
-				})
-			}
-			for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-				out = append(out, func() {
-					pa.PreferredDuringSchedulingIgnoredDuringExecution = slices.Delete(pa.PreferredDuringSchedulingIgnoredDuringExecution, i, i+1)
-				})
-			}
+			out = append(out, deletions(&pa.RequiredDuringSchedulingIgnoredDuringExecution)...)
+			out = append(out, deletions(&pa.PreferredDuringSchedulingIgnoredDuringExecution)...)
 		}
 		if anti := a.PodAntiAffinity; anti != nil {
 			out = append(out, func() { a.PodAntiAffinity = nil })
-			for i := range anti.RequiredDuringSchedulingIgnoredDuringExecution {
-				out = append(out, func() {
-					anti.RequiredDuringSchedulingIgnoredDuringExecution = slices.Delete(anti.RequiredDuringSchedulingIgnoredDuringExecution, i, i+1)
-				})
-			}
-			for i := range anti.PreferredDuringSchedulingIgnoredDuringExecution {
-				out = append(out, func() {
-					anti.PreferredDuringSchedulingIgnoredDuringExecution = slices.Delete(anti.PreferredDuringSchedulingIgnoredDuringExecution, i, i+1)
-				})
-			}
+			out = append(out, deletions(&anti.RequiredDuringSchedulingIgnoredDuringExecution)...)
+			out = append(out, deletions(&anti.PreferredDuringSchedulingIgnoredDuringExecution)...)
 		}
 	}
-	for i := range p.Spec.TopologySpreadConstraints {
-		out = append(out, func() { p.Spec.TopologySpreadConstraints = slices.Delete(p.Spec.TopologySpreadConstraints, i, i+1) })
-	}
-	for i := range p.Spec.Tolerations {
-		out = append(out, func() { p.Spec.Tolerations = slices.Delete(p.Spec.Tolerations, i, i+1) })
-	}
+	out = append(out, deletions(&p.Spec.TopologySpreadConstraints)...)
+	out = append(out, deletions(&p.Spec.Tolerations)...)
 	if p.Spec.NodeSelector != nil {
 		out = append(out, func() { p.Spec.NodeSelector = nil })
 	}

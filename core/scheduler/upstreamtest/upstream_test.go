@@ -381,14 +381,6 @@ func filterUpstream(ctx context.Context, f framework.Framework, state fwk.CycleS
 	return feasible, leftOutBy, nil
 }
 
-func anys[T any](s []T) []any {
-	out := make([]any, len(s))
-	for i, x := range s {
-		out[i] = x
-	}
-	return out
-}
-
 // podFieldsScheduled are the fields of a pod's spec the default profile reads.
 var podFieldsScheduled = []string{"nodeName", "nodeSelector", "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers", "overhead", "hostNetwork", "resources"}
 
