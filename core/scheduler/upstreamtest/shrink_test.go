@@ -114,6 +114,14 @@ func simplifications(c *schedulingCase) []func() {
 	return out
 }
 
+func pointers[T any](s []T) []*T {
+	out := make([]*T, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
+}
+
 // deletions are the edits that each delete one element of a list.
 func deletions[T any](list *[]T) []func() {
 	out := make([]func(), len(*list))
@@ -123,8 +131,8 @@ func deletions[T any](list *[]T) []func() {
 	return out
 }
 
-// podSimplifications lists the ways to make one pod smaller: its rules, its owner, its ports,
-// its requests, its second container and its labels.
+// podSimplifications lists the ways to make one pod smaller: its rules, its owner, its
+// containers, their ports and each of their requests and limits, and its labels.
 func podSimplifications(p *corev1.Pod) []func() {
 	var out []func()
 	if a := p.Spec.Affinity; a != nil {
@@ -154,17 +162,19 @@ func podSimplifications(p *corev1.Pod) []func() {
 	if p.Spec.HostNetwork {
 		out = append(out, func() { p.Spec.HostNetwork = false })
 	}
-	for i := range p.Spec.Containers {
-		c := &p.Spec.Containers[i]
+	if len(p.Spec.Containers) > 1 {
+		out = append(out, deletions(&p.Spec.Containers)...)
+	}
+	out = append(out, deletions(&p.Spec.InitContainers)...)
+	for _, c := range slices.Concat(pointers(p.Spec.Containers), pointers(p.Spec.InitContainers)) {
 		if c.Ports != nil {
 			out = append(out, func() { c.Ports = nil })
 		}
-		if c.Resources.Requests != nil || c.Resources.Limits != nil {
-			out = append(out, func() { c.Resources = corev1.ResourceRequirements{} })
+		for _, list := range []corev1.ResourceList{c.Resources.Requests, c.Resources.Limits} {
+			for _, name := range slices.Sorted(maps.Keys(list)) {
+				out = append(out, func() { delete(list, name) })
+			}
 		}
-	}
-	if len(p.Spec.Containers) > 1 {
-		out = append(out, func() { p.Spec.Containers = p.Spec.Containers[:1] })
 	}
 	for _, k := range slices.Sorted(maps.Keys(p.Labels)) {
 		out = append(out, func() { delete(p.Labels, k) })
