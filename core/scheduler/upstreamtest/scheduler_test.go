@@ -282,9 +282,10 @@ func rootCategory(diffs []mismatch) string {
 }
 
 // scenario is the case as a DaemonLab scenario file: one kubectl apply -f of its objects on
-// an empty cluster, then a delete of each terminating pod. Replayed in the simulator, the controllers act on them (a ReplicaSet's
-// pods carry the uid the generator gave it, not the one the API server does, so the garbage
-// collector removes them): the YAML is the case, the test is its exact replay.
+// an empty cluster, then a delete of each terminating pod. Replayed in the simulator, the
+// controllers act on them (a ReplicaSet's pods carry the uid the generator gave it, not the
+// one the API server does, so the garbage collector removes them): the YAML is the case, the
+// test is its exact replay.
 func scenario(c *schedulingCase) string {
 	data, err := manifests(c)
 	if err != nil {
