@@ -13,11 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// defaultFeatures are the features `make test` turns on: those whose plugins DaemonLab's
-// scheduler models (UPSTREAM_FEATURES=all turns every one on). Left out until PodTopologySpread
-// lands: zones, services, spread and lifecycle (the interim default spreading has no zone term,
-// reads no Service and counts finished pods); statefulsets, as DaemonLab serves no StatefulSet.
-const defaultFeatures = "resources,taints,nodeaffinity,replicasets,podaffinity,existingaffinity,hostports"
+// defaultFeatures are the features `make test` turns on: every one but statefulsets, as
+// DaemonLab serves no StatefulSet, and extended, as its NodeResourcesFit counts no extended
+// resource (UPSTREAM_FEATURES=all turns those on too).
+const defaultFeatures = "resources,taints,nodeaffinity,replicasets,zones,services,podaffinity,existingaffinity,spread,hostports,lifecycle"
 
 // settings are the test's knobs, from the environment:
 //
