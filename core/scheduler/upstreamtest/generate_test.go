@@ -490,15 +490,19 @@ func (g *generator) incoming(p *corev1.Pod, nodes []*corev1.Node, namespaces []s
 // nodeAffinity draws a nodeSelector, required terms (some by metadata.name) and preferred terms.
 func (g *generator) nodeAffinity(p *corev1.Pod, nodes []*corev1.Node) {
 	if g.chance(0.2) {
-		p.Spec.NodeSelector = pickOf(g, []map[string]string{{"disktype": "ssd"}, {"gpu": "true"}, {"kubernetes.io/os": "linux"}, {zoneKey: zones[0]}})
+		p.Spec.NodeSelector = pickOf(g, []map[string]string{{"disktype": "ssd"}, {"gpu": "true"}, {"kubernetes.io/os": "linux"}, {zoneKey: zones[0]}, {hostnameKey: g.pickNode(nodes)}})
 	}
 	var na corev1.NodeAffinity
 	if g.chance(0.25) {
 		na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{}
 		for range 1 + g.r.IntN(2) {
 			term := g.nodeSelectorTerm(nodes)
-			if g.chance(0.15) {
-				term = corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{g.pickNode(nodes)}}}}
+			switch n := g.r.IntN(20); {
+			case n < 3: // by name alone: NodeAffinity's PreFilter narrows the nodes to these
+				term = corev1.NodeSelectorTerm{}
+				fallthrough
+			case n < 4: // by name and by labels
+				term.MatchFields = []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{g.pickNode(nodes)}}}
 			}
 			na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms = append(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms, term)
 		}
