@@ -610,22 +610,32 @@ func (g *generator) podAffinityTerm(namespaces []string) corev1.PodAffinityTerm 
 		t.NamespaceSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpIn, Values: []string{g.pick(namespaces)}}}}
 	}
 	if t.LabelSelector != nil && g.chance(0.3) {
-		var free []string
-		for _, k := range labelKeys {
-			if !selectorHasKey(t.LabelSelector, k) {
-				free = append(free, k)
-			}
-		}
-		if len(free) > 0 {
-			k := g.pick(free)
-			if g.chance(0.5) {
-				t.MatchLabelKeys = []string{k}
-			} else {
-				t.MismatchLabelKeys = []string{k}
-			}
+		if k, ok := g.labelKey(t.LabelSelector); ok && g.chance(0.5) {
+			t.MatchLabelKeys = []string{k}
+		} else if ok {
+			t.MismatchLabelKeys = []string{k}
 		}
 	}
 	return t
+}
+
+// labelKey draws a pod label key for matchLabelKeys or mismatchLabelKeys: one the selector
+// does not use, or rarely one it does, which the API server refuses when the merge adds it
+// again (validation runs after the merge: a pod without that label passes).
+func (g *generator) labelKey(s *metav1.LabelSelector) (string, bool) {
+	if g.chance(0.05) {
+		return g.pick(labelKeys), true
+	}
+	var free []string
+	for _, k := range labelKeys {
+		if !selectorHasKey(s, k) {
+			free = append(free, k)
+		}
+	}
+	if len(free) == 0 {
+		return "", false
+	}
+	return g.pick(free), true
 }
 
 func selectorHasKey(s *metav1.LabelSelector, key string) bool {
@@ -677,10 +687,8 @@ func (g *generator) spread(p *corev1.Pod) {
 			continue
 		}
 		if c.LabelSelector != nil && g.chance(0.25) {
-			for _, k := range labelKeys {
-				if !selectorHasKey(c.LabelSelector, k) && g.chance(0.5) {
-					c.MatchLabelKeys = append(c.MatchLabelKeys, k)
-				}
+			if k, ok := g.labelKey(c.LabelSelector); ok {
+				c.MatchLabelKeys = []string{k}
 			}
 		}
 		if c.WhenUnsatisfiable == corev1.DoNotSchedule && g.chance(0.25) {
