@@ -20,8 +20,8 @@ type feature string
 
 const (
 	// featResources: requests per container (cpu only, memory only, both, none, or limits alone,
-	// which defaulting copies), varied allocatable cpu, memory and pods (NodeResourcesFit,
-	// NodeResourcesBalancedAllocation).
+	// which defaulting copies), init containers and sidecars with requests, varied allocatable
+	// cpu, memory and pods (NodeResourcesFit, NodeResourcesBalancedAllocation).
 	featResources feature = "resources"
 	// featTaints: NoSchedule, PreferNoSchedule and NoExecute taints, cordoned nodes and the
 	// pod's tolerations (NodeUnschedulable, TaintToleration).
@@ -155,7 +155,15 @@ type generator struct {
 	uids int
 }
 
-// generate draws the case of a seed with the given features.
+// generate draws the case of a seed with the given features:
+//
+//  1. the namespace default and up to two labelled team namespaces;
+//  2. 2–6 nodes (see node);
+//  3. up to one ReplicaSet or StatefulSet per app and namespace (see owners), and up to one
+//     Service per namespace;
+//  4. 0–12 pods bound to any of the nodes, with their own affinity, finished or being deleted
+//     as the features say (see pod);
+//  5. the pending pod, with what only it has (see incoming).
 func generate(seed uint64, f features) *schedulingCase {
 	g := &generator{r: rand.New(rand.NewPCG(seed, 0x5eed)), f: f}
 	c := &schedulingCase{seed: seed}
