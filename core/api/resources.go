@@ -1,5 +1,7 @@
 package api
 
+import "strings"
+
 // PodRequestsList and PodLimitsList are component-helpers' PodRequests and PodLimits, the
 // amounts kubectl describe node shows per pod:
 //
@@ -104,4 +106,17 @@ func applyPodLevel(total, podLevel ResourceList) {
 			total[name] = q
 		}
 	}
+}
+
+// IsScalarResourceName reports whether kube-scheduler accounts name as a scalar resource
+// (pkg/scheduler/util: IsScalarResourceName, and k8s.io/component-helpers' v1helper):
+//
+//  1. an extended resource: a name with a domain ("example.com/gpu") outside kubernetes.io,
+//     not a quota's "requests." name;
+//  2. a native resource with the kubernetes.io/ prefix;
+//  3. hugepages-<size> and attachable-volumes-<name>.
+func IsScalarResourceName(name ResourceName) bool {
+	s := string(name)
+	return strings.HasPrefix(s, "hugepages-") || strings.HasPrefix(s, "attachable-volumes-") ||
+		strings.Contains(s, "kubernetes.io/") || strings.Contains(s, "/") && !strings.HasPrefix(s, "requests.")
 }

@@ -191,3 +191,28 @@ func TestPlacedBySaysWhoBoundThePod(t *testing.T) {
 	c.ExpireEvents()
 	assert.Equal(t, PlacedUnknown, PlacedBy(c, pod(c, "scheduled")), "its event expired an hour after it")
 }
+
+// TestNodeResourcesFitCountsScalarResources pins fitsRequest's scalar resources
+// (pkg/scheduler/framework/plugins/noderesources/fit.go): an extended resource a node does not
+// offer leaves the pod out with "Insufficient example.com/gpu", unresolvably; one it offers is
+// counted against what its pods already take.
+func TestNodeResourcesFitCountsScalarResources(t *testing.T) {
+	c := world(t, []string{"n1", "n2"}, nil)
+	n2 := api.DeepCopy(c.Node("n2"))
+	n2.Status.Allocatable[api.ResourceName("example.com/gpu")] = api.MustParseQuantity("1")
+	require.NoError(t, c.Update(n2))
+	gpu := func(name, node string) *api.Pod { // an extended resource is asked by its limit, which defaulting copies to requests
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: api.PodSpec{NodeName: node, Containers: []api.Container{{Name: "c", Image: "nginx",
+			Resources: api.ResourceRequirements{Limits: api.ResourceList{api.ResourceName("example.com/gpu"): api.MustParseQuantity("1")}}}}}}
+		require.NoError(t, create(c, p))
+		return pod(c, name)
+	}
+
+	e := Explain(c, gpu("first", ""))
+	assert.Equal(t, NodeVerdict{Plugin: NodeResourcesFit, Reasons: []string{"Insufficient example.com/gpu"}}, e.Nodes[0].Verdict)
+	assert.Equal(t, []string{"n2"}, e.Best)
+
+	gpu("holder", "n2")
+	e = Explain(c, gpu("second", ""))
+	assert.Equal(t, "0/2 nodes are available: 2 Insufficient example.com/gpu.", e.Message)
+}

@@ -1,14 +1,17 @@
 package scheduler
 
 import (
+	"maps"
 	"math"
 
 	"daemonlab/core/api"
 )
 
-// requests is an amount of each resource the scheduler accounts: milli-cpu, bytes and pods.
+// requests is an amount of each resource the scheduler accounts: milli-cpu, bytes, pods, and
+// the scalar resources (extended resources, hugepages) by name.
 type requests struct {
 	milliCPU, memory, ephemeral, pods int64
+	scalar                            map[api.ResourceName]int64 // nil when none; never changed in place, as requests are copied
 }
 
 var resourceOrder = []api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage}
@@ -21,28 +24,46 @@ func (r requests) get(name api.ResourceName) int64 {
 		return r.memory
 	case api.ResourceEphemeralStorage:
 		return r.ephemeral
+	case api.ResourcePods:
+		return r.pods
 	}
-	return r.pods
+	return r.scalar[name]
 }
 
-func (r *requests) add(o requests) {
-	r.milliCPU += o.milliCPU
-	r.memory += o.memory
-	r.ephemeral += o.ephemeral
-	r.pods += o.pods
-}
+func (r *requests) add(o requests) { r.plus(o, 1) }
 
-func (r *requests) sub(o requests) {
-	r.milliCPU -= o.milliCPU
-	r.memory -= o.memory
-	r.ephemeral -= o.ephemeral
-	r.pods -= o.pods
+func (r *requests) sub(o requests) { r.plus(o, -1) }
+
+// plus adds sign × o to r; the scalar amounts go to a new map.
+func (r *requests) plus(o requests, sign int64) {
+	r.milliCPU += sign * o.milliCPU
+	r.memory += sign * o.memory
+	r.ephemeral += sign * o.ephemeral
+	r.pods += sign * o.pods
+	if len(o.scalar) == 0 {
+		return
+	}
+	scalar := make(map[api.ResourceName]int64, len(r.scalar)+len(o.scalar))
+	maps.Copy(scalar, r.scalar)
+	for name, v := range o.scalar {
+		scalar[name] += sign * v
+	}
+	r.scalar = scalar
 }
 
 func fromList(l api.ResourceList) requests {
 	q := func(name api.ResourceName) api.Quantity { return l[name] }
 	cpu := q(api.ResourceCPU)
-	return requests{milliCPU: cpu.MilliValue(), memory: q(api.ResourceMemory).Value(), ephemeral: q(api.ResourceEphemeralStorage).Value(), pods: q(api.ResourcePods).Value()}
+	r := requests{milliCPU: cpu.MilliValue(), memory: q(api.ResourceMemory).Value(), ephemeral: q(api.ResourceEphemeralStorage).Value(), pods: q(api.ResourcePods).Value()}
+	for name, amount := range l {
+		if api.IsScalarResourceName(name) {
+			if r.scalar == nil {
+				r.scalar = map[api.ResourceName]int64{}
+			}
+			r.scalar[name] = amount.Value()
+		}
+	}
+	return r
 }
 
 // PodRequests is what a pod asks of a node (resourcehelper.PodRequests, see
@@ -70,8 +91,10 @@ func allocatable(n *api.Node) requests { return fromList(n.Status.Allocatable) }
 // nodeResourcesFit is NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go):
 //
 //  1. Filter: the pod's requests against the node's allocatable minus what its pods request —
-//     "Too many pods", then "Insufficient cpu", "Insufficient memory", …; unresolvable when the
-//     request exceeds the node's whole allocatable (v1.34+).
+//     "Too many pods", then "Insufficient cpu", "Insufficient memory", "Insufficient
+//     ephemeral-storage" and each scalar resource ("Insufficient example.com/gpu", a node
+//     without it having none); unresolvable when the request exceeds the node's whole
+//     allocatable (v1.34+).
 //  2. Score, LeastAllocated over cpu and memory (weight 1 each): the share of the node left free
 //     once the pod is on it, where the pod and the node's pods count 100m cpu and 200Mi memory
 //     for a container that requests none; a resource asked beyond allocatable scores 0.

@@ -319,7 +319,7 @@ func fitResources(want, used, alloc requests) verdict {
 	if used.pods+1 > alloc.pods {
 		reasons = append(reasons, "Too many pods")
 	}
-	for _, r := range resourceOrder {
+	for _, r := range slices.Concat(resourceOrder, slices.Sorted(maps.Keys(want.scalar))) {
 		w := want.get(r)
 		if w == 0 {
 			continue

@@ -14,9 +14,8 @@ import (
 )
 
 // defaultFeatures are the features `make test` turns on: every one but statefulsets, as
-// DaemonLab serves no StatefulSet, and extended, as its NodeResourcesFit counts no extended
-// resource (UPSTREAM_FEATURES=all turns those on too).
-const defaultFeatures = "resources,taints,nodeaffinity,replicasets,zones,services,podaffinity,existingaffinity,spread,hostports,lifecycle"
+// DaemonLab serves no StatefulSet (UPSTREAM_FEATURES=all turns it on too).
+const defaultFeatures = "resources,taints,nodeaffinity,replicasets,zones,services,podaffinity,existingaffinity,spread,hostports,lifecycle,extended"
 
 // settings are the test's knobs, from the environment:
 //
