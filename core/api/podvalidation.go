@@ -61,23 +61,11 @@ func validatePodSpec(s *PodSpec, p *Path, isPod bool) ErrorList {
 // validatePodResources follows validatePodResourceRequirements and
 // validatePodResourceConsistency for pod-level requirements:
 //
-//  1. Only cpu and memory (and hugepages, not modelled) may be named.
-//  2. The container rules: no negative quantity, a request within its limit.
-//  3. A pod-level request is at least the containers' aggregate request of it, and no
+//  1. validateResources, with the pod-level names (validatePodResourceName).
+//  2. A pod-level request is at least the containers' aggregate request of it, and no
 //     container's limit exceeds the pod-level limit.
 func validatePodResources(s *PodSpec, p *Path) ErrorList {
-	var errs ErrorList
-	for _, list := range []struct {
-		name string
-		l    ResourceList
-	}{{"limits", s.Resources.Limits}, {"requests", s.Resources.Requests}} {
-		for _, k := range slices.Sorted(maps.Keys(list.l)) {
-			if !slices.Contains(podLevelResources, k) {
-				errs = append(errs, NotSupported(p.Child(list.name).Key(string(k)), string(k), []string{"cpu", "hugepages-", "memory"}))
-			}
-		}
-	}
-	errs = append(errs, validateResources(s.Resources, p)...)
+	errs := validateResources(s.Resources, p, validatePodResourceName)
 	aggregate := aggregate(&Pod{Spec: *s}, func(c *Container) ResourceList { return c.Resources.Requests })
 	for _, k := range slices.Sorted(maps.Keys(aggregate)) {
 		if podReq, ok := s.Resources.Requests[k]; ok && aggregate[k].Cmp(podReq) > 0 {
@@ -218,7 +206,7 @@ func validateContainer(c *Container, volumes map[string]bool, p *Path) ErrorList
 		}
 	}
 	errs = append(errs, validateEnum(c.ImagePullPolicy, p.Child("imagePullPolicy"), supportedPullPolicies)...)
-	return append(errs, validateResources(&c.Resources, p.Child("resources"))...)
+	return append(errs, validateResources(&c.Resources, p.Child("resources"), validateContainerResourceName)...)
 }
 
 func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
@@ -249,33 +237,133 @@ func validateContainerPorts(ports []ContainerPort, p *Path) ErrorList {
 	return errs
 }
 
-// validateResources follows ValidateContainerResourceRequirements for the resources DaemonLab
-// models:
+// validateResources follows validateResourceRequirements (pkg/apis/core/validation), with
+// validName the rule for names: validateContainerResourceName for a container's requirements,
+// validatePodResourceName for pod-level ones. Each limit in name order, then each request
+// (upstream ranges over the maps, so its order among resources varies), then the whole:
 //
-//  1. No quantity may be negative; pods must be an integer.
-//  2. A request may not exceed the limit of the same resource (reported on requests).
-func validateResources(r *ResourceRequirements, p *Path) ErrorList {
+//  1. The name passes validName.
+//  2. The quantity is not negative; that of an integer resource (pods, an extended resource)
+//     is a whole number (ValidateResourceQuantityValue).
+//  3. For a request: a resource that may be overcommitted (a native one other than hugepages)
+//     requests at most its limit; any other needs a limit and requests exactly it (both
+//     reported on requests or limits, without the key).
+//  4. A hugepages quantity is a whole number of pages of its size.
+//  5. Hugepages need cpu or memory asked for too.
+func validateResources(r *ResourceRequirements, p *Path, validName func(ResourceName, *Path) ErrorList) ErrorList {
 	var errs ErrorList
-	check := func(list ResourceList, lp *Path) {
-		for _, k := range slices.Sorted(maps.Keys(list)) {
-			q := list[k]
-			if q.Sign() < 0 {
-				errs = append(errs, Invalid(lp.Key(string(k)), q.String(), "must be greater than or equal to 0"))
-			}
-			if k == ResourcePods && q.MilliValue()%1000 != 0 {
-				errs = append(errs, Invalid(lp.Key(string(k)), q, "must be an integer"))
-			}
-		}
+	limPath, reqPath := p.Child("limits"), p.Child("requests")
+	for _, k := range slices.Sorted(maps.Keys(r.Limits)) {
+		kp := limPath.Key(string(k))
+		errs = append(errs, validName(k, kp)...)
+		errs = append(errs, validateQuantity(k, r.Limits[k], kp)...)
+		errs = append(errs, validateHugePages(k, r.Limits[k], kp)...)
 	}
-	check(r.Limits, p.Child("limits"))
-	check(r.Requests, p.Child("requests"))
 	for _, k := range slices.Sorted(maps.Keys(r.Requests)) {
-		req := r.Requests[k]
-		if lim, ok := r.Limits[k]; ok && req.Cmp(lim) > 0 {
-			errs = append(errs, Invalid(p.Child("requests"), req.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+		q, kp := r.Requests[k], reqPath.Key(string(k))
+		errs = append(errs, validName(k, kp)...)
+		errs = append(errs, validateQuantity(k, q, kp)...)
+		lim, limited := r.Limits[k]
+		overcommit := IsNativeResource(k) && !IsHugePageResourceName(k)
+		switch {
+		case limited && !overcommit && q.Cmp(lim) != 0:
+			errs = append(errs, Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
+		case limited && q.Cmp(lim) > 0:
+			errs = append(errs, Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+		case !limited && !overcommit:
+			errs = append(errs, Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
+		errs = append(errs, validateHugePages(k, q, kp)...)
+	}
+	names := slices.Concat(slices.Collect(maps.Keys(r.Limits)), slices.Collect(maps.Keys(r.Requests)))
+	if slices.ContainsFunc(names, IsHugePageResourceName) && !slices.ContainsFunc(names, func(n ResourceName) bool {
+		return n == ResourceCPU || n == ResourceMemory
+	}) {
+		errs = append(errs, Forbidden(p, "HugePages require cpu or memory"))
 	}
 	return errs
+}
+
+// validateQuantity is rule 2 of validateResources.
+func validateQuantity(name ResourceName, q Quantity, p *Path) ErrorList {
+	var errs ErrorList
+	if q.Sign() < 0 {
+		errs = append(errs, Invalid(p, q.String(), "must be greater than or equal to 0"))
+	}
+	if (slices.Contains(integerResources, name) || IsExtendedResourceName(name)) && q.MilliValue()%1000 != 0 {
+		errs = append(errs, Invalid(p, q, "must be an integer"))
+	}
+	return errs
+}
+
+// validateHugePages is rule 4 of validateResources (validateResourceQuantityHugePageValue, for
+// a pod created: indivisible amounts are allowed only on updates of pods that have them, and
+// no pod can). The page size must parse as a positive whole quantity.
+func validateHugePages(name ResourceName, q Quantity, p *Path) ErrorList {
+	if !IsHugePageResourceName(name) {
+		return nil
+	}
+	page, err := ParseQuantity(strings.TrimPrefix(string(name), hugePagesPrefix))
+	if err == nil && page.Sign() > 0 && page.MilliValue()%1000 == 0 && q.Value()%page.Value() == 0 {
+		return nil
+	}
+	return ErrorList{Invalid(p, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), name))}
+}
+
+// The resource names pkg/apis/core/helper knows: the standard ones (besides hugepages-<size>
+// and requests.hugepages-<size>), those a container may ask for (besides hugepages-<size>),
+// and those counted in whole units (besides the extended resources).
+var (
+	standardResources = []ResourceName{ResourceCPU, ResourceMemory, ResourceEphemeralStorage,
+		"requests.cpu", "requests.memory", "requests.ephemeral-storage", "limits.cpu", "limits.memory",
+		"limits.ephemeral-storage", ResourcePods, "resourcequotas", "services", "replicationcontrollers",
+		"secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage",
+		"services.nodeports", "services.loadbalancers"}
+	standardContainerResources = []ResourceName{ResourceCPU, ResourceMemory, ResourceEphemeralStorage}
+	integerResources           = []ResourceName{ResourcePods, "resourcequotas", "services", "replicationcontrollers",
+		"secrets", "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers"}
+)
+
+// validateResourceName follows validateResourceName: a qualified name, and one without a
+// domain must be a standard resource.
+func validateResourceName(name ResourceName, p *Path) ErrorList {
+	if errs := validateLabelName(string(name), p); len(errs) > 0 {
+		return errs
+	}
+	if !strings.Contains(string(name), "/") && !slices.Contains(standardResources, name) &&
+		!IsHugePageResourceName(name) && !strings.HasPrefix(string(name), "requests."+hugePagesPrefix) {
+		return ErrorList{Invalid(p, string(name), "must be a standard resource type or fully qualified")}
+	}
+	return nil
+}
+
+// validateContainerResourceName follows ValidateContainerResourceName: validateResourceName,
+// and then (even when that failed) a name without a domain must be one a container may ask
+// for, and one with a domain outside kubernetes.io an extended resource.
+func validateContainerResourceName(name ResourceName, p *Path) ErrorList {
+	errs := validateResourceName(name, p)
+	switch {
+	case !strings.Contains(string(name), "/"):
+		if !slices.Contains(standardContainerResources, name) && !IsHugePageResourceName(name) {
+			errs = append(errs, Invalid(p, string(name), "must be a standard resource for containers"))
+		}
+	case !IsNativeResource(name) && !IsExtendedResourceName(name):
+		errs = append(errs, Invalid(p, string(name), "doesn't follow extended resource name standard"))
+	}
+	return errs
+}
+
+// validatePodResourceName follows validatePodResourceName: validateResourceName, then one of
+// the pod-level resources (upstream's list names hugepages too, which DaemonLab does not model
+// and refuses).
+func validatePodResourceName(name ResourceName, p *Path) ErrorList {
+	if errs := validateResourceName(name, p); len(errs) > 0 {
+		return errs
+	}
+	if !slices.Contains(podLevelResources, name) {
+		return ErrorList{NotSupported(p, string(name), []string{"cpu", "hugepages-", "memory"})}
+	}
+	return nil
 }
 
 // validateTolerations follows ValidateTolerations (pkg/apis/core/validation/validation.go):

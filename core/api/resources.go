@@ -109,14 +109,35 @@ func applyPodLevel(total, podLevel ResourceList) {
 }
 
 // IsScalarResourceName reports whether kube-scheduler accounts name as a scalar resource
-// (pkg/scheduler/util: IsScalarResourceName, and k8s.io/component-helpers' v1helper):
-//
-//  1. an extended resource: a name with a domain ("example.com/gpu") outside kubernetes.io,
-//     not a quota's "requests." name;
-//  2. a native resource with the kubernetes.io/ prefix;
-//  3. hugepages-<size> and attachable-volumes-<name>.
+// (pkg/scheduler/util: IsScalarResourceName): an extended resource, hugepages, a native
+// resource with the kubernetes.io/ prefix, or attachable-volumes-<name>.
 func IsScalarResourceName(name ResourceName) bool {
-	s := string(name)
-	return strings.HasPrefix(s, "hugepages-") || strings.HasPrefix(s, "attachable-volumes-") ||
-		strings.Contains(s, "kubernetes.io/") || strings.Contains(s, "/") && !strings.HasPrefix(s, "requests.")
+	return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||
+		strings.Contains(string(name), "kubernetes.io/") || strings.HasPrefix(string(name), "attachable-volumes-")
 }
+
+// The kinds of resource name, as pkg/apis/core/helper tells them apart:
+//
+//  1. A native resource has no domain ("cpu", "hugepages-2Mi") or one in kubernetes.io
+//     (IsNativeResource).
+//  2. An extended resource ("example.com/gpu") is any other, unless it starts with a quota's
+//     "requests." or "requests.<name>" is not a qualified name (IsExtendedResourceName).
+//  3. hugepages-<page size> names huge pages of that size (IsHugePageResourceName).
+
+// IsNativeResource reports whether name is a native resource (rule 1).
+func IsNativeResource(name ResourceName) bool {
+	return !strings.Contains(string(name), "/") || strings.Contains(string(name), "kubernetes.io/")
+}
+
+// IsExtendedResourceName reports whether name is an extended resource (rule 2).
+func IsExtendedResourceName(name ResourceName) bool {
+	return !IsNativeResource(name) && !strings.HasPrefix(string(name), "requests.") &&
+		len(IsLabelKey("requests."+string(name))) == 0
+}
+
+// IsHugePageResourceName reports whether name is a hugepages resource (rule 3).
+func IsHugePageResourceName(name ResourceName) bool {
+	return strings.HasPrefix(string(name), hugePagesPrefix)
+}
+
+const hugePagesPrefix = "hugepages-"
