@@ -169,9 +169,10 @@ func TestTheExplanationIsInTheLearnersLanguage(t *testing.T) {
 // TestTheEditorWarnsWhatKubernetesWillDo: each lint says, before Apply, what Kubernetes will do
 // with a manifest that applies cleanly, at the line it is about, by the rule the controllers
 // and the scheduler use (k8s.io/api Toleration.ToleratesTaint; nodeaffinity.GetRequiredNodeAffinity;
-// NodeResourcesFit against a node's allocatable; the controllers' ownerReferences; NodePorts
-// against a DaemonSet's surge, util.AllowsSurge and schedutil.GetHostPorts); a clean manifest
-// has none. The code editor gets them as warnings beside the apply's errors.
+// NodeResourcesFit against a node's allocatable, of the pod as created, its limits defaulting its
+// requests; the controllers' ownerReferences; NodePorts against a DaemonSet's surge,
+// util.AllowsSurge and schedutil.GetHostPorts); a clean manifest has none, nor has one whose
+// pods the API server refuses (pkg/apis/core/validation: ValidatePodCreate). The code editor gets them as warnings beside the apply's errors.
 func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 	deploy := func(ns, selector, spec string) string {
 		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\n  namespace: " + ns + "\nspec:\n  selector:\n    matchLabels:\n      " + selector +
@@ -180,6 +181,9 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 	surging := func(strategy, spec, ports string) string {
 		return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: exporter\nspec:\n  selector:\n    matchLabels:\n      app: exporter\n" + strategy +
 			"  template:\n    metadata:\n      labels:\n        app: exporter\n    spec:\n" + spec + "      containers:\n      - name: c\n        image: prom/node-exporter\n        ports:\n" + ports
+	}
+	gpuPod := func(list string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: train\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      " + list + ":\n        example.com/gpu: 1\n"
 	}
 	const surge = "  updateStrategy:\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n"
 	for _, tc := range []struct {
@@ -205,6 +209,10 @@ func TestTheEditorWarnsWhatKubernetesWillDo(t *testing.T) {
 			"line 16: No node has the taint node-role.kubernetes.io/k8s-master",
 			"line 22: Its requests are more than any of the 3 nodes can allocate (Insufficient cpu): its pods stay Pending",
 		}},
+		{"an extended resource no node offers, by limit alone", gpuPod("limits"), []string{
+			"line 10: Its requests are more than any of the 3 nodes can allocate (Insufficient example.com/gpu): its pods stay Pending",
+		}},
+		{"a pod the API server refuses has none (an extended resource needs a limit)", gpuPod("requests"), nil},
 		{"a selector over another controller's pods", deploy("kube-system", "name: fluentd-elasticsearch", ""), []string{
 			"line 7: Its selector also matches pods of DaemonSet/fluentd-elasticsearch: Kubernetes lets selectors overlap",
 		}},

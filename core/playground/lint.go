@@ -40,8 +40,9 @@ var retiredKeys = map[string]string{
 //     are not flagged: those taints come and go;
 //  2. a nodeSelector and required node affinity that match no node
 //     (api.RequiredNodeAffinity.Match): no node gets a pod;
-//  3. requests that no node's whole allocatable fits (scheduler.Oversize): the pods stay
-//     Pending, and preemption cannot help;
+//  3. requests that no node's whole allocatable fits (scheduler.Oversize), limits counting as
+//     requests where a container names none, as defaulting copies them: the pods stay Pending,
+//     and preemption cannot help;
 //  4. a selector that matches pods another controller owns (api.ControllerOf): each controller
 //     keeps to the pods it owns, but whatever selects by label sees them all;
 //  5. a DaemonSet that surges (daemon.AllowsSurge) and whose pods take host ports
@@ -49,14 +50,19 @@ var retiredKeys = map[string]string{
 //     node while the old one holds the port, so the rollout stalls until the old pod is deleted
 //     or is not Ready.
 //
-// Text that does not decode has no lints (Apply says what is wrong with it): ms are the
-// manifests of text that does.
+// Text that does not decode has no lints, nor has a manifest whose pods the API server would
+// refuse (api.Validate of createdPod): Apply says what is wrong with them. ms are the manifests
+// of text that decodes.
 func lints(l Lang, c *cluster.Cluster, ms []api.Manifest) []Lint {
 	nodes := slices.Collect(c.AllNodes())
 	var out []Lint
 	for _, m := range ms {
 		spec, prefix, selector := podSpecOf(m.Object)
 		if spec == nil {
+			continue
+		}
+		pod := createdPod(spec)
+		if len(api.Validate(pod)) > 0 {
 			continue
 		}
 		at := func(path, key string, args ...any) {
@@ -71,7 +77,7 @@ func lints(l Lang, c *cluster.Cluster, ms []api.Manifest) []Lint {
 				}
 				at(path, "lint.affinity", len(nodes))
 			}
-			requestLints(spec, nodes, at)
+			requestLints(pod, spec, nodes, at)
 		}
 		if selector != nil {
 			ns := m.Object.GetObjectMeta().Namespace
@@ -141,9 +147,16 @@ func tolerationLints(spec *api.PodSpec, nodes []*api.Node, at func(path, key str
 	}
 }
 
-// requestLints is rule 3 of lints.
-func requestLints(spec *api.PodSpec, nodes []*api.Node, at func(path, key string, args ...any)) {
-	pod := &api.Pod{Spec: *spec}
+// createdPod is the pod spec makes, as the API server stores it when it creates it: defaulted,
+// so that a container's limits are also its requests where it names none.
+func createdPod(spec *api.PodSpec) *api.Pod {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "lint", Namespace: "default"}, Spec: api.DeepCopy(*spec)}
+	api.Default(pod)
+	return pod
+}
+
+// requestLints is rule 3 of lints, on the created pod; spec is the manifest's, for the line.
+func requestLints(pod *api.Pod, spec *api.PodSpec, nodes []*api.Node, at func(path, key string, args ...any)) {
 	var reasons []string
 	for _, n := range nodes {
 		r := scheduler.Oversize(pod, n)
@@ -160,6 +173,10 @@ func requestLints(spec *api.PodSpec, nodes []*api.Node, at func(path, key string
 	for i, ct := range spec.Containers {
 		if len(ct.Resources.Requests) > 0 {
 			path = ".containers[" + strconv.Itoa(i) + "].resources.requests"
+			break
+		}
+		if len(ct.Resources.Limits) > 0 {
+			path = ".containers[" + strconv.Itoa(i) + "].resources.limits"
 			break
 		}
 	}
