@@ -421,8 +421,26 @@ var texts = map[string]text{
 	"place.passes":     {"✓ passes", "✓ 通过"},
 	"place.best":       {"★ best", "★ 最佳"},
 	"place.here":       {"runs here", "当前所在"},
-	"col.filter":       {"Filter", "过滤"},
-	"col.total":        {"Total", "总分"},
+	"place.one.bound":  {"Now only %s would pass: the scheduler would take it without scoring.", "现在只有 %s 能通过过滤：调度器会不打分，直接选它。"},
+	"place.tie.bound":  {"Now %s would tie for the highest total: the scheduler would draw one of them at random.", "现在 %s 的总分会并列最高：调度器会从中随机选一个。"},
+	"place.scores":     {"What each score measures", "每项得分衡量什么"},
+	// What on the node made its filter fail (scheduler.Culprits).
+	"cause.taint":    {"its taint %s, which the pod does not tolerate", "其污点 %s，Pod 不容忍它"},
+	"cause.port":     {"%s holds %s", "%s 占用了 %s"},
+	"cause.anti":     {"%s%s runs on %s", "%[3]s 上运行着 %[1]s%[2]s"},
+	"cause.existing": {"existing pods' anti-affinity: %s on %s selects this pod%s", "已有 Pod 的反亲和性：%s（在 %s 上）选中了此 Pod%s"},
+	"cause.labels":   {" (%s)", "（%s）"},
+	// What each score plugin scores (core/scheduler: nodeplugins.go, resources.go,
+	// podtopologyspread.go, interpodaffinity.go).
+	"score.TaintToleration":                 {"Fewer untolerated PreferNoSchedule taints on the node score higher: none scores 100.", "节点上 Pod 不容忍的 PreferNoSchedule 污点越少，得分越高：没有则得 100。"},
+	"score.NodeAffinity":                    {"The weights of the pod's preferred node affinity terms the node matches, summed; the highest sum scores 100.", "节点满足的 Pod 偏好节点亲和性条件的权重之和；和最高的节点得 100。"},
+	"score.NodeResourcesFit":                {"LeastAllocated: the share of the node's cpu and memory still free once the pod is on it, averaged; a container with no requests counts as 100m cpu and 200Mi memory.", "LeastAllocated：放入此 Pod 后节点仍空闲的 CPU 和内存比例的平均值；未设置请求的容器按 100m CPU 和 200Mi 内存计。"},
+	"score.PodTopologySpread":               {"Fewer pods matching its topologySpreadConstraints in the node's domains (its hostname, its zone…) score higher.", "节点所在拓扑域（主机名、可用区…）中匹配其 topologySpreadConstraints 的 Pod 越少，得分越高。"},
+	"score.PodTopologySpread.default":       {"The pod has no topologySpreadConstraints: these are kube-scheduler's default ones, which spread the pods of its Service or ReplicaSet; fewer of them in the node's hostname and zone domains score higher.", "此 Pod 没有 topologySpreadConstraints：这里用的是 kube-scheduler 的默认约束，用于分散其 Service 或 ReplicaSet 的 Pod；节点的主机名和可用区拓扑域中这些 Pod 越少，得分越高。"},
+	"score.InterPodAffinity":                {"Preferred pod affinity (+weight) and anti-affinity (−weight) toward the pods in the node's domain, and the existing pods' terms that select this pod; the lowest node scores 0, the highest 100. The pod's required terms only filter.", "对节点所在拓扑域中 Pod 的偏好 Pod 亲和性（+权重）和反亲和性（−权重），加上已有 Pod 选中此 Pod 的条件；最低的节点得 0，最高的得 100。此 Pod 的硬性要求只用于过滤。"},
+	"score.NodeResourcesBalancedAllocation": {"How evenly the node's cpu and memory are requested with the pod, against without it (requests as they are): 75 when the pod leaves the balance as it was, up to 100 when it evens them, down to 50 when it skews them.", "比较放入此 Pod 前后节点 CPU 与内存请求比例的均衡程度（按实际请求计）：均衡不变得 75，更均衡时最高 100，更失衡时最低 50。"},
+	"col.filter":                            {"Filter", "过滤"},
+	"col.total":                             {"Total", "总分"},
 
 	// Embedding (issue 23): embed.html's address, "Embed this", a lesson opened from disk shared.
 	"share.lesson": {"This link holds your lesson, its three files and none of your own work in it: copy it (it is selected), and whoever opens it takes the lesson from its first step. Nothing is sent to any server.", "此链接包含你的课程（它的三个文件，不含你自己的操作）：复制它（已选中），打开它的人会从第一步开始学习这门课程。不会向任何服务器发送数据。"},
@@ -438,3 +456,23 @@ var texts = map[string]text{
 	"embed.links":  {"This embedded playground's address names two lessons or sessions, so it opened the sandbox.", "此嵌入式演练场的地址指定了两个课程或会话，因此打开的是沙箱。"},
 	"embed.value":  {"This embedded playground's address has a value DaemonLab does not read (%s: lang is en or zh-CN, editor is 0 or 1), so it opened the sandbox.", "此嵌入式演练场的地址含有 DaemonLab 无法识别的值（%s：lang 为 en 或 zh-CN，editor 为 0 或 1），因此打开的是沙箱。"},
 }
+
+// reasonGlosses are the Chinese glosses of kube-scheduler's filter reasons (core/scheduler),
+// shown under the reason as it prints it; "Insufficient <resource>" is glossed by its resource.
+// English needs none, and a reason not listed stays English only.
+var (
+	reasonGlosses = map[string]string{
+		"node(s) had untolerated taint(s)":                           "节点有 Pod 不容忍的污点",
+		"node(s) were unschedulable":                                 "节点被标记为不可调度",
+		"node(s) didn't match Pod's node affinity/selector":          "节点不满足 Pod 的节点亲和性或 nodeSelector",
+		"node(s) didn't satisfy plugin(s) [NodeAffinity]":            "节点不在 NodeAffinity 预过滤选定的节点之中",
+		"node(s) didn't have free ports for the requested pod ports": "节点上没有 Pod 所请求的空闲主机端口",
+		"Too many pods": "节点上的 Pod 数已达上限",
+		"node(s) didn't match pod affinity rules":                                       "节点不满足 Pod 亲和性规则",
+		"node(s) didn't match pod anti-affinity rules":                                  "节点不满足 Pod 反亲和性规则",
+		"node(s) didn't satisfy existing pods anti-affinity rules":                      "节点不满足已有 Pod 的反亲和性规则",
+		"node(s) didn't match pod topology spread constraints":                          "节点不满足 Pod 拓扑分布约束",
+		"node(s) didn't match pod topology spread constraints (missing required label)": "节点不满足 Pod 拓扑分布约束（缺少所需的标签）",
+	}
+	insufficientGloss = "%s 不足" // "Insufficient <resource>"
+)

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // Placement is the details panel's account of where kube-scheduler puts a pod, node by node
 // and plugin by plugin (scheduler.Explain), as kube-scheduler-simulator shows it. Its words are
 // the page's language's, but for the plugins' names and kube-scheduler's reasons, which stay as
-// upstream prints them.
+// upstream prints them (glossed in Chinese).
 type Placement struct {
 	Title   string         // the panel's heading of it
 	Lines   []string       // what is explained, a sentence each
@@ -23,13 +24,14 @@ type Placement struct {
 	Rows    []PlacementRow // the nodes considered, in the cluster's order; none when no scheduler chose
 	Outcome string         // what the attempt comes to: no node passes, one is taken unscored, a tie is drawn
 	More    string         // how many nodes the rows leave out (a large cluster), or ""
+	Scores  string         // the heading of what each plugin's score measures (PlacementCol.Help)
 	// The table's words: its column heads and the marks of a row.
 	Node, Filter, Total, Passes string
 }
 
-// PlacementCol is a score plugin's column: its name and its weight ("×3").
+// PlacementCol is a score plugin's column: its name, its weight ("×3") and what it scores.
 type PlacementCol struct {
-	Plugin, Weight string
+	Plugin, Weight, Help string
 }
 
 // PlacementRow is one node: the filter that rejected it and kube-scheduler's reasons, or that
@@ -37,7 +39,9 @@ type PlacementCol struct {
 // total; whether it is among the best, and whether the pod is bound to it.
 type PlacementRow struct {
 	Node            string
-	Plugin, Reasons string // the filter that failed, "" when the node passes
+	Plugin, Reasons string   // the filter that failed, "" when the node passes
+	Gloss           string   // the reasons in Chinese, "" in English or when one is not known
+	Causes          []string // what on the node made the filter fail (scheduler.Culprits), in words
 	Scores          []string
 	Total           string
 	Best, Here      bool
@@ -127,7 +131,7 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	for _, r := range results { // every node scored has the same plugins, in the profile's order
 		if len(r.Scores) > 0 {
 			for _, s := range r.Scores {
-				p.Plugins = append(p.Plugins, PlacementCol{s.Plugin, "×" + strconv.FormatInt(s.Weight, 10)})
+				p.Plugins = append(p.Plugins, PlacementCol{s.Plugin, "×" + strconv.FormatInt(s.Weight, 10), scoreHelp(l, pod, s.Plugin)})
 			}
 			break
 		}
@@ -135,12 +139,22 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	p.Terms = []string{T(l, "place.filter")}
 	if len(p.Plugins) > 0 {
 		p.Terms = append(p.Terms, T(l, "place.score"), T(l, "place.total"))
+		p.Scores = T(l, "place.scores")
 	}
 	shown := rowsShown(results, e.Best, pod.Spec.NodeName)
+	var rejected []scheduler.NodeResult
+	for i, r := range results {
+		if shown[i] && r.Verdict.Plugin != "" {
+			rejected = append(rejected, r)
+		}
+	}
+	culprits := scheduler.Culprits(c, pod, rejected)
 	for i, r := range results {
 		if shown[i] {
 			best := len(p.Plugins) > 0 && slices.Contains(e.Best, r.Node) // a node taken unscored is not "best"
-			p.Rows = append(p.Rows, placementRow(l, r, best, r.Node == pod.Spec.NodeName))
+			row := placementRow(l, r, best, r.Node == pod.Spec.NodeName)
+			row.Causes = causesOf(l, culprits[r.Node])
+			p.Rows = append(p.Rows, row)
 		}
 	}
 	if left := len(results) - len(p.Rows); left > 0 {
@@ -151,8 +165,12 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 		p.Outcome = T(l, "place.none.bound")
 	case len(e.Best) == 0:
 		p.Outcome = T(l, "place.none")
+	case len(p.Plugins) == 0 && e.Pinned == nil && bound:
+		p.Outcome = T(l, "place.one.bound", e.Best[0])
 	case len(p.Plugins) == 0 && e.Pinned == nil:
 		p.Outcome = T(l, "place.one", e.Best[0])
+	case len(e.Best) > 1 && bound:
+		p.Outcome = T(l, "place.tie.bound", strings.Join(e.Best, ", "))
 	case len(e.Best) > 1:
 		p.Outcome = T(l, "place.tie", strings.Join(e.Best, ", "))
 	}
@@ -201,7 +219,7 @@ func rowsShown(results []scheduler.NodeResult, best []string, here string) []boo
 
 // placementRow is one node's row of the table.
 func placementRow(l Lang, r scheduler.NodeResult, best, here bool) PlacementRow {
-	row := PlacementRow{Node: r.Node, Plugin: r.Verdict.Plugin, Reasons: strings.Join(r.Verdict.Reasons, "; "), Best: best, Here: here}
+	row := PlacementRow{Node: r.Node, Plugin: r.Verdict.Plugin, Reasons: strings.Join(r.Verdict.Reasons, "; "), Gloss: glossOf(l, r.Verdict.Reasons), Best: best, Here: here}
 	for _, s := range r.Scores {
 		row.Scores = append(row.Scores, strconv.FormatInt(s.Score, 10))
 	}
@@ -217,4 +235,60 @@ func placementRow(l Lang, r scheduler.NodeResult, best, here bool) PlacementRow 
 	}
 	row.Marks = strings.Join(marks, " · ")
 	return row
+}
+
+// glossOf is kube-scheduler's reasons in Chinese (reasonGlosses), "" in English or when one of
+// them has no gloss.
+func glossOf(l Lang, reasons []string) string {
+	if l != Chinese || len(reasons) == 0 {
+		return ""
+	}
+	var out []string
+	for _, r := range reasons {
+		g, ok := reasonGlosses[r]
+		if resource, insufficient := strings.CutPrefix(r, "Insufficient "); !ok && insufficient {
+			g, ok = fmt.Sprintf(insufficientGloss, resource), true
+		}
+		if !ok {
+			return ""
+		}
+		out = append(out, g)
+	}
+	return strings.Join(out, "；")
+}
+
+// causesOf says what on a node failed its filter: the taint, the pod holding a port, the pod
+// an anti-affinity term keeps the pod apart from (with the labels it selects by) and its node.
+func causesOf(l Lang, culprits []scheduler.Culprit) []string {
+	var out []string
+	for _, c := range culprits {
+		labels := ""
+		if c.Labels != "" {
+			labels = T(l, "cause.labels", c.Labels)
+		}
+		switch {
+		case c.Taint != nil:
+			out = append(out, T(l, "cause.taint", c.Taint.String()))
+		case c.Port != "":
+			out = append(out, T(l, "cause.port", c.Pod.Name, c.Port))
+		case c.Existing:
+			out = append(out, T(l, "cause.existing", c.Pod.Name, c.Pod.Spec.NodeName, labels))
+		default:
+			out = append(out, T(l, "cause.anti", c.Pod.Name, labels, c.Pod.Spec.NodeName))
+		}
+	}
+	return out
+}
+
+// scoreHelp is what a score plugin measures, in words ("" for one not known); PodTopologySpread says whether the
+// constraints are the pod's or kube-scheduler's defaults (a pod without any).
+func scoreHelp(l Lang, pod *api.Pod, plugin string) string {
+	key := "score." + plugin
+	if plugin == scheduler.PodTopologySpread && len(pod.Spec.TopologySpreadConstraints) == 0 {
+		key += ".default"
+	}
+	if _, ok := texts[key]; !ok {
+		return "" // a plugin DaemonLab does not run
+	}
+	return T(l, key)
 }

@@ -52,6 +52,15 @@ func assertTotals(t *testing.T, p *Placement) {
 	}
 }
 
+// heads are the score columns' heads: each plugin and its weight.
+func heads(p *Placement) []string {
+	var out []string
+	for _, c := range p.Plugins {
+		out = append(out, c.Plugin+" "+c.Weight)
+	}
+	return out
+}
+
 // TestPlacementOfAPendingPodFiltersThenScores: a pending pod's next attempt
 // (pkg/scheduler/schedule_one.go: schedulePod): the control-plane node hd1 is filtered out by
 // TaintToleration with kube-scheduler's reason, the two workers pass and are scored by the
@@ -73,9 +82,10 @@ func TestPlacementOfAPendingPodFiltersThenScores(t *testing.T) {
 		"Score: where is it best? Each score plugin rates every node that passed, from 0 to 100.",
 		"Total: each score times its plugin's weight (×), summed; the highest total wins, and a tie is drawn at random.",
 	}, p.Terms)
-	assert.Equal(t, []PlacementCol{{"TaintToleration", "×3"}, {"NodeResourcesFit", "×1"}}, p.Plugins)
+	assert.Equal(t, []string{"TaintToleration ×3", "NodeResourcesFit ×1"}, heads(p))
 	require.Len(t, p.Rows, 3)
-	assert.Equal(t, PlacementRow{Node: "hd1", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)"}, p.Rows[0])
+	assert.Equal(t, PlacementRow{Node: "hd1", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)",
+		Causes: []string{"its taint node-role.kubernetes.io/control-plane:NoSchedule, which the pod does not tolerate"}}, p.Rows[0])
 	for _, r := range p.Rows[1:] {
 		assert.Empty(t, r.Plugin, "%s passes", r.Node)
 		assert.Equal(t, "100", r.Scores[0], "%s has no PreferNoSchedule taint", r.Node)
@@ -90,8 +100,9 @@ func TestPlacementOfAPendingPodFiltersThenScores(t *testing.T) {
 	assert.Equal(t, "调度器下一次尝试放置此 Pod 的过程，逐个节点列出。", zh.Lines[0])
 	assert.Equal(t, "调度器如何放置它", zh.Title)
 	assert.Equal(t, []string{"节点", "过滤", "总分", "✓ 通过"}, []string{zh.Node, zh.Filter, zh.Total, zh.Passes})
-	assert.Equal(t, p.Plugins, zh.Plugins)
+	assert.Equal(t, heads(p), heads(zh))
 	assert.Equal(t, "node(s) had untolerated taint(s)", zh.Rows[0].Reasons, "kube-scheduler's reason as it prints it")
+	assert.Equal(t, "节点有 Pod 不容忍的污点", zh.Rows[0].Gloss, "and what it means")
 }
 
 // TestPlacementOfAPodThatFitsNowhere: a pod the scheduler left Pending is explained by its next
@@ -141,7 +152,8 @@ func TestPlacementOfADaemonSetPodIsItsOneNode(t *testing.T) {
 	assert.Equal(t, []PlacementRow{{Node: "hd2", Here: true, Marks: "runs here"}}, p.Rows, "a DaemonSet pod tolerates node.kubernetes.io/unschedulable")
 	m = Update(m, RunMsg{"kubectl taint node hd2 dedicated=db:NoSchedule"})
 	p = placementOf(t, m, podOf(t, m, "kube-system", pod.Name))
-	assert.Equal(t, []PlacementRow{{Node: "hd2", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)", Here: true, Marks: "runs here"}}, p.Rows)
+	assert.Equal(t, []PlacementRow{{Node: "hd2", Plugin: "TaintToleration", Reasons: "node(s) had untolerated taint(s)", Here: true, Marks: "runs here",
+		Causes: []string{"its taint dedicated=db:NoSchedule, which the pod does not tolerate"}}}, p.Rows)
 	assert.Equal(t, "No node would pass every filter now; the pod keeps running where it is, as filters are checked only when a pod is scheduled.", p.Outcome)
 }
 
@@ -158,7 +170,7 @@ func TestPlacementOfABoundPodIsWhyItsNode(t *testing.T) {
 
 	p := placementOf(t, m, pod)
 	assert.Equal(t, "Why "+node+": the scheduler's choice, computed against the cluster as it is now (without this pod), so it may differ from when the pod was bound.", p.Lines[0])
-	assert.Equal(t, []PlacementCol{{"TaintToleration", "×3"}, {"NodeResourcesFit", "×1"}, {"PodTopologySpread", "×2"}, {"NodeResourcesBalancedAllocation", "×1"}}, p.Plugins)
+	assert.Equal(t, []string{"TaintToleration ×3", "NodeResourcesFit ×1", "PodTopologySpread ×2", "NodeResourcesBalancedAllocation ×1"}, heads(p))
 	require.Len(t, p.Rows, 3)
 	for _, r := range p.Rows[1:] {
 		assert.Equal(t, r.Node == node, r.Here, r.Node)
@@ -212,7 +224,7 @@ func TestPlacementOfALargeClusterKeepsTheBestRows(t *testing.T) {
 	assert.Equal(t, "and 5 more", p.More)
 	assert.Equal(t, "NodeAffinity", p.Rows[1].Plugin)
 	assert.Equal(t, "node(s) didn't match Pod's node affinity/selector", p.Rows[1].Reasons)
-	assert.Equal(t, "Only hd9 passes: the scheduler takes it without scoring.", p.Outcome)
+	assert.Equal(t, "Now only hd9 would pass: the scheduler would take it without scoring.", p.Outcome, "the pod is bound: said as now, not as its history")
 }
 
 // TestPlacementIsMadeAgainOnlyWhenItsInputsChange: renders that change neither the cluster, its
@@ -249,10 +261,95 @@ func TestPlacementTakesAnyPlugin(t *testing.T) {
 			PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "kubernetes.io/hostname", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}}}
 
 	p := placement(English, m.Sim.C, pod)
-	require.Contains(t, p.Plugins, PlacementCol{"InterPodAffinity", "×2"})
+	require.Contains(t, heads(p), "InterPodAffinity ×2")
 	require.Len(t, p.Rows, 4)
 	assert.Equal(t, "hd4", p.Rows[3].Node)
 	assert.True(t, p.Rows[3].Best, "no web pod runs on hd4")
 	assert.False(t, p.Rows[1].Best || p.Rows[2].Best)
 	assertTotals(t, p)
+}
+
+// TestPlacementNamesWhatFailedEachNode: under kube-scheduler's reason (kept verbatim, glossed
+// in Chinese), a rejected node says what on it caused the verdict, by the filters' own rules
+// (scheduler.Culprits): the untolerated taint (tainttoleration: Filter), the pod holding the
+// host port (nodeports: Filter), the pod the required anti-affinity selects in the node's
+// domain (interpodaffinity/filtering.go: satisfyPodAntiAffinity).
+func TestPlacementNamesWhatFailedEachNode(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: hp1\nspec:\n  nodeSelector:\n    kubernetes.io/hostname: hd2\n  containers:\n  - name: c\n    image: nginx\n    ports:\n    - containerPort: 80\n      hostPort: 8080\n"})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	require.Equal(t, "hd2", podOf(t, m, "default", "hp1").Spec.NodeName)
+	var web *api.Pod
+	for p := range m.Sim.C.AllPods() {
+		if p.Labels["app"] == "web" && p.Spec.NodeName == "hd3" {
+			web = p
+		}
+	}
+	require.NotNil(t, web, "a web pod runs on hd3")
+	probe := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "probe", Namespace: "default", UID: "probe"}, Spec: api.PodSpec{SchedulerName: "default-scheduler",
+		Containers: []api.Container{{Name: "c", Image: "nginx", Ports: []api.ContainerPort{{ContainerPort: 80, HostPort: 8080}}}},
+		Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			TopologyKey: "kubernetes.io/hostname", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}}
+
+	p := placement(English, m.Sim.C, probe)
+	require.Len(t, p.Rows, 3)
+	assert.Equal(t, [][]string{
+		{"its taint node-role.kubernetes.io/control-plane:NoSchedule, which the pod does not tolerate"},
+		{"hp1 holds 8080/TCP"},
+		{web.Name + " (app=web) runs on hd3"},
+	}, [][]string{p.Rows[0].Causes, p.Rows[1].Causes, p.Rows[2].Causes})
+	assert.Equal(t, "node(s) didn't match pod anti-affinity rules", p.Rows[2].Reasons)
+	assert.Empty(t, p.Rows[2].Gloss, "English needs no gloss")
+
+	zh := placement(Chinese, m.Sim.C, probe)
+	assert.Equal(t, "node(s) didn't have free ports for the requested pod ports", zh.Rows[1].Reasons)
+	assert.Equal(t, []string{"节点有 Pod 不容忍的污点", "节点上没有 Pod 所请求的空闲主机端口", "节点不满足 Pod 反亲和性规则"}, []string{zh.Rows[0].Gloss, zh.Rows[1].Gloss, zh.Rows[2].Gloss})
+	assert.Equal(t, []string{"hp1 占用了 8080/TCP"}, zh.Rows[1].Causes)
+	assert.Equal(t, []string{"hd3 上运行着 " + web.Name + "（app=web）"}, zh.Rows[2].Causes)
+}
+
+// TestPlacementGlossesTheReasonsItKnows: every reason kube-scheduler's filters give has a
+// Chinese gloss, "Insufficient <resource>" by its resource; a reason not known stays English
+// only, and English has none.
+func TestPlacementGlossesTheReasonsItKnows(t *testing.T) {
+	tests := []struct {
+		reasons []string
+		want    string
+	}{
+		{[]string{"Insufficient cpu", "Insufficient example.com/gpu"}, "cpu 不足；example.com/gpu 不足"},
+		{[]string{"Too many pods"}, "节点上的 Pod 数已达上限"},
+		{[]string{"node(s) didn't match pod topology spread constraints (missing required label)"}, "节点不满足 Pod 拓扑分布约束（缺少所需的标签）"},
+		{[]string{"node(s) were unschedulable"}, "节点被标记为不可调度"},
+		{[]string{"Insufficient cpu", "something new"}, ""},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, glossOf(Chinese, tt.reasons), "%q", tt.reasons)
+		assert.Empty(t, glossOf(English, tt.reasons))
+	}
+}
+
+// TestPlacementSaysWhatEachScoreMeasures: each column's plugin has a line on what it scores, in
+// both languages; PodTopologySpread says when the constraints are kube-scheduler's defaults
+// (podtopologyspread/plugin.go: the system default constraints, from the pod's Service or
+// ReplicaSet), and BalancedAllocation that an unchanged balance scores 75
+// (noderesources/balanced_allocation.go: balancedResourceScorer).
+func TestPlacementSaysWhatEachScoreMeasures(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	pod := podOf(t, m, "default", "web-")
+	for _, l := range Langs {
+		p := placementOf(t, Update(m, LangMsg{l}), pod)
+		require.Len(t, p.Plugins, 4)
+		for _, c := range p.Plugins {
+			assert.NotEmpty(t, c.Help, "%s %s", l, c.Plugin)
+			assert.NotContains(t, c.Help, "score.", "%s %s has its own words", l, c.Plugin)
+		}
+		assert.NotEmpty(t, p.Scores)
+	}
+	p := placementOf(t, m, pod)
+	assert.Contains(t, p.Plugins[2].Help, "kube-scheduler's default ones", "web's pods have no constraints of their own")
+	assert.Contains(t, p.Plugins[3].Help, "75 when the pod leaves the balance as it was")
+	assert.Empty(t, scoreHelp(English, pod, "ImageLocality"), "a plugin DaemonLab does not run has none")
 }

@@ -374,10 +374,13 @@ func (p *Painter[E]) Nodes(parent E, v playground.View) {
 }
 
 // Placement is a pod's scheduling in the details panel (playground.Placement): its heading, what
-// it explains, a table of the nodes, what the attempt comes to, and how to read the table. A row
+// it explains, what the attempt comes to (the conclusion, above the table, in view), a table of
+// the nodes, what each score measures (folded; also each plugin's column head's title) and how
+// to read the table. A row
 // per node: its name first (the column that stays in view while a narrow table scrolls
 // sideways), then the filter's verdict — a node that fails gives the plugin and
-// kube-scheduler's reasons across the score columns; one that passes has a score per plugin
+// kube-scheduler's reasons across the score columns, their gloss and what on the node caused
+// them below; one that passes has a score per plugin
 // (the columns, headed with each plugin's weight) and the total. Best rows and the pod's own
 // node are marked. Each score and total cell carries its column's head (data-label), for a
 // phone's style sheet, which lays each row out as a card of labelled lines.
@@ -388,13 +391,17 @@ func (p *Painter[E]) Placement(pl *playground.Placement) E {
 	for _, line := range pl.Lines {
 		b.Append(box, b.El("p", "place-line", line))
 	}
+	if pl.Outcome != "" {
+		b.Append(box, b.El("p", "place-outcome", pl.Outcome))
+	}
 	if len(pl.Rows) > 0 {
 		b.Append(box, p.placementTable(pl))
 	}
-	for _, note := range []string{pl.Outcome, pl.More} {
-		if note != "" {
-			b.Append(box, b.El("p", "place-outcome", note))
-		}
+	if pl.More != "" {
+		b.Append(box, b.El("p", "place-more", pl.More))
+	}
+	if pl.Scores != "" {
+		b.Append(box, p.scoresHelp(pl))
 	}
 	if len(pl.Terms) > 0 {
 		terms := b.El("ul", "place-terms", "")
@@ -423,6 +430,9 @@ func (p *Painter[E]) placementTable(pl *playground.Placement) E {
 	th(head, "", pl.Filter)
 	for _, col := range pl.Plugins {
 		h := th(head, "plugin", "")
+		if col.Help != "" {
+			b.Attr(h, "title", col.Help)
+		}
 		p.camelCase(h, col.Plugin)
 		b.Append(h, b.El("span", "weight", col.Weight))
 	}
@@ -467,6 +477,16 @@ func (p *Painter[E]) placementRow(pl *playground.Placement, r playground.Placeme
 		b.Attr(verdict, "colspan", strconv.Itoa(1+len(pl.Plugins)+min(len(pl.Plugins), 1)))
 		b.Append(verdict, b.El("code", "", r.Plugin))
 		b.Text(verdict, ": "+r.Reasons)
+		if r.Gloss != "" {
+			b.Append(verdict, b.El("span", "gloss", r.Gloss))
+		}
+		if len(r.Causes) > 0 {
+			causes := b.El("ul", "causes", "")
+			for _, c := range r.Causes {
+				b.Append(causes, b.El("li", "", c))
+			}
+			b.Append(verdict, causes)
+		}
 		b.Append(row, verdict)
 		return row
 	}
@@ -486,6 +506,26 @@ func (p *Painter[E]) placementRow(pl *playground.Placement, r playground.Placeme
 		b.Append(row, total)
 	}
 	return row
+}
+
+// scoresHelp is what each score plugin of the table measures, folded under its heading: the
+// same words as the columns' titles, for a screen without a pointer to hover them.
+func (p *Painter[E]) scoresHelp(pl *playground.Placement) E {
+	b := p.B
+	box := b.El("details", "place-plugins", "")
+	b.Append(box, b.El("summary", "", pl.Scores))
+	list := b.El("ul", "", "")
+	for _, col := range pl.Plugins {
+		if col.Help == "" {
+			continue
+		}
+		item := b.El("li", "", "")
+		b.Append(item, b.El("code", "", col.Plugin))
+		b.Text(item, ": "+col.Help)
+		b.Append(list, item)
+	}
+	b.Append(box, list)
+	return box
 }
 
 // camelCase appends a plugin's name to parent with a line-break opportunity (wbr) before each

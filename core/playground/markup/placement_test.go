@@ -98,6 +98,35 @@ func TestPlacementTableHasAColumnPerPluginAndARowPerNode(t *testing.T) {
 	assert.Equal(t, "a tie", textOf(all(box, "p")[1]))
 }
 
+// TestPlacementSaysItsConclusionFirstAndExplainsVerdictsAndScores: the outcome is said above
+// the table (it is the conclusion, and must be in view); a node that fails has the reason's
+// gloss and what on the node caused it under kube-scheduler's reason; each plugin's head has
+// what it scores as its title, and the same words are listed, folded, below the table.
+func TestPlacementSaysItsConclusionFirstAndExplainsVerdictsAndScores(t *testing.T) {
+	pl := &playground.Placement{Title: "t", Lines: []string{"lead"}, Outcome: "a tie", More: "and 2 more", Scores: "What each score measures",
+		Plugins: []playground.PlacementCol{{Plugin: "TaintToleration", Weight: "×3", Help: "fewer taints"}},
+		Rows: []playground.PlacementRow{
+			{Node: "hd1", Plugin: "NodePorts", Reasons: "node(s) didn't have free ports for the requested pod ports", Gloss: "没有空闲端口", Causes: []string{"hp1 holds 8080/TCP"}},
+			{Node: "hd2", Scores: []string{"100"}, Total: "300"},
+		}}
+	box := parse(t, (&Painter[*Node]{B: HTML{}}).Placement(pl))
+	var order []string
+	for c := box.FirstChild; c != nil; c = c.NextSibling {
+		order = append(order, c.Data+"."+attr(c, "class"))
+	}
+	assert.Equal(t, []string{"h4.", "p.place-line", "p.place-outcome", "div.place-scroll", "p.place-more", "details.place-plugins"}, order)
+
+	fails := all(all(box, "tbody")[0], "td")[0]
+	assert.Equal(t, "没有空闲端口", textOf(all(fails, "span")[0]))
+	assert.Equal(t, "hp1 holds 8080/TCP", textOf(all(fails, "li")[0]))
+	assert.Equal(t, "✗ NodePorts: node(s) didn't have free ports for the requested pod ports没有空闲端口hp1 holds 8080/TCP", textOf(fails), "the reason verbatim first")
+
+	assert.Equal(t, "fewer taints", attr(all(all(box, "thead")[0], "th")[2], "title"))
+	help := all(box, "details")[0]
+	assert.Equal(t, "What each score measures", textOf(all(help, "summary")[0]))
+	assert.Equal(t, "TaintToleration: fewer taints", textOf(all(help, "li")[0]))
+}
+
 // TestPlacementWithoutATableIsItsWords: a pod no scheduler chose has its sentence and no table.
 func TestPlacementWithoutATableIsItsWords(t *testing.T) {
 	box := parse(t, (&Painter[*Node]{B: HTML{}}).Placement(&playground.Placement{Title: "t", Lines: []string{"spec.nodeName"}}))
