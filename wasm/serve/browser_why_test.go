@@ -80,7 +80,18 @@ func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
 			assert.Equal(t, []string{words[0], words[1], "TaintToleration×3", "NodeResourcesFit×1", "PodTopologySpread×2", "NodeResourcesBalancedAllocation×1", words[2]}, heads)
 			rows := b.placementRows(t)
 			require.Len(t, rows, 3)
-			assert.Equal(t, []string{"hd1", "✗ TaintToleration: node(s) had untolerated taint(s)"}, rows[0], "the plugin and kube-scheduler's reason, as upstream prints them")
+			reason, gloss, cause := "✗ TaintToleration: node(s) had untolerated taint(s)", "", "its taint node-role.kubernetes.io/control-plane:NoSchedule, which the pod does not tolerate"
+			if w.chinese {
+				gloss, cause = "节点有 Pod 不容忍的污点", "其污点 node-role.kubernetes.io/control-plane:NoSchedule，Pod 不容忍它"
+			}
+			assert.Equal(t, []string{"hd1", reason + gloss + cause}, rows[0], "the plugin and kube-scheduler's reason as upstream prints them, its gloss in Chinese, then the taint that caused it")
+			assert.Equal(t, cause, b.text(t, "#details .place-table .causes li"))
+			help := eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-table th.plugin')).map(h => h.title)`)
+			require.Len(t, help, 4)
+			for _, h := range help {
+				assert.NotEmpty(t, h, "each plugin's head says what it scores")
+			}
+			assert.Len(t, eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-plugins li')).map(l => l.textContent)`), 4, "and so does a list a phone can open")
 			for _, r := range rows[1:] {
 				require.Len(t, r, 7, "the verdict, four scores and the total")
 				assert.Equal(t, map[bool]string{false: "✓ passes", true: "✓ 通过"}[w.chinese], r[1])
@@ -121,11 +132,13 @@ func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
 				b.openWhy(t, "stuck")
 				rows := b.placementRows(t)
 				assert.Equal(t, [][]string{
-					{"hd1", "✗ TaintToleration: node(s) had untolerated taint(s)"},
+					{"hd1", "✗ TaintToleration: node(s) had untolerated taint(s)its taint node-role.kubernetes.io/control-plane:NoSchedule, which the pod does not tolerate"},
 					{"hd2", "✗ NodeUnschedulable: node(s) were unschedulable"},
 					{"hd3", "✗ NodeUnschedulable: node(s) were unschedulable"},
 				}, rows)
 				assert.Equal(t, "No node passes every filter: the pod stays Pending.", b.text(t, "#details .place-outcome"))
+				assert.True(t, eval[bool](t, b, `(() => { const o = document.querySelector('#details .place-outcome');
+					return o.compareDocumentPosition(document.querySelector('#details .place-scroll')) === Node.DOCUMENT_POSITION_FOLLOWING; })()`), "the conclusion comes before the table")
 				b.showPlacement(t)
 				b.saveScreenshot(t, "why-pending-"+w.name, chromedp.CaptureScreenshot())
 			}
