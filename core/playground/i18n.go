@@ -427,7 +427,7 @@ var texts = map[string]text{
 	// What on the node made its filter fail (scheduler.Culprits).
 	"cause.taint":    {"its taint %s, which the pod does not tolerate", "其污点 %s，Pod 不容忍它"},
 	"cause.port":     {"%s holds %s", "%s 占用了 %s"},
-	"cause.anti":     {"%s%s runs on %s", "%[3]s 上运行着 %[1]s%[2]s"},
+	"cause.anti":     {"%[1]s%[3]s runs on %[2]s", "%[2]s 上运行着 %[1]s%[3]s"},
 	"cause.existing": {"existing pods' anti-affinity: %s on %s selects this pod%s", "已有 Pod 的反亲和性：%s（在 %s 上）选中了此 Pod%s"},
 	"cause.labels":   {" (%s)", "（%s）"},
 	// What each score plugin scores (core/scheduler: nodeplugins.go, resources.go,
@@ -474,5 +474,5 @@ var (
 		"node(s) didn't match pod topology spread constraints":                          "节点不满足 Pod 拓扑分布约束",
 		"node(s) didn't match pod topology spread constraints (missing required label)": "节点不满足 Pod 拓扑分布约束（缺少所需的标签）",
 	}
-	insufficientGloss = "%s 不足" // "Insufficient <resource>"
+	insufficientGloss = " 不足" // after the resource of "Insufficient <resource>"
 )

@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -247,7 +246,7 @@ func glossOf(l Lang, reasons []string) string {
 	for _, r := range reasons {
 		g, ok := reasonGlosses[r]
 		if resource, insufficient := strings.CutPrefix(r, "Insufficient "); !ok && insufficient {
-			g, ok = fmt.Sprintf(insufficientGloss, resource), true
+			g, ok = resource+insufficientGloss, true
 		}
 		if !ok {
 			return ""
@@ -262,20 +261,22 @@ func glossOf(l Lang, reasons []string) string {
 func causesOf(l Lang, culprits []scheduler.Culprit) []string {
 	var out []string
 	for _, c := range culprits {
-		labels := ""
-		if c.Labels != "" {
-			labels = T(l, "cause.labels", c.Labels)
-		}
+		key, args := "cause.anti", make([]any, 3) // the pod's name, its node, the labels selected
 		switch {
 		case c.Taint != nil:
-			out = append(out, T(l, "cause.taint", c.Taint.String()))
+			key, args = "cause.taint", []any{c.Taint.String()}
 		case c.Port != "":
-			out = append(out, T(l, "cause.port", c.Pod.Name, c.Port))
-		case c.Existing:
-			out = append(out, T(l, "cause.existing", c.Pod.Name, c.Pod.Spec.NodeName, labels))
+			key, args = "cause.port", []any{c.Pod.Name, c.Port}
 		default:
-			out = append(out, T(l, "cause.anti", c.Pod.Name, labels, c.Pod.Spec.NodeName))
+			if c.Existing {
+				key = "cause.existing"
+			}
+			args[0], args[1], args[2] = c.Pod.Name, c.Pod.Spec.NodeName, ""
+			if c.Labels != "" {
+				args[2] = T(l, "cause.labels", c.Labels)
+			}
 		}
+		out = append(out, T(l, key, args...))
 	}
 	return out
 }

@@ -74,17 +74,17 @@ func Culprits(c *cluster.Cluster, pod *api.Pod, rejected []NodeResult) map[strin
 	return out
 }
 
-// portHolders are the pods on the node holding a port of want (rule 2), each pod and port once.
+// portHolders are the pods on the node holding a port of want (rule 2), with the port. A pod
+// gives a port once (the API server refuses duplicates), so each pod and port is listed once.
 func portHolders(want []hostPort, ni *nodeInfo) []Culprit {
 	var out []Culprit
 	for _, p := range ni.pods {
 		for _, held := range hostPortsOf(p) {
-			if !slices.ContainsFunc(want, func(w hostPort) bool { return w.conflicts([]hostPort{held}) }) {
-				continue
-			}
-			c := Culprit{Pod: p, Port: held.String()}
-			if !slices.Contains(out, c) {
-				out = append(out, c)
+			for _, w := range want {
+				if w.conflicts([]hostPort{held}) {
+					out = append(out, Culprit{Pod: p, Port: held.String()})
+					break
+				}
 			}
 		}
 	}
@@ -109,18 +109,15 @@ func inDomain(n, node *api.Node, key string) bool {
 }
 
 // antiAffinitySelected are the pods the incoming pod's required anti-affinity terms select in
-// node's domains (rule 3).
+// node's domains (rule 3), each once, with the labels of the first term that selects it.
 func (cy *Cycle) antiAffinitySelected(s *affinityState, node *api.Node) []Culprit {
 	var out []Culprit
-	for i := range s.terms.antiAffinity {
-		t := &s.terms.antiAffinity[i]
-		for _, ni := range cy.infos {
-			if !inDomain(ni.node, node, t.topologyKey) {
-				continue
-			}
-			for _, p := range ni.pods {
-				if c := (Culprit{Pod: p, Labels: selectedLabels(t, p)}); t.matches(p, nil) && !slices.Contains(out, c) {
-					out = append(out, c)
+	for _, ni := range cy.infos {
+		for _, p := range ni.pods {
+			for i := range s.terms.antiAffinity {
+				if t := &s.terms.antiAffinity[i]; inDomain(ni.node, node, t.topologyKey) && t.matches(p, nil) {
+					out = append(out, Culprit{Pod: p, Labels: selectedLabels(t, p)})
+					break
 				}
 			}
 		}
@@ -147,11 +144,11 @@ func (cy *Cycle) existingAntiAffinitySelecting(s *affinityState, node *api.Node)
 }
 
 // selectedLabels are p's labels that the term's selector names, as key=value in the selector's
-// order.
+// order (a key it names twice is listed once).
 func selectedLabels(t *affinityTerm, p *api.Pod) string {
 	var kv []string
-	for _, r := range t.selector.Requirements {
-		if v, ok := p.Labels[r.Key]; ok && !slices.Contains(kv, r.Key+"="+v) {
+	for i, r := range t.selector.Requirements {
+		if v, ok := p.Labels[r.Key]; ok && (i == 0 || t.selector.Requirements[i-1].Key != r.Key) {
 			kv = append(kv, r.Key+"="+v)
 		}
 	}
