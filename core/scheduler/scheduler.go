@@ -314,28 +314,48 @@ func Oversize(pod *api.Pod, node *api.Node) []string {
 }
 
 func fitResources(want, used, alloc requests) verdict {
-	var reasons []string
-	oversize := false
+	short := insufficient(want, used, alloc)
+	if len(short) == 0 {
+		return verdict{code: fits}
+	}
+	v := verdict{code: unschedulable}
+	for _, r := range short {
+		v.reasons = append(v.reasons, r.Reason)
+		if r.Unresolvable {
+			v.code = unschedulableUnresolvable
+		}
+	}
+	return v
+}
+
+// InsufficientResource is one resource a node cannot give a pod (noderesources.
+// InsufficientResource): what the pod asks, what the node's pods take and what the node
+// offers, in milli-cpu, bytes, pods or units of a scalar resource.
+type InsufficientResource struct {
+	Name                      api.ResourceName
+	Reason                    string // "Too many pods", "Insufficient cpu", …
+	Requested, Used, Capacity int64
+	Unresolvable              bool // the pod asks more than the node's whole allocatable
+}
+
+// insufficient is NodeResourcesFit's fitsRequest: each resource the pod wants beyond what is
+// left of alloc once used is taken, in its order —
+//
+//  1. pods: one more than the node allows ("Too many pods", never unresolvable);
+//  2. cpu, memory, ephemeral-storage, then the scalar resources by name, each only when the pod
+//     asks some ("Insufficient cpu", …; a node without the resource offers none).
+func insufficient(want, used, alloc requests) []InsufficientResource {
+	var out []InsufficientResource
 	if used.pods+1 > alloc.pods {
-		reasons = append(reasons, "Too many pods")
+		out = append(out, InsufficientResource{Name: api.ResourcePods, Reason: "Too many pods", Requested: 1, Used: used.pods, Capacity: alloc.pods})
 	}
 	for _, r := range slices.Concat(resourceOrder, slices.Sorted(maps.Keys(want.scalar))) {
-		w := want.get(r)
-		if w == 0 {
-			continue
-		}
-		if w > alloc.get(r)-used.get(r) {
-			reasons = append(reasons, "Insufficient "+string(r))
-			oversize = oversize || w > alloc.get(r)
+		w, a, u := want.get(r), alloc.get(r), used.get(r)
+		if w > 0 && w > a-u {
+			out = append(out, InsufficientResource{Name: r, Reason: "Insufficient " + string(r), Requested: w, Used: u, Capacity: a, Unresolvable: w > a})
 		}
 	}
-	switch {
-	case len(reasons) == 0:
-		return verdict{code: fits}
-	case oversize:
-		return verdict{code: unschedulableUnresolvable, reasons: reasons}
-	}
-	return verdict{code: unschedulable, reasons: reasons}
+	return out
 }
 
 // filterReasons is the first sentence of FitError.Error(): the filters' reasons over all nodes.
