@@ -64,11 +64,11 @@ func TestCoreStaysPure(t *testing.T) {
 // package may import only those of a lower layer (the controllers share one). kubectl is a
 // client of the API server, so it imports neither the kubelet nor a controller.
 var layers = [][]string{
-	{"internal/measure"}, {"api"}, {"openapi"}, {"patch"}, {"cluster"}, {"apiserver"}, {"kubelet"}, {"controller"},
+	{"internal/measure"}, {"api"}, {"openapi"}, {"patch"}, {"cluster"}, {"apiserver"}, {"controller"},
 	{"controller/daemon", "controller/deployment", "controller/replicaset", "controller/nodeipam",
 		"controller/nodelifecycle", "controller/tainteviction", "controller/garbagecollector", "controller/disruption",
 		"controller/serviceaccount"},
-	{"scheduler"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
+	{"scheduler"}, {"kubelet"}, {"sim"}, {"jsonpath"}, {"explain"}, {"kubectl"}, {"shell"}, {"scenario"},
 	{"lesson"}, {"playground"}, {"playground/markup"}, {"cmd/daemonlab"},
 }
 

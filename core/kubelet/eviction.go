@@ -131,12 +131,6 @@ func evictForMemory(c *cluster.Cluster, n *api.Node, m cluster.Machine) bool {
 	return true
 }
 
-// isCritical is IsCriticalPod for what DaemonLab models: a priority of 2000000000 or more
-// (system-cluster-critical, system-node-critical).
-func isCritical(p *api.Pod) bool {
-	return p.Spec.Priority != nil && *p.Spec.Priority >= 2000000000
-}
-
 // rankMemoryPressure orders pods the first to evict first (orderedBy(exceedMemoryRequests,
 // priority, memory)):
 //
@@ -197,17 +191,24 @@ func binary(bytes int64) string {
 	return q.Canonical()
 }
 
-// evict ends a pod as the eviction manager does: phase Failed, reason Evicted, the message,
-// DisruptionTarget ("TerminationByKubelet"), containers no longer ready, and the event Evicted.
-// The containers' last reported state is kept, so kubectl shows the pod "Evicted"; on a real
-// node a later status sync may replace it with the runtime's view (Error,
-// ContainerStatusUnknown: kubernetes/kubernetes#105467).
+// evict ends a pod as the eviction manager does: reason Evicted, the message as the pod's
+// message, its DisruptionTarget's and its event's (see end).
 func evict(c *cluster.Cluster, p *api.Pod, msg string) {
+	end(c, p, "Evicted", msg, msg)
+}
+
+// end fails a pod the kubelet stops on its own (killPodNow with a status function): phase
+// Failed, the reason and message, DisruptionTarget ("TerminationByKubelet", disruption),
+// containers no longer ready, and a Warning event of the reason and message. The containers'
+// last reported state is kept, so kubectl shows the pod's reason ("Evicted"); on a real node a
+// later status sync may replace it with the runtime's view (Error, ContainerStatusUnknown:
+// kubernetes/kubernetes#105467).
+func end(c *cluster.Cluster, p *api.Pod, reason, msg, disruption string) {
 	now := api.NewTime(c.Now())
 	next := api.DeepCopy(p)
-	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", msg
+	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, reason, msg
 	api.UpdatePodCondition(&next.Status, api.PodCondition{Type: "DisruptionTarget", ObservedGeneration: p.Generation,
-		Status: api.ConditionTrue, Reason: "TerminationByKubelet", Message: msg}, c.Now())
+		Status: api.ConditionTrue, Reason: "TerminationByKubelet", Message: disruption}, c.Now())
 	for i := range next.Status.Conditions {
 		if t := next.Status.Conditions[i].Type; t == api.PodReady || t == api.ContainersReady {
 			next.Status.Conditions[i] = api.PodCondition{Type: t, Status: api.ConditionFalse, LastTransitionTime: now, Reason: "PodFailed"}
@@ -217,7 +218,7 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 		next.Status.ContainerStatuses[i].Ready = false
 	}
 	_ = updateStatus(c, next)
-	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", p.Spec.NodeName)
+	c.Record(next, cluster.EventWarning, reason, msg, "kubelet", p.Spec.NodeName)
 }
 
 // pressureConditions are the eviction manager's node conditions: the pressures its signals
@@ -240,46 +241,21 @@ func pressureConditions(c *cluster.Cluster, node string) []string {
 
 var memoryPressureTaint = api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}
 
-// refused reports whether the eviction manager's Admit refuses the pod:
+// evictionAdmit is the eviction manager's Admit (pkg/kubelet/eviction/eviction_manager.go):
 //
 //  1. Without pressure, or for a critical pod, it admits.
 //  2. Under memory pressure alone, it admits a pod that is not BestEffort, and a BestEffort
 //     pod that tolerates the memory-pressure taint (as DaemonSet pods do).
-//  3. Under any other pressure it refuses every other pod.
-func refused(c *cluster.Cluster, p *api.Pod, node string) bool {
+//  3. Under any other pressure it refuses every other pod: Evicted, "The node had condition:
+//     [DiskPressure]. ".
+func evictionAdmit(c *cluster.Cluster, p *api.Pod, node string) (rejection, bool) {
 	conds := pressureConditions(c, node)
 	switch {
 	case len(conds) == 0 || isCritical(p):
-		return false
-	case len(conds) == 1 && conds[0] == "MemoryPressure":
-		return api.ComputeQOS(&p.Spec) == api.QOSBestEffort && !api.TolerationsTolerateTaint(p.Spec.Tolerations, &memoryPressureTaint)
+		return rejection{}, false
+	case len(conds) == 1 && conds[0] == "MemoryPressure" &&
+		(api.ComputeQOS(&p.Spec) != api.QOSBestEffort || api.TolerationsTolerateTaint(p.Spec.Tolerations, &memoryPressureTaint)):
+		return rejection{}, false
 	}
-	return true
-}
-
-// AdmissionDelay is how long after binding a refused pod is marked Failed: the kubelet's pod
-// worker. It keeps a controller that recreates refused pods (a ReplicaSet whose pods tolerate
-// the disk-pressure taint) from looping within one instant; in a real cluster such pods pile up
-// just as they do here, only faster.
-const AdmissionDelay = time.Second
-
-// admissionAt returns when the kubelet decides on a bound pod.
-func admissionAt(p *api.Pod) (time.Time, bool) {
-	t, ok := boundAt(p)
-	if !ok {
-		t = p.CreationTimestamp.Time
-	}
-	return t.Add(AdmissionDelay), true
-}
-
-// rejectAdmission is the kubelet's rejectPod for a refused pod: phase Failed, reason Evicted,
-// message "Pod was rejected: The node had condition: [DiskPressure]. ", event Evicted. It
-// reports whether it changed the pod.
-func rejectAdmission(c *cluster.Cluster, p *api.Pod, node string) bool {
-	msg := "The node had condition: [" + strings.Join(pressureConditions(c, node), " ") + "]. "
-	next := api.DeepCopy(p)
-	next.Status.Phase, next.Status.Reason, next.Status.Message = api.PodFailed, "Evicted", "Pod was rejected: "+msg
-	_ = updateStatus(c, next)
-	c.Record(next, cluster.EventWarning, "Evicted", msg, "kubelet", node)
-	return true
+	return rejection{"Evicted", "The node had condition: [" + strings.Join(conds, " ") + "]. "}, true
 }

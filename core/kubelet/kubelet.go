@@ -242,7 +242,7 @@ const (
 	Starts   Action = iota // a pod's containers start: it is Running (StartupDelay, or its images' --start)
 	Removes                // a deleted pod's containers have stopped: it is gone (StopDelay, or its shorter grace period)
 	Restarts               // a crashed container restarts: its CrashLoopBackOff back-off is over
-	Rejects                // a pod the node's pressure refuses is Failed (AdmissionDelay)
+	Rejects                // a pod the kubelet refused is Failed (AdmissionDelay)
 	Evicts                 // the eviction manager's next loop under memory pressure (EvictionPeriod)
 	Reports                // the kubelet's next status update reports Ready or its cordon (statusTick)
 )
@@ -252,8 +252,8 @@ const (
 //  1. a bound pod still Pending starts at its images' start-up time after binding;
 //  2. a pod marked for deletion is removed once its containers have stopped;
 //  3. a crashed container of a Running pod restarts when its back-off is over;
-//  4. a pod not yet admitted, which the node's pressure refuses, is rejected AdmissionDelay
-//     after binding (once: a rejected pod is Failed, and a pod that has ended is due nothing).
+//  4. a pod the kubelet refused (admitNew) is failed AdmissionDelay after binding (once: a
+//     rejected pod is Failed, and a pod that has ended is due nothing).
 //
 // A stopped kubelet is due to do nothing.
 func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
@@ -263,7 +263,7 @@ func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
 		return next, false
 	}
 	rejection := func(p *api.Pod) (time.Time, bool) {
-		if len(p.Status.ContainerStatuses) > 0 || api.IsPodTerminal(p) || !refused(c, p, p.Spec.NodeName) {
+		if _, refused := rejecting.Get(c, p.UID); !refused || p.DeletionTimestamp != nil {
 			return time.Time{}, false
 		}
 		return admissionAt(p)
@@ -299,8 +299,10 @@ func NodeTimer(c *cluster.Cluster, n *api.Node) (Timer, bool) {
 //  1. Each posts its node's conditions when they differ from what its machine reports (Ready
 //     at its next status update, see postStatus), and records it when its node became
 //     unschedulable or schedulable again (noteSchedulable).
-//  2. A pod the kubelet has not seen yet gets its start time, its host IP and containers
-//     waiting in ContainerCreating (kubectl shows ContainerCreating), not Ready.
+//  2. Pods the kubelet has not seen yet go through its admission, oldest first (admitNew): an
+//     admitted pod gets its start time, its host IP and containers waiting in
+//     ContainerCreating (kubectl shows ContainerCreating), not Ready; a refused one is Failed
+//     AdmissionDelay after binding, with the admit handler's reason (rejectAdmission).
 //  3. A pod whose start-up time has come is Running: containers started as their images
 //     behave (running and ready, or in CrashLoopBackOff: see syncContainer), conditions
 //     Initialized, Ready and ContainersReady True when all are ready, a pod IP from the node's
@@ -311,7 +313,7 @@ func NodeTimer(c *cluster.Cluster, n *api.Node) (Timer, bool) {
 //  6. A pod marked for deletion is removed once its containers have stopped (StopDelay, or its
 //     shorter grace period).
 //  7. Under memory pressure the eviction manager evicts one pod per loop (see evictForMemory)
-//     and refuses new BestEffort pods (rejectAdmission).
+//     and refuses new BestEffort pods (evictionAdmit).
 //
 // A stopped kubelet does nothing: its pods stay as they were, deleted ones Terminating. What a
 // kubelet does for its node (step 1, and the eviction manager's loop of step 7) reads only the
@@ -329,14 +331,18 @@ func Sync(c *cluster.Cluster, since cluster.Since) bool {
 	}
 	changed = syncStaticPods(c) || changed
 	ips := &podIPs{}
+	var fresh []*api.Pod
 	for p := range c.AllPods() {
 		node := c.Node(p.Spec.NodeName)
-		if node == nil || !running(c, node.Name) {
-			continue
+		switch {
+		case node == nil || !running(c, node.Name):
+		case awaitingAdmission(c, p):
+			fresh = append(fresh, p)
+		default:
+			changed = syncPod(c, p, node, ips) || changed
 		}
-		changed = syncPod(c, p, node, ips) || changed
 	}
-	return changed
+	return admitNew(c, fresh) || changed
 }
 
 // killing are the pods going away whose Killing event the kubelet recorded, by uid.
@@ -357,6 +363,7 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 			return false
 		}
 		killing.Forget(c, p.UID)
+		rejecting.Forget(c, p.UID)
 		c.Delete(p)
 		return true
 	}
@@ -366,6 +373,12 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	// Decide on the stored pod; copy it only to change it (most pods need nothing).
 	var next *api.Pod
 	switch t, ok := startAt(c, p); {
+	case ok && len(p.Status.ContainerStatuses) == 0: // refused (admitNew)
+		r, refused := rejecting.Get(c, p.UID)
+		if due, _ := admissionAt(p); !refused || due.After(c.Now()) {
+			return false
+		}
+		return rejectAdmission(c, p, *r)
 	case ok && !t.After(c.Now()):
 		next = changing(p)
 		starts := start(c, next, node, t, ips)
@@ -374,15 +387,6 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 		}
 		recordStarts(c, next, starts)
 		return true
-	case ok && len(p.Status.ContainerStatuses) == 0:
-		if refused(c, p, node.Name) {
-			if due, _ := admissionAt(p); !due.After(c.Now()) {
-				return rejectAdmission(c, p, node.Name)
-			}
-			return false
-		}
-		next = changing(p)
-		admit(next, node, c.Now())
 	case p.Status.Phase == api.PodRunning && !api.IsPodReady(p) && allReady(p):
 		next = changing(p)
 		markReady(next, c.Now())
@@ -401,8 +405,7 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 func updateStatus(c *cluster.Cluster, p *api.Pod) error {
 	p.Status.ObservedGeneration = p.Generation
 	for i, cond := range p.Status.Conditions {
-		switch cond.Type {
-		case api.PodScheduled, api.PodReady, api.PodInitialized, api.ContainersReady, "PodReadyToStartContainers":
+		if ownedByKubelet(cond.Type) {
 			p.Status.Conditions[i].ObservedGeneration = p.Generation
 		}
 	}
