@@ -79,9 +79,10 @@ test-native: test-upstream
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./core/... ./lessons/...
 	$(GO) test -skip Browser ./...
 
-# The differential test of the scheduler against kube-scheduler v1.37.2 in-process: a module of
-# its own, so that k8s.io/kubernetes stays out of the product's go.mod. UPSTREAM_CASES=N runs N
-# random cases instead of 3,000; UPSTREAM_SEED=S UPSTREAM_CASES=1 replays the case of seed S.
+# The differential tests of the scheduler against kube-scheduler v1.37.2, and of the kubelet's
+# admission against kubelet v1.37.2's, in-process: a module of its own, so that k8s.io/kubernetes
+# stays out of the product's go.mod. UPSTREAM_CASES=N runs N random cases instead of 3,000;
+# UPSTREAM_SEED=S UPSTREAM_CASES=1 replays the case of seed S.
 test-upstream:
 	cd core/scheduler/upstreamtest && $(GO) vet ./... && $(GO) test ./...
 

@@ -73,28 +73,29 @@ func manifest(obj any) ([]byte, error) {
 	return yaml.Marshal(doc)
 }
 
-// explainDaemonLab decodes the case's manifests as kubectl apply -f does, creates each object
+// createDaemonLab decodes the case's manifests as kubectl apply -f does and creates each object
 // through DaemonLab's API server into a cluster that has only the namespaces the API server
-// makes, and asks its scheduler to explain one scheduling attempt of the pending pod.
-func explainDaemonLab(c *schedulingCase) (*outcome, error) {
+// makes, then deletes the terminating pods: the cluster, every pod as stored (the pending one
+// last), and the pending pod.
+func createDaemonLab(c *schedulingCase) (*cluster.Cluster, []any, *api.Pod, error) {
 	data, err := manifests(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	ms, err := api.Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, nil, nil, fmt.Errorf("decode: %w", err)
 	}
 	cl := cluster.New(c.seed)
 	if err := apiserver.CreateSystemNamespaces(cl); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	var pending api.Object
-	var pods []any // every pod as stored, the pending one last
+	var pods []any
 	for _, m := range ms {
 		obj, err := apiserver.Create(cl, m.Object, apiserver.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("create %s %s: %w", m.Kind.Kind, m.Object.GetObjectMeta().Name, err)
+			return nil, nil, nil, fmt.Errorf("create %s %s: %w", m.Kind.Kind, m.Object.GetObjectMeta().Name, err)
 		}
 		if p, ok := obj.(*api.Pod); ok {
 			pods = append(pods, p)
@@ -105,18 +106,28 @@ func explainDaemonLab(c *schedulingCase) (*outcome, error) {
 	for _, i := range c.terminating {
 		key := cluster.Key{Namespace: c.pods[i].Namespace, Name: c.pods[i].Name}
 		if _, err := apiserver.Delete(cl, podKind, key, apiserver.DeleteOptions{}); err != nil {
-			return nil, fmt.Errorf("delete pod %s: %w", key.Name, err)
+			return nil, nil, nil, fmt.Errorf("delete pod %s: %w", key.Name, err)
 		}
 		if deleted, ok := cl.Get("Pod", key).(*api.Pod); !ok || deleted.DeletionTimestamp == nil {
-			return nil, fmt.Errorf("pod %s is not terminating after its delete", key.Name)
+			return nil, nil, nil, fmt.Errorf("pod %s is not terminating after its delete", key.Name)
 		}
 	}
 	p, ok := pending.(*api.Pod)
 	if !ok {
-		return nil, fmt.Errorf("the last object is a %T, not the pending pod", pending)
+		return nil, nil, nil, fmt.Errorf("the last object is a %T, not the pending pod", pending)
 	}
 	if p.Spec.NodeName != "" {
-		return nil, fmt.Errorf("the pending pod is bound to %s", p.Spec.NodeName)
+		return nil, nil, nil, fmt.Errorf("the pending pod is bound to %s", p.Spec.NodeName)
+	}
+	return cl, pods, p, nil
+}
+
+// explainDaemonLab creates the case's objects in DaemonLab (createDaemonLab) and asks its
+// scheduler to explain one scheduling attempt of the pending pod.
+func explainDaemonLab(c *schedulingCase) (*outcome, error) {
+	cl, pods, p, err := createDaemonLab(c)
+	if err != nil {
+		return nil, err
 	}
 	ex := scheduler.Explain(cl, p)
 	out := &outcome{pods: schedulingFields(pods), verdicts: map[string]verdict{}, message: ex.Message, best: slices.Sorted(slices.Values(ex.Best)), weights: map[string]int64{}, totals: map[string]int64{}}
