@@ -8,6 +8,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/kubelet"
 )
 
 // Mark is something that happened, as the time axis shows it: when, of what kind, and its
@@ -20,8 +21,9 @@ import (
 //     (NodeReady);
 //  3. a taint added to or removed from a node;
 //  4. a pod created or deleted by its controller (SuccessfulCreate, SuccessfulDelete), evicted
-//     (TaintManagerEviction's "Marking for deletion", the kubelet's Evicted) or preempted
-//     (Preempted);
+//     (TaintManagerEviction's "Marking for deletion", the kubelet's Evicted), preempted (the
+//     scheduler's Preempted, the kubelet's Preempting) or refused by its kubelet (OutOfcpu,
+//     NodePorts, …: kubelet.IsRefusal);
 //  5. a Deployment's rollout step (ScalingReplicaSet).
 //
 // Marks 2 to 5 are found as each step runs (see seen.marks): the events recorded meanwhile,
@@ -147,8 +149,10 @@ func eventMark(e *api.Event) (Mark, bool) {
 		return mk(MarkNode, "mark.node.ready", obj.Name)
 	case obj.Kind == "Pod" && (e.Reason == "TaintManagerEviction" && strings.HasPrefix(e.Message, "Marking for deletion") || e.Reason == "Evicted"):
 		return mk(MarkPod, "mark.pod.evicted", obj.Name)
-	case obj.Kind == "Pod" && e.Reason == "Preempted":
+	case obj.Kind == "Pod" && (e.Reason == "Preempted" || e.Reason == "Preempting" && e.Source.Component == "kubelet"):
 		return mk(MarkPod, "mark.pod.preempted", obj.Name)
+	case obj.Kind == "Pod" && e.Source.Component == "kubelet" && kubelet.IsRefusal(e.Reason):
+		return mk(MarkPod, "mark.pod.refused", obj.Name, e.Reason)
 	case e.Reason == "SuccessfulCreate" && strings.HasPrefix(e.Message, "Created pod: "):
 		return mk(MarkPod, "mark.pod.created", strings.TrimPrefix(e.Message, "Created pod: "))
 	case e.Reason == "SuccessfulDelete" && strings.HasPrefix(e.Message, "Deleted pod: "):

@@ -143,6 +143,36 @@ func TestANodeFailureMarksTheAxis(t *testing.T) {
 	assert.Equal(t, "t = 6m30s，上一个：6m25s 已驱逐 web-78d6ffb4b5-v2mvs （另有 1 项）", Render(m).Axis.Text)
 }
 
+// TestAKubeletRefusalMarksTheAxis: a pod the kubelet refuses (an OutOf<resource>, a filter's
+// name: kubelet.IsRefusal) and a pod it preempts for a critical one (Preempting) mark the axis
+// when it happens, in both languages.
+func TestAKubeletRefusalMarksTheAxis(t *testing.T) {
+	m, err := NewModel(lib)
+	require.NoError(t, err)
+	pod := func(name, namespace, extra, cpu string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: " + namespace + "}\nspec:\n  nodeName: hd3\n" + extra +
+			"  containers: [{name: c, image: nginx, resources: {requests: {cpu: \"" + cpu + "\"}}}]\n"
+	}
+	m = Update(m, ApplyMsg{Text: pod("hog", "default", "", "3500m")})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	m = Update(m, ApplyMsg{Text: pod("more", "default", "", "1")})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	m = Update(m, ApplyMsg{Text: pod("agent", "kube-system", "  priorityClassName: system-node-critical\n", "1")})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	var marks []string
+	for _, mk := range m.History.marks() {
+		marks = append(marks, mk.Label(English))
+	}
+	assert.Contains(t, marks, "more refused by its kubelet: OutOfcpu")
+	assert.Contains(t, marks, "hog preempted")
+	assert.Contains(t, output(t, m, "kubectl get pod agent -n kube-system"), "Running")
+	for _, mk := range m.History.marks() {
+		if mk.Key == "mark.pod.refused" {
+			assert.Equal(t, "more 被 kubelet 拒绝：OutOfcpu", mk.Label(Chinese))
+		}
+	}
+}
+
 // TestTheAxisBoundsItsMarks: however many things happen, the track draws at most maxAxisMarks
 // marks, each counting those it stands for; a step keeps at most maxStepMarks.
 func TestTheAxisBoundsItsMarks(t *testing.T) {

@@ -305,6 +305,7 @@ var texts = map[string]text{
 	"mark.pod.deleted":   {"%s deleted", "已删除 %s"},
 	"mark.pod.evicted":   {"%s evicted", "已驱逐 %s"},
 	"mark.pod.preempted": {"%s preempted", "%s 被抢占"},
+	"mark.pod.refused":   {"%s refused by its kubelet: %s", "%s 被 kubelet 拒绝：%s"},
 	"mark.rollout":       {"rollout of %s: %s", "%s 滚动更新：%s"},
 	// time you can see: the clock's state, and what waits on the clock (due.go)
 	"clock.state":     {"state of the clock", "时钟状态"},
@@ -402,13 +403,15 @@ var texts = map[string]text{
 	// The why-panel's scheduling (issue 24 item 7, placement.go): each node's filter verdict and
 	// each plugin's score. Plugin names and kube-scheduler's reasons stay as upstream prints them.
 	"place.title":      {"How the scheduler places it", "调度器如何放置它"},
+	"place.title.node": {"How it came to its node", "它如何到了这个节点"},
 	"place.pending":    {"The scheduler's next attempt to place this pod, node by node.", "调度器下一次尝试放置此 Pod 的过程，逐个节点列出。"},
 	"place.bound":      {"Why %s: the scheduler's choice, computed against the cluster as it is now (without this pod), so it may differ from when the pod was bound.", "为什么是 %s：按集群当前的状态（不含此 Pod）重新计算的调度器选择，因此可能与绑定此 Pod 时不同。"},
 	"place.daemon":     {"Its DaemonSet pins it to %s (required node affinity on metadata.name): the scheduler chooses among no other node, and only checks that this one passes the filters.", "它的 DaemonSet 把它固定在 %s 上（基于 metadata.name 的硬性节点亲和性）：调度器不在其他节点中挑选，只检查这个节点能否通过过滤。"},
 	"place.pinned":     {"Its required node affinity names %s (metadata.name): the scheduler considers no other node.", "它的硬性节点亲和性指定了 %s（metadata.name）：调度器不考虑其他节点。"},
 	"place.now":        {"Checked against the cluster as it is now.", "按集群当前的状态检查。"},
 	"place.unknown":    {"Its Scheduled event has expired (events last an hour), so whether the scheduler chose its node or spec.nodeName was set when it was created is no longer on record.", "它的 Scheduled 事件已过期（事件只保留一小时），因此已无从得知它的节点是调度器选的，还是创建时就设置了 spec.nodeName。"},
-	"place.nodename":   {"Its spec.nodeName named %[1]s when it was created: no scheduler chose among the nodes, and the kubelet on %[1]s took it as it is.", "它创建时的 spec.nodeName 就指定了 %[1]s：没有调度器在节点之间挑选，%[1]s 上的 kubelet 直接接收了它。"},
+	"place.nodename":   {"Its spec.nodeName named %[1]s when it was created: no scheduler chose among the nodes. The kubelet on %[1]s still checks that it can run the pod (resources, host ports, nodeSelector and node affinity, NoExecute taints; NoSchedule taints are only the scheduler's) and fails it at once if not.", "它创建时的 spec.nodeName 就指定了 %[1]s：没有调度器在节点之间挑选。%[1]s 上的 kubelet 仍会检查能否运行这个 Pod（资源、主机端口、nodeSelector 与节点亲和性、NoExecute 污点；NoSchedule 污点只由调度器考虑），不能运行就立即让它失败。"},
+	"place.refused":    {"The kubelet on %s refused it: %s — %s. A refused pod is not retried: it stays Failed, and its controller, if it has one, makes a new pod.", "%s 上的 kubelet 拒绝了它：%s —— %s。被拒绝的 Pod 不会重试：它保持 Failed，若有控制器，控制器会创建新的 Pod。"},
 	"place.static":     {"A static pod: the kubelet on %s runs it from a manifest file on the node, and the API server shows its mirror; no scheduler chose its node.", "静态 Pod：%s 上的 kubelet 根据节点上的清单文件运行它，API 服务器中显示的是它的镜像 Pod（mirror Pod）；它的节点不是调度器选的。"},
 	"place.other":      {"Its schedulerName is %s, not default-scheduler: the default scheduler leaves it alone, and DaemonLab runs no other scheduler, so it stays Pending.", "它的 schedulerName 是 %s，而不是 default-scheduler：默认调度器不会处理它，而 DaemonLab 不运行其他调度器，因此它保持 Pending。"},
 	"place.filter":     {"Filter: can the pod go on this node at all? Each filter plugin checks one rule, and the first that fails rules the node out.", "过滤：Pod 能不能放到这个节点上？每个过滤插件检查一条规则，第一个不通过的插件就排除该节点。"},

@@ -56,7 +56,8 @@ const maxPlacementRows = 20
 //  1. a pending pod of another scheduler: default-scheduler leaves it alone, and nothing else
 //     schedules in DaemonLab; one being deleted is not scheduled at all (no panel);
 //  2. a bound pod no scheduler chose: a static pod's mirror (the kubelet's), or one created with
-//     spec.nodeName (scheduler.PlacedBy) — said in words, without a table;
+//     spec.nodeName (scheduler.PlacedBy) — said in words, without a table; a pod its kubelet
+//     refused says so first, with the kubelet's reason and message;
 //  3. otherwise its scheduling attempt (scheduler.Explain: a pending pod's next one, a bound
 //     pod's in the cluster as it is now, without it): each node's filter verdict, and for the
 //     nodes that pass each plugin's score and the total, the best marked. A pod pinned to its
@@ -108,15 +109,20 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	if bound {
 		placer = scheduler.PlacedBy(c, pod)
 	}
+	if msg, refused := strings.CutPrefix(pod.Status.Message, "Pod was rejected: "); refused && pod.Status.Phase == api.PodFailed {
+		p.Lines = []string{T(l, "place.refused", pod.Spec.NodeName, pod.Status.Reason, msg)}
+	}
 	switch placer {
 	case scheduler.PlacedByKubelet:
-		p.Lines = []string{T(l, "place.static", pod.Spec.NodeName)}
+		p.Title = T(l, "place.title.node")
+		p.Lines = append(p.Lines, T(l, "place.static", pod.Spec.NodeName))
 		return p
 	case scheduler.PlacedByNodeName:
-		p.Lines = []string{T(l, "place.nodename", pod.Spec.NodeName)}
+		p.Title = T(l, "place.title.node")
+		p.Lines = append(p.Lines, T(l, "place.nodename", pod.Spec.NodeName))
 		return p
 	case scheduler.PlacedUnknown:
-		p.Lines = []string{T(l, "place.unknown")}
+		p.Lines = append(p.Lines, T(l, "place.unknown"))
 	}
 	e := scheduler.Explain(c, pod)
 	p.Lines = append(p.Lines, leadOf(l, pod, e)...)

@@ -160,7 +160,8 @@ func TestPlacementOfADaemonSetPodIsItsOneNode(t *testing.T) {
 // TestPlacementOfABoundPodIsWhyItsNode: a pod the scheduler bound is explained as its attempt
 // would go now, without itself (its requests and its place in its ReplicaSet's spread), its node
 // marked; once its Scheduled event has expired the panel says that the record is gone, and a pod
-// created with spec.nodeName was chosen by no scheduler.
+// created with spec.nodeName was chosen by no scheduler, and is refused by its kubelet if it
+// cannot run there.
 func TestPlacementOfABoundPodIsWhyItsNode(t *testing.T) {
 	m, err := NewModel(lib)
 	require.NoError(t, err)
@@ -187,8 +188,17 @@ func TestPlacementOfABoundPodIsWhyItsNode(t *testing.T) {
 	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: named\nspec:\n  nodeName: hd3\n  containers:\n  - name: c\n    image: nginx\n"})
 	m = Update(m, RunMsg{"sim advance 10s"})
 	p = placementOf(t, m, podOf(t, m, "default", "named"))
-	assert.Equal(t, []string{"Its spec.nodeName named hd3 when it was created: no scheduler chose among the nodes, and the kubelet on hd3 took it as it is."}, p.Lines)
+	named := "Its spec.nodeName named hd3 when it was created: no scheduler chose among the nodes. The kubelet on hd3 still checks that it can run the pod " +
+		"(resources, host ports, nodeSelector and node affinity, NoExecute taints; NoSchedule taints are only the scheduler's) and fails it at once if not."
+	assert.Equal(t, []string{named}, p.Lines)
+	assert.Equal(t, "How it came to its node", p.Title, "no scheduler placed it")
 	assert.Empty(t, p.Rows)
+
+	m = Update(m, ApplyMsg{Text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ssd\nspec:\n  nodeName: hd3\n  nodeSelector: {disk: ssd}\n  containers:\n  - name: c\n    image: nginx\n"})
+	m = Update(m, RunMsg{"sim advance 10s"})
+	p = placementOf(t, m, podOf(t, m, "default", "ssd"))
+	assert.Equal(t, []string{"The kubelet on hd3 refused it: NodeAffinity — Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector. " +
+		"A refused pod is not retried: it stays Failed, and its controller, if it has one, makes a new pod.", named}, p.Lines)
 }
 
 // TestPlacementOfAnotherSchedulersPod: a pending pod whose schedulerName is not

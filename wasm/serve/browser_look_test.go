@@ -240,10 +240,7 @@ func TestBrowserLooks(t *testing.T) {
 	b.saveScreenshot(t, "look-zh-CN", chromedp.CaptureScreenshot())
 
 	assert.Equal(t, "rgb(246, 247, 249)", eval[string](t, b, `getComputedStyle(document.documentElement).backgroundColor`), "light by default")
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
-		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
-		return err
-	})))
+	b.darkTheme(t)
 	dark := eval[[]float64](t, b, `(() => { const c = getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g).map(Number);
 		const e = getComputedStyle(document.getElementById('code-editor').shadowRoot.querySelector('.cm-editor')).backgroundColor.match(/\d+/g).map(Number);
 		return [c[0] + c[1] + c[2], e[0] + e[1] + e[2]]; })()`)
@@ -298,10 +295,7 @@ func TestBrowserLessonsAndChallengesLook(t *testing.T) {
 		shoot("reference-" + size.name)
 	}
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.EmulateViewport(1440, 900)))
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
-		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
-		return err
-	})))
+	b.darkTheme(t)
 	b.openPage(t, url+"#lesson=13")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.SetValue(chromedp.CSS(`#lang`), "zh-CN")))
 	eval[bool](t, b, `document.getElementById('lang').dispatchEvent(new Event('change'))`)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -24,6 +25,15 @@ var whyLooks = []struct {
 	{"390x844", 390, 844, true, false, false},
 	{"zh-CN", 1440, 900, false, true, false},
 	{"dark", 1440, 900, false, false, true},
+}
+
+// darkTheme emulates a system theme that prefers dark colours.
+func (b *browser) darkTheme(t *testing.T) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	})))
 }
 
 // openWhy opens the details panel on the first pod whose name starts with prefix, and waits
@@ -69,10 +79,7 @@ func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
 			b := newBrowser(t)
 			b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
 			if w.dark {
-				require.NoError(t, chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
-					_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
-					return err
-				})))
+				b.darkTheme(t)
 			}
 			b.openWhy(t, "web-")
 			heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-table thead th')).map(h => h.textContent)`)
@@ -142,6 +149,48 @@ func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
 				b.showPlacement(t)
 				b.saveScreenshot(t, "why-pending-"+w.name, chromedp.CaptureScreenshot())
 			}
+			assert.Empty(t, b.consoleErrors())
+		})
+	}
+}
+
+// TestBrowserWhyPanelSaysTheKubeletRefusedANamedPod: a pod given spec.nodeName onto a node too
+// full for it fails with the kubelet's reason, and its details say so first — who refused it
+// (the kubelet on hd3), the reason and message kubectl shows, that it is not retried — then
+// that no scheduler chose its node and what the kubelet checks; the time axis marks the
+// refusal. At 1440×900, 1280×720, on a 390×844 phone, in Chinese and in a dark theme;
+// screenshots under .screenshots/refused-*.
+func TestBrowserWhyPanelSaysTheKubeletRefusedANamedPod(t *testing.T) {
+	url := servePage(t)
+	pods := "apiVersion: v1\nkind: Pod\nmetadata: {name: hog}\nspec:\n  nodeName: hd3\n  containers: [{name: c, image: nginx, resources: {requests: {cpu: 3500m}}}]\n" +
+		"---\napiVersion: v1\nkind: Pod\nmetadata: {name: more}\nspec:\n  nodeName: hd3\n  containers: [{name: c, image: nginx, resources: {requests: {cpu: \"1\"}}}]\n"
+	for _, w := range whyLooks {
+		t.Run(w.name, func(t *testing.T) {
+			b := newBrowser(t)
+			b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
+			if w.dark {
+				b.darkTheme(t)
+			}
+			b.pickPane(t, "yaml")
+			b.setEditor(t, pods)
+			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
+			b.applyOutput(t, "out")
+			b.pickPane(t, "terminal")
+			b.run(t, "sim advance 5s")
+			b.openWhy(t, "more")
+			lines := eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-line')).map(l => l.textContent)`)
+			require.Len(t, lines, 2)
+			want := map[bool][]string{
+				false: {"The kubelet on hd3 refused it: OutOfcpu — Node didn't have enough resource: cpu, requested: 1000, used: 3700, capacity: 4000.", "Its spec.nodeName named hd3"},
+				true:  {"hd3 上的 kubelet 拒绝了它：OutOfcpu —— Node didn't have enough resource: cpu, requested: 1000, used: 3700, capacity: 4000。", "它创建时的 spec.nodeName 就指定了 hd3"},
+			}[w.chinese]
+			assert.Contains(t, lines[0], want[0])
+			assert.True(t, strings.HasPrefix(lines[1], want[1]), lines[1])
+			assert.Empty(t, b.placementRows(t), "no scheduler chose: no table")
+			assert.Contains(t, strings.Join(b.axisMarks(t), "\n"), map[bool]string{false: "more refused by its kubelet: OutOfcpu", true: "more 被 kubelet 拒绝：OutOfcpu"}[w.chinese])
+			assert.LessOrEqual(t, eval[int](t, b, `document.documentElement.scrollWidth`), int(w.width), "the page is no wider than the window")
+			b.showPlacement(t)
+			b.saveScreenshot(t, "refused-"+w.name, chromedp.CaptureScreenshot())
 			assert.Empty(t, b.consoleErrors())
 		})
 	}
