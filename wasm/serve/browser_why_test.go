@@ -14,17 +14,31 @@ import (
 
 // whyLooks are the windows the why-panel is proved and photographed in: issue 24's sizes, and
 // the widest in Chinese and in a dark system theme.
-var whyLooks = []struct {
-	name          string
-	width, height int64
-	phone         bool
-	chinese, dark bool
-}{
+var whyLooks = []whyLook{
 	{"1440x900", 1440, 900, false, false, false},
 	{"1280x720", 1280, 720, false, false, false},
 	{"390x844", 390, 844, true, false, false},
 	{"zh-CN", 1440, 900, false, true, false},
 	{"dark", 1440, 900, false, false, true},
+}
+
+// whyLook is one of whyLooks.
+type whyLook struct {
+	name          string
+	width, height int64
+	phone         bool
+	chinese, dark bool
+}
+
+// openLook opens the page in a new browser as the look says: its window, language and theme.
+func openLook(t *testing.T, url string, w whyLook) *browser {
+	t.Helper()
+	b := newBrowser(t)
+	b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
+	if w.dark {
+		b.darkTheme(t)
+	}
+	return b
 }
 
 // darkTheme emulates a system theme that prefers dark colours.
@@ -76,11 +90,7 @@ func TestBrowserWhyPanelShowsEachNodesFilterAndScores(t *testing.T) {
 	url := servePage(t)
 	for _, w := range whyLooks {
 		t.Run(w.name, func(t *testing.T) {
-			b := newBrowser(t)
-			b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
-			if w.dark {
-				b.darkTheme(t)
-			}
+			b := openLook(t, url, w)
 			b.openWhy(t, "web-")
 			heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#details .place-table thead th')).map(h => h.textContent)`)
 			words := map[bool][]string{false: {"Node", "Filter", "Total"}, true: {"节点", "过滤", "总分"}}[w.chinese]
@@ -166,11 +176,7 @@ func TestBrowserWhyPanelSaysTheKubeletRefusedANamedPod(t *testing.T) {
 		"---\napiVersion: v1\nkind: Pod\nmetadata: {name: more}\nspec:\n  nodeName: hd3\n  containers: [{name: c, image: nginx, resources: {requests: {cpu: \"1\"}}}]\n"
 	for _, w := range whyLooks {
 		t.Run(w.name, func(t *testing.T) {
-			b := newBrowser(t)
-			b.openAs(t, url, way{w.name, w.width, w.height, w.chinese})
-			if w.dark {
-				b.darkTheme(t)
-			}
+			b := openLook(t, url, w)
 			b.pickPane(t, "yaml")
 			b.setEditor(t, pods)
 			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(`#apply`))))
