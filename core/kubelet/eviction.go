@@ -199,7 +199,8 @@ func evict(c *cluster.Cluster, p *api.Pod, msg string) {
 
 // end fails a pod the kubelet stops on its own (killPodNow with a status function): phase
 // Failed, the reason and message, DisruptionTarget ("TerminationByKubelet", disruption),
-// containers no longer ready, and a Warning event of the reason and message. The containers'
+// containers no longer ready, a Warning event of the reason and message, then the Killing
+// event of each running container as the runtime stops it (kuberuntime killContainer). The containers'
 // last reported state is kept, so kubectl shows the pod's reason ("Evicted"); on a real node a
 // later status sync may replace it with the runtime's view (Error, ContainerStatusUnknown:
 // kubernetes/kubernetes#105467).
@@ -219,6 +220,7 @@ func end(c *cluster.Cluster, p *api.Pod, reason, msg, disruption string) {
 	}
 	_ = updateStatus(c, next)
 	c.Record(next, cluster.EventWarning, reason, msg, "kubelet", p.Spec.NodeName)
+	recordKilling(c, p)
 }
 
 // pressureConditions are the eviction manager's node conditions: the pressures its signals
