@@ -47,12 +47,12 @@ var rejecting = cluster.NewMemo[string, *rejection]("kubelet/rejecting")
 const AdmissionDelay = time.Second
 
 // admissionAt returns when the kubelet fails a pod it refused.
-func admissionAt(p *api.Pod) (time.Time, bool) {
+func admissionAt(p *api.Pod) time.Time {
 	t, ok := boundAt(p)
 	if !ok {
 		t = p.CreationTimestamp.Time
 	}
-	return t.Add(AdmissionDelay), true
+	return t.Add(AdmissionDelay)
 }
 
 // awaitingAdmission reports whether the kubelet has yet to decide on a pod bound to its node:

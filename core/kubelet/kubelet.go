@@ -266,7 +266,7 @@ func PodTimer(c *cluster.Cluster, p *api.Pod) (Timer, bool) {
 		if _, refused := rejecting.Get(c, p.UID); !refused || p.DeletionTimestamp != nil {
 			return time.Time{}, false
 		}
-		return admissionAt(p)
+		return admissionAt(p), true
 	}
 	for i, due := range []func(*api.Pod) (time.Time, bool){func(p *api.Pod) (time.Time, bool) { return startAt(c, p) }, goneAt, func(p *api.Pod) (time.Time, bool) { return restartAt(c, p) }, rejection} {
 		if t, ok := due(p); ok && (!found || t.Before(next.At)) {
@@ -375,7 +375,7 @@ func syncPod(c *cluster.Cluster, p *api.Pod, node *api.Node, ips *podIPs) bool {
 	switch t, ok := startAt(c, p); {
 	case ok && len(p.Status.ContainerStatuses) == 0: // refused (admitNew)
 		r, refused := rejecting.Get(c, p.UID)
-		if due, _ := admissionAt(p); !refused || due.After(c.Now()) {
+		if !refused || admissionAt(p).After(c.Now()) {
 			return false
 		}
 		return rejectAdmission(c, p, *r)
