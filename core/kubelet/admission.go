@@ -85,32 +85,32 @@ func admitNew(c *cluster.Cluster, fresh []*api.Pod) bool {
 			active[p.Spec.NodeName] = append(active[p.Spec.NodeName], p)
 		}
 	}
+	nodes := map[string]*scheduler.NodePods{} // made as a node's first new pod needs it
+	left := map[string]int{}                  // each node's new pods still to decide on
 	for _, p := range fresh {
-		node := c.Node(p.Spec.NodeName)
-		pods := active[node.Name]
-		r, refused, victims := admission(c, p, node, pods)
+		left[p.Spec.NodeName]++
+	}
+	for _, p := range fresh {
+		left[p.Spec.NodeName]--
+		np := nodes[p.Spec.NodeName]
+		if np == nil {
+			np = scheduler.NewNodePods(c.Node(p.Spec.NodeName), active[p.Spec.NodeName])
+			nodes[p.Spec.NodeName] = np
+		}
+		r, refused, victims := admission(c, p, np)
 		if refused {
 			rejecting.Set(c, p.UID, &r)
 			continue
 		}
 		for _, v := range victims {
 			preempt(c, v)
-		}
-		if len(victims) > 0 {
-			var left []*api.Pod
-			for _, q := range pods {
-				if !slices.Contains(victims, q) {
-					left = append(left, q)
-				}
-			}
-			pods = left
+			np.Remove(v)
 		}
 		next := changing(p)
-		admit(next, node, c.Now())
-		if updateStatus(c, next) == nil {
-			pods = append(pods, next)
+		admit(next, c.Node(p.Spec.NodeName), c.Now())
+		if updateStatus(c, next) == nil && left[p.Spec.NodeName] > 0 {
+			np.Add(next) // the node's next new pod is checked against this one too
 		}
-		active[node.Name] = pods
 	}
 	return true
 }
@@ -162,7 +162,7 @@ func ownedByKubelet(t api.PodConditionType) bool {
 //     a. a pod labelled kubernetes.io/os other than the node's operating system, linux:
 //     PodOSSelectorNodeLabelDoesNotMatch (the label, not the nodeSelector);
 //     b. a pod whose spec.os names another operating system: PodOSNotSupported;
-//     c. a pod the scheduler's admission check refuses (scheduler.AdmissionCheck);
+//     c. a pod the scheduler's admission check refuses (scheduler.NodePods.AdmissionCheck);
 //     d. a pod that is not static and does not tolerate one of the node's NoExecute taints
 //     (its NoSchedule and PreferNoSchedule taints do not count: only the scheduler reads them).
 //     Of the failures of c and d the first is given: a resource the node lacks as OutOf<name>
@@ -172,7 +172,8 @@ func ownedByKubelet(t api.PodConditionType) bool {
 //  3. A critical pod is never refused for resources alone: the kubelet preempts pods to make
 //     room (preemptionVictims), and returns them; only when no set of pods would do is it
 //     refused, with UnexpectedAdmissionError.
-func admission(c *cluster.Cluster, p *api.Pod, node *api.Node, pods []*api.Pod) (r rejection, refused bool, victims []*api.Pod) {
+func admission(c *cluster.Cluster, p *api.Pod, np *scheduler.NodePods) (r rejection, refused bool, victims []*api.Pod) {
+	node := np.Node()
 	if r, refused := evictionAdmit(c, p, node.Name); refused {
 		return r, true, nil
 	}
@@ -182,7 +183,7 @@ func admission(c *cluster.Cluster, p *api.Pod, node *api.Node, pods []*api.Pod) 
 	if p.Spec.OS != nil && p.Spec.OS.Name != nodeOS {
 		return rejection{reasonOSField, "Failed to admit pod as the OS field doesn't match node OS"}, true, nil
 	}
-	failures := scheduler.AdmissionCheck(p, node, pods)
+	failures := np.AdmissionCheck(p)
 	if _, untolerated := api.FindMatchingUntoleratedTaint(node.Spec.Taints, p.Spec.Tolerations, func(t *api.Taint) bool { return t.Effect == api.TaintEffectNoExecute }); untolerated && !isStatic(p) {
 		failures = append(failures, scheduler.AdmissionFailure{Plugin: scheduler.TaintToleration, Reason: "node(s) had taints that the pod didn't tolerate"})
 	}
@@ -200,7 +201,7 @@ func admission(c *cluster.Cluster, p *api.Pod, node *api.Node, pods []*api.Pod) 
 			}
 		}
 		if len(others) == 0 {
-			victims, short := preemptionVictims(p, pods, lacking)
+			victims, short := preemptionVictims(p, np.Pods(), lacking)
 			if len(short) > 0 {
 				return rejection{reasonUnexpected, "Unexpected error while attempting to recover from admission failure: " +
 					"preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: " + short.String()}, true, nil
@@ -369,6 +370,6 @@ func preempt(c *cluster.Cluster, p *api.Pod) {
 // (see admission): the reason and message the pod fails with, "" when it is admitted, and the
 // pods the kubelet preempts first to admit it.
 func Admission(c *cluster.Cluster, pod *api.Pod, node *api.Node, running []*api.Pod) (reason, message string, preempted []*api.Pod) {
-	r, _, victims := admission(c, pod, node, running)
+	r, _, victims := admission(c, pod, scheduler.NewNodePods(node, running))
 	return r.reason, r.message, victims
 }

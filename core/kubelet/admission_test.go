@@ -10,6 +10,7 @@ import (
 	"daemonlab/core/api"
 	"daemonlab/core/apiserver"
 	"daemonlab/core/cluster"
+	"daemonlab/core/scheduler"
 )
 
 // admissionPod is a pod bound through spec.nodeName to n1 whose one container requests cpu and
@@ -133,7 +134,7 @@ func TestKubeletAdmissionRefusesWhatTheNodeCannotRun(t *testing.T) {
 			if tc.node != nil {
 				tc.node(n)
 			}
-			r, refused, victims := admission(c, tc.pod, n, tc.running)
+			r, refused, victims := admission(c, tc.pod, scheduler.NewNodePods(n, tc.running))
 			assert.Equal(t, tc.reason != "", refused)
 			assert.Equal(t, rejection{tc.reason, tc.message}, r)
 			var names []string

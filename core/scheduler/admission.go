@@ -8,13 +8,38 @@ import (
 // runs it on a bound pod, but the kubelet's admission check does.
 const NodeName = "NodeName"
 
-// AdmissionFailure is one reason AdmissionCheck refuses a pod: the plugin and its reason, and
+// AdmissionFailure is one reason NodePods.AdmissionCheck refuses a pod: the plugin and its reason, and
 // for NodeResourcesFit the resource the node lacks.
 type AdmissionFailure struct {
 	Plugin       string
 	Reason       string
 	Insufficient *InsufficientResource // set for NodeResourcesFit only
 }
+
+// NodePods is a node and the pods it runs, as the kubelet's admission check reads them
+// (framework.NodeInfo): what they request and the host ports they hold, kept as pods come and go.
+type NodePods struct{ ni *nodeInfo }
+
+// NewNodePods is the node running the pods.
+func NewNodePods(node *api.Node, pods []*api.Pod) *NodePods {
+	ni := newNodeInfo(node)
+	for _, p := range pods {
+		ni.addPod(p)
+	}
+	return &NodePods{ni}
+}
+
+// Add counts a pod the node now runs.
+func (np *NodePods) Add(p *api.Pod) { np.ni.addPod(p) }
+
+// Remove takes a pod off the node.
+func (np *NodePods) Remove(p *api.Pod) { np.ni.removePod(p) }
+
+// Node is the node.
+func (np *NodePods) Node() *api.Node { return np.ni.node }
+
+// Pods are the pods the node runs, in List order.
+func (np *NodePods) Pods() []*api.Pod { return np.ni.pods }
 
 // AdmissionCheck is the part of the scheduler's filters the kubelet runs before it admits a pod
 // to its node (pkg/scheduler/eventhandlers.go AdmissionCheck, every failure), against the pods
@@ -29,11 +54,8 @@ type AdmissionFailure struct {
 //     name";
 //  4. NodePorts: a host port one of the pods holds — "node(s) didn't have free ports for the
 //     requested pod ports".
-func AdmissionCheck(pod *api.Pod, node *api.Node, pods []*api.Pod) []AdmissionFailure {
-	ni := newNodeInfo(node)
-	for _, p := range pods {
-		ni.addPod(p)
-	}
+func (np *NodePods) AdmissionCheck(pod *api.Pod) []AdmissionFailure {
+	ni, node := np.ni, np.ni.node
 	var out []AdmissionFailure
 	want := PodRequests(pod) // its scalar map is its own
 	for name := range want.scalar {

@@ -1,6 +1,7 @@
 package upstreamtest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -109,16 +110,27 @@ func TestKubeletAdmissionAgreesWithTheKubelet(t *testing.T) {
 	}
 }
 
-// admitUpstream runs kubelet v1.37.2's predicate admit handler for the pending pod bound to n,
-// the node's pods that have not ended (GetActivePods) in the case's order its other pods, and
-// records the pods its critical pod admission handler kills.
-func admitUpstream(t *testing.T, s *stored, n *corev1.Node) admissionOutcome {
-	var running []*corev1.Pod
+// runningOn are the node's pods that have not ended (the kubelet's GetActivePods), in the order
+// DaemonLab lists them, by namespace and name: the order the kubelet's preemption breaks ties
+// by (upstream's pod manager gives them in map order).
+func runningOn(s *stored, node string) []*corev1.Pod {
+	var out []*corev1.Pod
 	for _, p := range s.pods {
-		if p.Spec.NodeName == n.Name {
-			running = append(running, p)
+		if p.Spec.NodeName == node {
+			out = append(out, p)
 		}
 	}
+	slices.SortFunc(out, func(a, b *corev1.Pod) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// admitUpstream runs kubelet v1.37.2's predicate admit handler for the pending pod bound to n,
+// the node's running pods its other pods, and records the pods its critical pod admission
+// handler kills.
+func admitUpstream(t *testing.T, s *stored, n *corev1.Node) admissionOutcome {
+	running := runningOn(s, n.Name)
 	var out admissionOutcome
 	kill := func(p *corev1.Pod, _ bool, _ *int64, _ func(*corev1.PodStatus)) error {
 		out.preempted = append(out.preempted, p.Namespace+"/"+p.Name)
@@ -137,13 +149,11 @@ func admitUpstream(t *testing.T, s *stored, n *corev1.Node) admissionOutcome {
 }
 
 // admitDaemonLab asks DaemonLab's kubelet of node the same, with the node's pods as its API
-// server stored them, in the same order.
+// server stored them.
 func admitDaemonLab(cl *cluster.Cluster, s *stored, pending *api.Pod, node string) admissionOutcome {
 	var running []*api.Pod
-	for _, p := range s.pods {
-		if p.Spec.NodeName == node {
-			running = append(running, cl.Get("Pod", cluster.Key{Namespace: p.Namespace, Name: p.Name}).(*api.Pod))
-		}
+	for _, p := range runningOn(s, node) {
+		running = append(running, cl.Get("Pod", cluster.Key{Namespace: p.Namespace, Name: p.Name}).(*api.Pod))
 	}
 	pod := api.DeepCopy(pending)
 	pod.Spec.NodeName = node
