@@ -69,9 +69,9 @@ var (
 func TestBrowserPageTransferHoldsItsSize(t *testing.T) {
 	const (
 		floorWasm    = 910_723
-		firstCeiling = 2_250_000  // bytes, brotli (2,145,370 when the data left main.wasm; 2,225,140 with issue 24's scheduler plugins and why-panel; 2,246,936 with the kubelet's admission); the budget is floorWasm + 900_000
+		firstCeiling = 2_250_000  // bytes, brotli (2,145,370 when the data left main.wasm; 2,225,140 with issue 24's scheduler plugins and why-panel; 2,247,786 with the kubelet's admission); the budget is floorWasm + 900_000
 		laterCeiling = 310_000    // bytes, brotli (297,202: editor.js 120,959, openapi.json 54,350, lessons.json 121,893)
-		rawCeiling   = 12_720_000 // bytes, main.wasm uncompressed (12,133,843; 12,647,054 with issue 24; 12,713,893 with the kubelet's admission)
+		rawCeiling   = 12_720_000 // bytes, main.wasm uncompressed (12,133,843; 12,647,054 with issue 24; 12,716,171 with the kubelet's admission)
 	)
 	var shipped []string // the first screen's files as site/ holds them: the page painted
 	for _, f := range firstScreen {
