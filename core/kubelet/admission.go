@@ -133,7 +133,7 @@ func rejectAdmission(c *cluster.Cluster, p *api.Pod, r rejection) bool {
 		now := api.NewTime(c.Now())
 		started = &now
 	}
-	next.Status = api.PodStatus{Phase: api.PodFailed, Reason: r.reason, Message: "Pod was rejected: " + r.message,
+	next.Status = api.PodStatus{Phase: api.PodFailed, Reason: r.reason, Message: rejectedPrefix + r.message,
 		QOSClass: string(api.ComputeQOS(&p.Spec)), StartTime: started}
 	for _, cond := range p.Status.Conditions {
 		if !ownedByKubelet(cond.Type) {
@@ -143,6 +143,16 @@ func rejectAdmission(c *cluster.Cluster, p *api.Pod, r rejection) bool {
 	_ = updateStatus(c, &next)
 	c.Record(&next, cluster.EventWarning, r.reason, r.message, "kubelet", p.Spec.NodeName)
 	return true
+}
+
+// rejectedPrefix begins the message of a pod the kubelet refused (rejectPod).
+const rejectedPrefix = "Pod was rejected: "
+
+// Refused returns the admit handler's message of a pod its kubelet refused (without
+// rejectPod's "Pod was rejected: "), and whether it was refused.
+func Refused(p *api.Pod) (string, bool) {
+	msg, ok := strings.CutPrefix(p.Status.Message, rejectedPrefix)
+	return msg, ok && p.Status.Phase == api.PodFailed
 }
 
 // ownedByKubelet is PodConditionByKubelet: the conditions only the kubelet sets.
@@ -242,6 +252,21 @@ type requirement struct {
 
 type requirements []requirement
 
+// asks are the preemption candidates' requests of memory and cpu (the tie-break's) and of the
+// resources lacking, each read once (resource.GetResourceRequest): the choice weighs every
+// candidate again in every round.
+type asks struct {
+	names []api.ResourceName // memory, cpu, then the resources lacking
+	of    map[*api.Pod][]int64
+}
+
+// get is what pod p requests of the resource.
+//
+//go:noinline
+func (a asks) get(p *api.Pod, name api.ResourceName) int64 {
+	return a.of[p][slices.Index(a.names, name)]
+}
+
 // String is how the kubelet prints what it could not free: "[(res: cpu, q: 500), ]".
 func (rs requirements) String() string {
 	s := "["
@@ -252,13 +277,13 @@ func (rs requirements) String() string {
 }
 
 // subtract is what is still lacking once the pods, of any of the lists, are preempted.
-func (rs requirements) subtract(lists ...[]*api.Pod) requirements {
+func (rs requirements) subtract(a asks, lists ...[]*api.Pod) requirements {
 	var out requirements
 	for _, r := range rs {
 		q := r.quantity
 		for _, pods := range lists {
 			for _, p := range pods {
-				q -= scheduler.PodRequest(p, r.name)
+				q -= a.get(p, r.name)
 			}
 		}
 		if q > 0 {
@@ -270,10 +295,10 @@ func (rs requirements) subtract(lists ...[]*api.Pod) requirements {
 
 // distance is how far preempting the pod leaves from freeing what is lacking: the sum over the
 // requirements of the squared fraction it leaves unfreed.
-func (rs requirements) distance(p *api.Pod) float64 {
+func (rs requirements) distance(a asks, p *api.Pod) float64 {
 	d := 0.0
 	for _, r := range rs {
-		if left := float64(r.quantity - scheduler.PodRequest(p, r.name)); left > 0 {
+		if left := float64(r.quantity - a.get(p, r.name)); left > 0 {
 			f := left / float64(r.quantity)
 			d += f * f // math.Pow(f, 2), which rounds alike
 		}
@@ -296,10 +321,15 @@ func (rs requirements) distance(p *api.Pod) float64 {
 //     then cpu) on a tie.
 func preemptionVictims(critical *api.Pod, pods []*api.Pod, lacking requirements) ([]*api.Pod, requirements) {
 	var bestEffort, burstable, guaranteed []*api.Pod
+	a := asks{names: []api.ResourceName{api.ResourceMemory, api.ResourceCPU}, of: map[*api.Pod][]int64{}}
+	for _, r := range lacking {
+		a.names = append(a.names, r.name)
+	}
 	for _, p := range pods {
 		if !preemptable(critical, p) {
 			continue
 		}
+		a.of[p] = scheduler.PodRequestsOf(p, a.names)
 		switch api.ComputeQOS(&p.Spec) {
 		case api.QOSBestEffort:
 			bestEffort = append(bestEffort, p)
@@ -309,29 +339,29 @@ func preemptionVictims(critical *api.Pod, pods []*api.Pod, lacking requirements)
 			guaranteed = append(guaranteed, p)
 		}
 	}
-	if rest := lacking.subtract(bestEffort, burstable, guaranteed); len(rest) > 0 {
+	if rest := lacking.subtract(a, bestEffort, burstable, guaranteed); len(rest) > 0 {
 		return nil, rest
 	}
-	g := closest(guaranteed, lacking.subtract(bestEffort, burstable))
-	b := closest(burstable, lacking.subtract(bestEffort, g))
-	be := closest(bestEffort, lacking.subtract(b, g))
+	g := closest(a, guaranteed, lacking.subtract(a, bestEffort, burstable))
+	b := closest(a, burstable, lacking.subtract(a, bestEffort, g))
+	be := closest(a, bestEffort, lacking.subtract(a, b, g))
 	return append(append(be, b...), g...), nil
 }
 
 // closest picks pods one at a time until nothing is lacking (getPodsToPreemptByDistance):
 // the nearest by distance, the smaller request on a tie, the last seen among equals; a picked
 // pod's place is taken by the last. The caller made sure the pods suffice.
-func closest(pods []*api.Pod, lacking requirements) []*api.Pod {
+func closest(a asks, pods []*api.Pod, lacking requirements) []*api.Pod {
 	pods = slices.Clone(pods)
 	var out []*api.Pod
 	for len(lacking) > 0 && len(pods) > 0 {
 		best, bestDist := 0, float64(len(lacking)+1)
 		for i, p := range pods {
-			if d := lacking.distance(p); d < bestDist || d == bestDist && !largerRequest(p, pods[best]) {
+			if d := lacking.distance(a, p); d < bestDist || d == bestDist && !a.largerRequest(p, pods[best]) {
 				best, bestDist = i, d
 			}
 		}
-		lacking = lacking.subtract(pods[best : best+1])
+		lacking = lacking.subtract(a, pods[best:best+1])
 		out = append(out, pods[best])
 		pods[best] = pods[len(pods)-1]
 		pods = pods[:len(pods)-1]
@@ -339,12 +369,12 @@ func closest(pods []*api.Pod, lacking requirements) []*api.Pod {
 	return out
 }
 
-// largerRequest reports whether a requests more than b: more memory, or as much and more cpu
+// largerRequest reports whether p requests more than q: more memory, or as much and more cpu
 // (the negation of smallerResourceRequest, which holds on equal requests).
-func largerRequest(a, b *api.Pod) bool {
-	for _, name := range []api.ResourceName{api.ResourceMemory, api.ResourceCPU} {
-		if ra, rb := scheduler.PodRequest(a, name), scheduler.PodRequest(b, name); ra != rb {
-			return ra > rb
+func (a asks) largerRequest(p, q *api.Pod) bool {
+	for i := range 2 { // memory, then cpu: smallerResourceRequest's order
+		if rp, rq := a.of[p][i], a.of[q][i]; rp != rq {
+			return rp > rq
 		}
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 
 	"daemonlab/core/api"
 	"daemonlab/core/cluster"
+	"daemonlab/core/kubelet"
 	"daemonlab/core/scheduler"
 )
 
@@ -109,7 +110,7 @@ func explainPlacement(l Lang, c *cluster.Cluster, pod *api.Pod) *Placement {
 	if bound {
 		placer = scheduler.PlacedBy(c, pod)
 	}
-	if msg, refused := strings.CutPrefix(pod.Status.Message, "Pod was rejected: "); refused && pod.Status.Phase == api.PodFailed {
+	if msg, refused := kubelet.Refused(pod); refused {
 		p.Lines = []string{T(l, "place.refused", pod.Spec.NodeName, pod.Status.Reason, msg)}
 	}
 	switch placer {

@@ -79,8 +79,13 @@ func (np *NodePods) AdmissionCheck(pod *api.Pod) []AdmissionFailure {
 	return out
 }
 
-// PodRequest is what a pod asks of one resource (resource.GetResourceRequest): milli-cpu,
+// PodRequestsOf is what a pod asks of each resource (resource.GetResourceRequest): milli-cpu,
 // bytes, units of a scalar resource, and 1 of pods.
-func PodRequest(pod *api.Pod, name api.ResourceName) int64 {
-	return PodRequests(pod).get(name)
+func PodRequestsOf(pod *api.Pod, names []api.ResourceName) []int64 {
+	r := PodRequests(pod)
+	out := make([]int64, len(names))
+	for i, name := range names {
+		out[i] = r.get(name)
+	}
+	return out
 }
